@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { GroundworkError, errorMessage } from '../core/errors.js';
+import { registerCommands } from './commands/index.js';
+import { ExitCode } from './exit-code.js';
+
+/**
+ * Runs the `groundwork` CLI with `argv` (as in `process.argv`) and resolves to the
+ * process exit code. Never calls `process.exit` itself: `bin/groundwork.js` does.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = new Command('groundwork')
+    .description('GitOps platform bootstrapper for Kubernetes and OpenShift')
+    .version(await packageVersion())
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  let exitCode: number = ExitCode.Ok;
+  registerCommands(program, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? ExitCode.Ok : ExitCode.Error;
+    }
+    process.stderr.write(`error: ${errorMessage(err)}\n`);
+    if (!(err instanceof GroundworkError) && err instanceof Error && process.env.GROUNDWORK_DEBUG) {
+      process.stderr.write(`${err.stack}\n`);
+    }
+    return ExitCode.Error;
+  }
+}
+
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects, both run by `npm test`:
+// - unit: pure logic, fixtures and golden files; no cluster.
+// - e2e: `*.e2e.test.ts`, against the real local control plane that the global setup starts once per run.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.e2e.test.ts', 'node_modules/**'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e.test.ts'],
+          globalSetup: ['test/harness/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});

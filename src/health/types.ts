@@ -47,3 +47,8 @@ export function worst(states: Iterable<HealthStatus>): HealthStatus {
 export function verdict(status: HealthStatus, reason: string, message: string): HealthVerdict {
   return { status, reason, message };
 }
+
+/** A verdict about a named object (`Kind/namespace/name`), as roll-ups and reports list them. */
+export interface ObjectVerdict extends HealthVerdict {
+  subject: string;
+}

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCluster } from './cluster.js';
 
 /** Sets the exit code the CLI returns once the running command finishes. */
 export type SetExitCode = (code: number) => void;
@@ -6,7 +7,7 @@ export type SetExitCode = (code: number) => void;
 /** Each command module adds its subcommands to the program. */
 export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
 
-const modules: CommandModule[] = [];
+const modules: CommandModule[] = [registerCluster];
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
   for (const register of modules) register(program, setExitCode);

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import { GroundworkError } from '../core/errors.js';
+
+/** A Cincinnati graph, a graph-data file or a ClusterVersion that does not have the expected shape. */
+export class InvalidUpdateGraphError extends GroundworkError {
+  /** Every problem found, each prefixed with its path in the document (`nodes[3].version: ...`). */
+  readonly problems: readonly string[];
+
+  constructor(subject: string, problems: readonly string[], fix?: string) {
+    super({
+      code: 'InvalidUpdateGraph',
+      subject,
+      message: `${problems.length} problem(s): ${problems.join('; ')}`,
+      fix: fix ?? 'pass a Cincinnati graph response ({nodes, edges, conditionalEdges}) as served by the update service',
+    });
+    this.problems = problems;
+  }
+}
+
+/** A ClusterVersion or ClusterOperator read from the cluster that lacks the fields the stepper needs. */
+export class InvalidClusterStateError extends GroundworkError {
+  readonly problems: readonly string[];
+
+  constructor(subject: string, problems: readonly string[]) {
+    super({
+      code: 'InvalidClusterState',
+      subject,
+      message: `${problems.length} problem(s): ${problems.join('; ')}`,
+      fix: 'pass the object as read from the API server (config.openshift.io/v1)',
+    });
+    this.problems = problems;
+  }
+}
+
+/** A channel name that is not `stable|fast|candidate|eus-<major>.<minor>` (or an odd-minor eus channel). */
+export class InvalidChannelError extends GroundworkError {
+  constructor(channel: string, message: string) {
+    super({
+      code: 'InvalidChannel',
+      subject: `channel ${JSON.stringify(channel)}`,
+      message,
+      fix: 'use stable-4.N, fast-4.N, candidate-4.N or eus-4.N (even N)',
+    });
+  }
+}
+
+/** Formats zod issues as `path: message`, the path written as `a.b[2].c`. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): string[] {
+  return issues.map((issue) => `${formatPath(prefix, issue.path)}: ${issue.message}`);
+}
+
+export function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+  let out = prefix;
+  for (const key of path) {
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}

@@ -1,0 +1,184 @@
+import {
+  type ClusterOperatorState,
+  type ClusterVersionState,
+  conditionOf,
+  currentVersion,
+  previousVersion,
+  readClusterOperators,
+  readClusterVersion,
+  upgradeableOf,
+} from './cluster-state.js';
+import type { UpdatePath, UpdatePathRefusal } from './path.js';
+import { sameImage } from './version.js';
+
+/** Where the cluster should end up. */
+export interface UpdateTarget {
+  /** The channel the path was planned in; the cluster's `spec.channel` must match. */
+  readonly channel?: string;
+  readonly version: string;
+  /** Explicit payload for the final step (digest-pinned pullspec). */
+  readonly image?: string;
+  /** Risk names accepted for conditional updates. @default [] */
+  readonly acceptedRisks?: readonly string[];
+}
+
+export type WaitReason = 'UpdateInProgress' | 'DesiredUpdatePending' | 'ClusterNotAvailable' | 'NoHistory';
+
+/** A refused path's own reason, or why the live cluster cannot take the next step. */
+export type BlockedReason =
+  | UpdatePathRefusal
+  | 'UpdateFailing'
+  | 'ReleaseNotAccepted'
+  | 'ChannelMismatch'
+  | 'OffPath'
+  | 'NotInAvailableUpdates';
+
+/** The one thing the agent should do next; a closed, discriminated union. */
+export type UpdateAction =
+  | { readonly action: 'set-desired-update'; readonly desiredUpdate: { version: string; image?: string }; readonly message: string }
+  | { readonly action: 'wait'; readonly reason: WaitReason; readonly message: string }
+  | { readonly action: 'done'; readonly message: string }
+  | { readonly action: 'blocked'; readonly reason: BlockedReason; readonly message: string };
+
+export interface NextUpdateActionInput {
+  /** The live ClusterVersion (validated here; a `List` of one is accepted). */
+  readonly clusterVersion: unknown;
+  /** The live ClusterOperators, as an array or a `List`. */
+  readonly clusterOperators: unknown;
+  readonly target: UpdateTarget;
+  /** The planned path (`planUpdatePath`), usually planned from the version the cluster started at. */
+  readonly path: UpdatePath;
+}
+
+/**
+ * Decides the next update action, one `desiredUpdate` step at a time. Pure: it never writes; the
+ * agent applies `set-desired-update` and calls again on the next loop. In order:
+ * 1. an update in flight (`history[0]` Partial): `blocked` if Failing=True, else `wait`;
+ * 2. a `spec.desiredUpdate` the CVO has not taken yet: `blocked` if ReleaseAccepted=False, else `wait`;
+ * 3. the cluster (ClusterVersion and every ClusterOperator) must be Available, else `wait`;
+ * 4. current version (most recent Completed history entry) = target: `done`;
+ * 5. otherwise the path step starting at the current version, checked like the CVO would: channel,
+ *    Upgradeable=False for a minor step, a version-only request must be in `availableUpdates`, a
+ *    not-recommended conditional update needs its risks accepted and is requested by image.
+ * It does not re-plan: a cluster that is off the path is `blocked` (`OffPath`).
+ * Throws `InvalidClusterState` when the ClusterVersion or ClusterOperators are malformed.
+ */
+export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
+  const cv = readClusterVersion(input.clusterVersion);
+  const operators = readClusterOperators(input.clusterOperators);
+  const status = cv.status;
+  const conditions = status?.conditions ?? [];
+  const latest = status?.history[0];
+  const current = currentVersion(cv);
+  if (!latest || !current) return wait('NoHistory', 'the ClusterVersion has no update history yet');
+
+  if (latest.state === 'Partial') {
+    const failing = conditionOf(conditions, 'Failing');
+    if (failing?.status === 'True') {
+      const degraded = namesWith(operators, 'Degraded', 'True');
+      const ops = degraded.length > 0 ? ` (degraded: ${degraded.join(', ')})` : '';
+      return blocked('UpdateFailing', `update to ${latest.version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`);
+    }
+    const progressing = conditionOf(conditions, 'Progressing')?.message;
+    return wait('UpdateInProgress', progressing ?? `updating to ${latest.version}`);
+  }
+  const pending = pendingDesiredUpdate(cv);
+  if (pending) {
+    const accepted = conditionOf(conditions, 'ReleaseAccepted');
+    if (accepted?.status === 'False') {
+      return blocked('ReleaseNotAccepted', `the CVO did not accept ${pending}: ${accepted.message ?? accepted.reason ?? ''}`);
+    }
+    return wait('DesiredUpdatePending', `spec.desiredUpdate asks for ${pending}; waiting for the CVO to start`);
+  }
+  const unavailable = namesWith(operators, 'Available', 'False');
+  if (conditionOf(conditions, 'Available')?.status !== 'True' || unavailable.length > 0) {
+    const who = unavailable.length > 0 ? `ClusterOperators not Available: ${unavailable.join(', ')}` : 'ClusterVersion is not Available';
+    return wait('ClusterNotAvailable', `${current.version} completed; ${who}`);
+  }
+  const { target } = input;
+  if (current.version === target.version && (!target.image || sameImage(current.image, target.image))) {
+    return { action: 'done', message: `the cluster runs ${target.version} and is Available` };
+  }
+  if (target.channel !== undefined && cv.spec?.channel !== target.channel) {
+    return blocked('ChannelMismatch', `spec.channel is ${cv.spec?.channel ?? '(unset)'}, the target wants ${target.channel}: the CVO lists updates of spec.channel only`);
+  }
+  return nextStep(cv, operators, current.version, input);
+}
+
+function nextStep(
+  cv: ClusterVersionState,
+  operators: readonly ClusterOperatorState[],
+  current: string,
+  { target, path }: NextUpdateActionInput,
+): UpdateAction {
+  if (!path.ok) return blocked(path.reason, `no update path: ${path.message}`);
+  if (path.to !== target.version) return blocked('OffPath', `the path leads to ${path.to}, the target is ${target.version}`);
+  const index = path.steps.findIndex((s) => s.from === current);
+  const step = path.steps[index];
+  if (!step) return blocked('OffPath', `the cluster runs ${current}, which is not on the path ${path.from} -> ${path.to}; re-plan`);
+  const label = `step ${index + 1}/${path.steps.length} ${step.from} -> ${step.to}`;
+  const up = upgradeableOf(cv, operators);
+  if (step.kind === 'minor' && up.status === 'False') {
+    const who = up.blockers.map((b) => `${b.clusterOperator} (${b.reason})`).join(', ') || (up.reason ?? 'ClusterVersion');
+    return blocked('BlockedByUpgradeable', `Upgradeable=False blocks the minor ${label}: ${who}`);
+  }
+  const set = (image: string | undefined) =>
+    ({
+      action: 'set-desired-update',
+      desiredUpdate: { version: step.to, ...(image ? { image } : {}) },
+      message: `${label}`,
+    }) as const;
+  const last = index === path.steps.length - 1;
+  if (last && target.image) return set(target.image);
+  if (step.rollback) return set(previousVersion(cv)?.version === step.to ? previousVersion(cv)!.image : step.image);
+  const status = cv.status!;
+  const available = status.availableUpdates.find((u) => u.version === step.to);
+  if (available) return set(available.image);
+  const conditional = status.conditionalUpdates.find((u) => u.release.version === step.to);
+  if (conditional) {
+    const accepted = new Set(target.acceptedRisks ?? []);
+    const missing = conditional.risks.map((r) => r.name).filter((name) => !accepted.has(name));
+    if (missing.length > 0) return blocked('RiskNotAccepted', `${label} is not recommended for this cluster; accept ${missing.join(', ')}`);
+    return set(conditional.release.image);
+  }
+  if (step.image) return set(step.image);
+  return blocked('NotInAvailableUpdates', `${step.to} is not in status.availableUpdates and no image is known: the CVO accepts a version-only desiredUpdate only from that list`);
+}
+
+/** The desiredUpdate the CVO has not picked up yet, as `version` or `version (image)`. */
+function pendingDesiredUpdate(cv: ClusterVersionState): string | undefined {
+  const wanted = cv.spec?.desiredUpdate;
+  const desired = cv.status?.desired;
+  if (!wanted || (!wanted.version && !wanted.image)) return undefined;
+  const versionDiffers = wanted.version !== undefined && wanted.version !== '' && wanted.version !== desired?.version;
+  const imageDiffers = wanted.image !== undefined && wanted.image !== '' && !sameImage(wanted.image, desired?.image ?? '');
+  if (!versionDiffers && !imageDiffers) return undefined;
+  return wanted.image ? `${wanted.version || '(no version)'} (${wanted.image})` : wanted.version;
+}
+
+function namesWith(operators: readonly ClusterOperatorState[], type: string, status: string): string[] {
+  return operators
+    .filter((co) => conditionOf(co.status.conditions, type)?.status === status)
+    .map((co) => co.metadata.name)
+    .sort();
+}
+
+function wait(reason: WaitReason, message: string): UpdateAction {
+  return { action: 'wait', reason, message };
+}
+
+function blocked(reason: BlockedReason, message: string): UpdateAction {
+  return { action: 'blocked', reason, message };
+}
+
+/** One line for logs and events: `set-desired-update 4.14.11: step 1/1 ...`, `wait (UpdateInProgress): ...`. */
+export function describeUpdateAction(action: UpdateAction): string {
+  switch (action.action) {
+    case 'set-desired-update':
+      return `set-desired-update ${action.desiredUpdate.version}${action.desiredUpdate.image ? ` (${action.desiredUpdate.image})` : ''}: ${action.message}`;
+    case 'done':
+      return `done: ${action.message}`;
+    default:
+      return `${action.action} (${action.reason}): ${action.message}`;
+  }
+}

@@ -1,0 +1,217 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions, type RequestOptions } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, ConnectionError, type StatusBody } from './api-error.js';
+
+/** How to find the cluster, following kubectl's conventions. */
+export interface KubeClientOptions {
+  /** Path of a kubeconfig file. @default $KUBECONFIG, else in-cluster config, else ~/.kube/config */
+  kubeconfig?: string;
+  /** Context to use instead of the current one. */
+  context?: string;
+  /** Sent as User-Agent. @default 'groundwork' */
+  userAgent?: string;
+  /** Concurrent connections to the apiserver. @default 32 */
+  maxSockets?: number;
+  /** Attempts for network errors and 429/503/504 responses. @default 4 */
+  retries?: number;
+}
+
+export interface RequestOpts {
+  body?: unknown;
+  contentType?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+  /** Do not retry this request (e.g. non-idempotent creates). */
+  noRetry?: boolean;
+  /** Extra headers; `Accept` here replaces the JSON default. */
+  headers?: Record<string, string>;
+}
+
+/** Counts of requests by HTTP method, for tests and benchmarks ("a no-op makes zero writes"). */
+export type RequestCounts = Record<string, number>;
+
+/**
+ * The only door to the apiserver. Authentication and TLS come from `@kubernetes/client-node`'s
+ * KubeConfig (kubeconfig files, contexts, in-cluster service accounts, exec plugins); requests
+ * are plain JSON over a keep-alive agent, so objects arrive exactly as the server sent them
+ * (no typed-model round trip that could drop or reorder fields).
+ */
+export class KubeClient {
+  readonly server: string;
+  readonly counts: RequestCounts = {};
+  private readonly agent: HttpsAgent | HttpAgent;
+  private authHeaders: Record<string, string> = {};
+  private authFetchedAt = 0;
+
+  private constructor(
+    private readonly kc: KubeConfig,
+    private readonly tls: RequestOptions,
+    private readonly opts: KubeClientOptions,
+  ) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    this.server = cluster.server.replace(/\/$/, '');
+    const agentOpts: AgentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32, ...(tls as AgentOptions) };
+    this.agent = this.server.startsWith('http:') ? new HttpAgent(agentOpts) : new HttpsAgent(agentOpts);
+  }
+
+  /** Loads configuration like kubectl: explicit file, `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
+  static async load(opts: KubeClientOptions = {}): Promise<KubeClient> {
+    const kc = new KubeConfig();
+    if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
+    else kc.loadFromDefault();
+    if (opts.context) kc.setCurrentContext(opts.context);
+    const tls: RequestOptions = {};
+    await kc.applyToHTTPSOptions(tls);
+    const client = new KubeClient(kc, pickTls(tls), opts);
+    client.captureAuth(tls);
+    return client;
+  }
+
+  /** The namespace of the current context (or the service account's), `default` when unset. */
+  currentNamespace(): string {
+    return this.kc.getContextObject(this.kc.getCurrentContext())?.namespace ?? 'default';
+  }
+
+  /** Sends one request and returns the parsed JSON body; throws ApiError or ConnectionError. */
+  async request<T = unknown>(method: string, path: string, opts: RequestOpts = {}): Promise<T> {
+    const attempts = opts.noRetry ? 1 : (this.opts.retries ?? 4);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await this.send(method, path, opts);
+        const text = await readBody(res);
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return (text ? JSON.parse(text) : undefined) as T;
+        const err = new ApiError({ status, method, path, body: parseStatus(text), text });
+        if (attempt < attempts && [429, 503, 504].includes(status)) {
+          await delay(retryAfter(res) ?? backoff(attempt), opts.signal);
+          continue;
+        }
+        throw err;
+      } catch (err) {
+        if (err instanceof ApiError || opts.signal?.aborted) throw err;
+        const conn = new ConnectionError(method, path, err as Error);
+        if (attempt >= attempts) throw conn;
+        await delay(backoff(attempt), opts.signal);
+      }
+    }
+  }
+
+  /**
+   * Opens a streaming GET (watches) and calls `onLine` for each newline-delimited JSON event.
+   * Resolves when the server closes the stream; rejects on HTTP errors. Abort with `signal`.
+   */
+  async stream(path: string, query: RequestOpts['query'], onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
+    const res = await this.send('GET', path, { query, signal });
+    if ((res.statusCode ?? 0) >= 300) {
+      const text = await readBody(res);
+      throw new ApiError({ status: res.statusCode ?? 0, method: 'GET', path, body: parseStatus(text), text });
+    }
+    await new Promise<void>((resolve, reject) => {
+      let partial = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) onLine(line);
+      });
+      res.on('end', () => resolve());
+      res.on('error', (err) => (signal?.aborted ? resolve() : reject(err)));
+      res.on('close', () => resolve());
+    });
+  }
+
+  /** Closes idle keep-alive connections so the process can exit. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private async send(method: string, path: string, opts: RequestOpts): Promise<IncomingMessage> {
+    this.counts[method] = (this.counts[method] ?? 0) + 1;
+    const headers = await this.headers();
+    const url = new URL(this.server + path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    const reqHeaders: Record<string, string> = {
+      ...headers,
+      Accept: 'application/json',
+      'User-Agent': this.opts.userAgent ?? 'groundwork',
+      ...opts.headers,
+    };
+    if (payload !== undefined) {
+      reqHeaders['Content-Type'] = opts.contentType ?? 'application/json';
+      reqHeaders['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(url, { method, headers: reqHeaders, agent: this.agent, signal: opts.signal, ...this.tls }, resolve);
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  private async headers(): Promise<Record<string, string>> {
+    // Tokens rotate (projected service-account tokens, exec plugins): refresh them every minute.
+    if (Date.now() - this.authFetchedAt > 60_000) {
+      const opts: RequestOptions = {};
+      await this.kc.applyToHTTPSOptions(opts);
+      this.captureAuth(opts);
+    }
+    return this.authHeaders;
+  }
+
+  private captureAuth(opts: RequestOptions): void {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') headers[k] = v;
+    if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+    this.authHeaders = headers;
+    this.authFetchedAt = Date.now();
+  }
+}
+
+function pickTls(o: RequestOptions): RequestOptions {
+  const tls: RequestOptions = {};
+  for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
+    if (o[k] !== undefined) (tls as Record<string, unknown>)[k] = o[k];
+  }
+  return tls;
+}
+
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+  });
+}
+
+function parseStatus(text: string): StatusBody | undefined {
+  try {
+    const parsed = JSON.parse(text) as StatusBody;
+    return parsed && typeof parsed === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfter(res: IncomingMessage): number | undefined {
+  const header = Number(res.headers['retry-after']);
+  return Number.isFinite(header) && header > 0 ? Math.min(header, 10) * 1000 : undefined;
+}
+
+function backoff(attempt: number): number {
+  return Math.min(200 * 2 ** (attempt - 1), 3000) * (0.5 + Math.random() / 2);
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}

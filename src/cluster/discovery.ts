@@ -1,0 +1,124 @@
+import { GroundworkError } from '../core/errors.js';
+import { splitApiVersion } from '../core/object.js';
+import type { KubeClient } from './client.js';
+
+/** What the apiserver serves for one kind. */
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  kind: string;
+  /** Plural resource name used in URLs, e.g. `subscriptions`. */
+  resource: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
+interface DiscoveryV2 {
+  items?: {
+    metadata: { name: string };
+    versions: {
+      version: string;
+      resources: { resource: string; responseKind: { kind: string }; scope: 'Namespaced' | 'Cluster'; verbs: string[] }[];
+    }[];
+  }[];
+}
+
+// v2 is GA since Kubernetes 1.30; v2beta1 (same shape) serves 1.27-1.29, i.e. OpenShift 4.14-4.16.
+const AGGREGATED = [
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+  'application/json',
+].join(',');
+
+/**
+ * Maps apiVersion + kind to REST paths using the apiserver's aggregated discovery (two requests
+ * for the whole server). The table is cached; a miss refreshes it once, so kinds from a CRD that
+ * was just established are found.
+ */
+export class Discovery {
+  private table = new Map<string, ResourceInfo>();
+  private loadedAt = 0;
+
+  constructor(private readonly client: KubeClient) {}
+
+  /** Looks up a kind; throws `UnknownKind` when the server does not serve it even after a refresh. */
+  async resolve(apiVersion: string, kind: string): Promise<ResourceInfo> {
+    const key = `${apiVersion}/${kind}`;
+    let info = this.table.get(key);
+    if (!info && Date.now() - this.loadedAt > 250) {
+      await this.refresh();
+      info = this.table.get(key);
+    }
+    if (!info) {
+      throw new GroundworkError({
+        code: 'UnknownKind',
+        subject: `${kind} (${apiVersion})`,
+        message: 'the server does not serve this kind',
+        fix: 'install its CustomResourceDefinition first, or check apiVersion and kind',
+      });
+    }
+    return info;
+  }
+
+  /** Same as `resolve`, but undefined instead of an error for unknown kinds. */
+  async tryResolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined> {
+    try {
+      return await this.resolve(apiVersion, kind);
+    } catch (err) {
+      if (err instanceof GroundworkError && err.code === 'UnknownKind') return undefined;
+      throw err;
+    }
+  }
+
+  /** Every kind the server serves, after a fresh read. */
+  async all(): Promise<ResourceInfo[]> {
+    await this.refresh();
+    return [...this.table.values()];
+  }
+
+  /** Re-reads discovery from the server. */
+  async refresh(): Promise<void> {
+    const table = new Map<string, ResourceInfo>();
+    for (const path of ['/api', '/apis']) {
+      const doc = await this.client.request<DiscoveryV2 & { kind?: string }>('GET', path, {
+        headers: { Accept: AGGREGATED },
+      });
+      if (doc.kind !== 'APIGroupDiscoveryList') {
+        throw new GroundworkError({
+          code: 'DiscoveryUnsupported',
+          subject: path,
+          message: 'the server does not offer aggregated discovery (apidiscovery.k8s.io v2 or v2beta1)',
+          fix: 'use Kubernetes 1.27+ (OpenShift 4.14+)',
+        });
+      }
+      for (const group of doc.items ?? []) {
+        const groupName = group.metadata.name ?? '';
+        for (const v of group.versions) {
+          for (const r of v.resources) {
+            const apiVersion = groupName ? `${groupName}/${v.version}` : v.version;
+            table.set(`${apiVersion}/${r.responseKind.kind}`, {
+              group: groupName,
+              version: v.version,
+              kind: r.responseKind.kind,
+              resource: r.resource,
+              namespaced: r.scope === 'Namespaced',
+              verbs: r.verbs,
+            });
+          }
+        }
+      }
+    }
+    this.table = table;
+    this.loadedAt = Date.now();
+  }
+}
+
+/** REST path of a collection or an object: `/apis/<group>/<version>/namespaces/<ns>/<resource>[/<name>]`. */
+export function resourcePath(info: ResourceInfo, namespace?: string, name?: string): string {
+  const base = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
+  const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${base}${ns}/${info.resource}${name ? `/${encodeURIComponent(name)}` : ''}`;
+}
+
+/** The group of an apiVersion, re-exported for adapters. */
+export const groupOf = (apiVersion: string): string => splitApiVersion(apiVersion).group;

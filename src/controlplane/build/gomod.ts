@@ -1,0 +1,43 @@
+/** The `go` directive of a go.mod (`1.26.0`), or undefined when absent. */
+export function goDirective(goMod: string): string | undefined {
+  return /^go\s+(\d+\.\d+(?:\.\d+)?)\s*$/m.exec(goMod)?.[1];
+}
+
+/**
+ * The `k8s.io/*` modules that a k8s.io/kubernetes go.mod requires at the placeholder
+ * version `v0.0.0` (its staging repositories, resolved upstream by `replace => ./staging/...`).
+ * Pseudo-versions such as `v0.0.0-2026…` are real versions and are not included.
+ */
+export function stagingModules(goMod: string): string[] {
+  const found = new Set<string>();
+  for (const m of goMod.matchAll(/^\s*(?:require\s+)?(k8s\.io\/[\w.\-/]+)\s+v0\.0\.0\s*(?:\/\/.*)?$/gm)) {
+    found.add(m[1]!);
+  }
+  return [...found].sort();
+}
+
+/**
+ * The throwaway go.mod that builds binaries from `k8s.io/kubernetes vX.Y.Z`: it requires
+ * the release and replaces every staging module with its published `v0.Y.Z` twin.
+ */
+export function kubernetesBuildGoMod(opts: { version: string; goVersion: string; staging: string[] }): string {
+  const [, minor, patch] = opts.version.replace(/^v/, '').split('.');
+  const stagingVersion = `v0.${minor}.${patch}`;
+  const replaces = opts.staging.map((m) => `\t${m} => ${m} ${stagingVersion}`).join('\n');
+  return [
+    'module groundwork.local/controlplane-build',
+    '',
+    `go ${opts.goVersion}`,
+    '',
+    `require k8s.io/kubernetes ${opts.version}`,
+    '',
+    `replace (\n${replaces}\n)`,
+    '',
+  ].join('\n');
+}
+
+/** A go file that only exists so `go mod tidy` resolves the commands we build. */
+export function toolsGo(packages: readonly string[]): string {
+  const imports = packages.map((p) => `\t_ "${p}"`).join('\n');
+  return `//go:build tools\n\npackage tools\n\nimport (\n${imports}\n)\n`;
+}

@@ -1,0 +1,131 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KubeClient } from '../cluster/client.js';
+import { installCrds, listCrds } from '../cluster/crds.js';
+import { GroundworkError } from '../core/errors.js';
+import { readObjects } from '../core/yaml-files.js';
+import { LocalControlPlane, type ControlPlaneInfo } from './control-plane.js';
+import { clusterStateDir } from './paths.js';
+import { isAlive } from './process.js';
+import { silentProgress, type Progress } from './progress.js';
+
+/** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */
+export interface InstanceState extends ControlPlaneInfo {
+  name: string;
+  crds: string[];
+}
+
+export interface InstanceStatus {
+  state: InstanceState;
+  processes: { name: string; pid: number; alive: boolean }[];
+  version?: string;
+  crds?: { name: string; established: boolean }[];
+  error?: string;
+}
+
+const stateFile = (name: string) => join(clusterStateDir(name), 'state.json');
+
+/** Reads a recorded instance, if any. */
+export async function readInstance(name: string): Promise<InstanceState | undefined> {
+  if (!existsSync(stateFile(name))) return undefined;
+  return JSON.parse(await readFile(stateFile(name), 'utf8')) as InstanceState;
+}
+
+/**
+ * Starts a detached control plane named `name` (work files in `<cache>/clusters/<name>/`),
+ * installs the CRDs found in `crdDirs`, and records its state. Returns the running instance
+ * unchanged when it is already up.
+ */
+export async function upInstance(name: string, opts: { crdDirs: string[]; progress?: Progress }): Promise<{ state: InstanceState; started: boolean }> {
+  const existing = await readInstance(name);
+  if (existing && processesOf(existing).every((p) => p.alive)) return { state: existing, started: false };
+  if (existing) await downInstance(name);
+  const progress = opts.progress ?? silentProgress;
+  const workDir = clusterStateDir(name);
+  await mkdir(workDir, { recursive: true });
+  const cp = await LocalControlPlane.start({ progress, detached: true, workDir });
+  try {
+    const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
+    progress.start(`installing CRDs from ${opts.crdDirs.join(', ') || '(none)'}`);
+    const crds = (await Promise.all(opts.crdDirs.map((d) => readObjects(d)))).flat();
+    const names = await installCrds(client, crds);
+    progress.succeed(`${names.length} CRDs Established`);
+    client.close();
+    const state: InstanceState = { ...cp.info, name, crds: names };
+    await writeFile(stateFile(name), `${JSON.stringify(state, null, 2)}\n`);
+    return { state, started: true };
+  } catch (err) {
+    await cp.stop();
+    throw err;
+  }
+}
+
+/** Stops a recorded instance: ends exactly its recorded PIDs and removes its etcd data and state. */
+export async function downInstance(name: string): Promise<InstanceState | undefined> {
+  const state = await readInstance(name);
+  if (!state) return undefined;
+  for (const p of processesOf(state).reverse()) {
+    if (p.alive && commandMatches(p.pid, p.binary)) await terminate(p.pid);
+  }
+  await rm(state.etcdDir, { recursive: true, force: true });
+  await rm(stateFile(name), { force: true });
+  return state;
+}
+
+/** Liveness of each process, the server version and the installed CRDs of a recorded instance. */
+export async function instanceStatus(name: string): Promise<InstanceStatus | undefined> {
+  const state = await readInstance(name);
+  if (!state) return undefined;
+  const status: InstanceStatus = { state, processes: processesOf(state).map(({ name: n, pid, alive }) => ({ name: n, pid, alive })) };
+  try {
+    const client = await KubeClient.load({ kubeconfig: state.kubeconfig, retries: 1 });
+    status.version = (await client.request<{ gitVersion: string }>('GET', '/version')).gitVersion;
+    status.crds = await listCrds(client);
+    client.close();
+  } catch (err) {
+    status.error = err instanceof Error ? err.message : String(err);
+  }
+  return status;
+}
+
+function processesOf(state: InstanceState): { name: string; pid: number; binary: string; alive: boolean }[] {
+  const list = [
+    { name: 'etcd', pid: state.pids.etcd, binary: state.binaries.etcd },
+    { name: 'kube-apiserver', pid: state.pids.kubeApiserver, binary: state.binaries.kubeApiserver },
+  ];
+  if (state.pids.kubeControllerManager && state.binaries.kubeControllerManager) {
+    list.push({ name: 'kube-controller-manager', pid: state.pids.kubeControllerManager, binary: state.binaries.kubeControllerManager });
+  }
+  return list.map((p) => ({ ...p, alive: isAlive(p.pid) && commandMatches(p.pid, p.binary) }));
+}
+
+/** Guards against PID reuse: the PID must still run the binary we started. */
+function commandMatches(pid: number, binary: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === binary;
+  } catch {
+    return false;
+  }
+}
+
+async function terminate(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 5000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+export function notRunning(name: string): GroundworkError {
+  return new GroundworkError({ code: 'ClusterNotRunning', subject: `cluster ${name}`, message: 'not running', fix: `run \`groundwork cluster up --name ${name}\`` });
+}

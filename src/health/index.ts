@@ -1,0 +1,78 @@
+import { splitApiVersion, type K8sObject } from '../core/object.js';
+import { catalogSourceHealth } from './catalog-source.js';
+import { clusterOperatorHealth } from './cluster-operator.js';
+import { clusterServiceVersionHealth } from './cluster-service-version.js';
+import { clusterVersionHealth } from './cluster-version.js';
+import { customResourceDefinitionHealth } from './custom-resource-definition.js';
+import { daemonSetHealth } from './daemon-set.js';
+import { deploymentHealth } from './deployment.js';
+import { genericHealth } from './generic.js';
+import { installPlanHealth } from './install-plan.js';
+import { machineConfigPoolHealth } from './machine-config-pool.js';
+import { namespaceHealth } from './namespace.js';
+import { statefulSetHealth } from './stateful-set.js';
+import { subscriptionHealth } from './subscription.js';
+import { verdict, type HealthCheck, type HealthVerdict } from './types.js';
+
+export * from './types.js';
+export { rollUp } from './roll-up.js';
+export { assessClusterUpdate, type ClusterUpdateInput, type ClusterUpdateHealth } from './cluster-update.js';
+export type { ClusterUpdateReason } from './cluster-update-summary.js';
+export {
+  catalogSourceHealth,
+  clusterOperatorHealth,
+  clusterServiceVersionHealth,
+  clusterVersionHealth,
+  customResourceDefinitionHealth,
+  daemonSetHealth,
+  deploymentHealth,
+  genericHealth,
+  installPlanHealth,
+  machineConfigPoolHealth,
+  namespaceHealth,
+  statefulSetHealth,
+  subscriptionHealth,
+};
+
+/**
+ * The dedicated check per kind, keyed `Kind.group` (`Kind` alone for the core group), as kubectl
+ * names resources. Versions are not part of the key: a check reads fields every served version has.
+ */
+export const HEALTH_CHECKS: ReadonlyMap<string, HealthCheck> = new Map<string, HealthCheck>([
+  ['Deployment.apps', deploymentHealth],
+  ['StatefulSet.apps', statefulSetHealth],
+  ['DaemonSet.apps', daemonSetHealth],
+  ['CustomResourceDefinition.apiextensions.k8s.io', customResourceDefinitionHealth],
+  ['Namespace', namespaceHealth],
+  ['Subscription.operators.coreos.com', subscriptionHealth],
+  ['ClusterServiceVersion.operators.coreos.com', clusterServiceVersionHealth],
+  ['InstallPlan.operators.coreos.com', installPlanHealth],
+  ['CatalogSource.operators.coreos.com', catalogSourceHealth],
+  ['ClusterVersion.config.openshift.io', clusterVersionHealth],
+  ['ClusterOperator.config.openshift.io', clusterOperatorHealth],
+  ['MachineConfigPool.machineconfiguration.openshift.io', machineConfigPoolHealth],
+]);
+
+/** The check for a group and kind: the dedicated one from `HEALTH_CHECKS`, else `genericHealth`. */
+export function healthCheckFor(group: string, kind: string): HealthCheck {
+  return HEALTH_CHECKS.get(group ? `${kind}.${group}` : kind) ?? genericHealth;
+}
+
+/**
+ * The health verdict of one object, computed from the object alone (no I/O).
+ *
+ * An object with `metadata.deletionTimestamp` is `Progressing` (Terminating) whatever its kind,
+ * naming the finalizers it waits for; otherwise the kind's check from `healthCheckFor` decides.
+ * It does not judge objects the given one depends on or owns: roll those up with `rollUp`.
+ *
+ * @example assessHealth(subscription) // { status: 'Healthy', reason: 'AtLatestKnown', message: '…' }
+ */
+export function assessHealth(obj: K8sObject): HealthVerdict {
+  const deleting = obj.metadata.deletionTimestamp;
+  if (deleting) {
+    const finalizers = obj.metadata.finalizers ?? [];
+    const waiting = finalizers.length > 0 ? `; waiting for finalizers ${finalizers.join(', ')}` : '';
+    return verdict('Progressing', 'Terminating', `being deleted since ${deleting}${waiting}`);
+  }
+  return healthCheckFor(splitApiVersion(obj.apiVersion).group, obj.kind)(obj);
+}

@@ -1,0 +1,67 @@
+import type { K8sObject } from '../core/object.js';
+import { noStatus, numberAt, objectAt, specOf, staleGeneration, statusOf, stringAt } from './fields.js';
+import { verdict, type HealthVerdict } from './types.js';
+
+/**
+ * Health of an `apps/v1` StatefulSet, with `kubectl rollout status` semantics:
+ *
+ * - `Unknown` (NoStatus) before the controller writes status;
+ * - `Progressing` while `status.observedGeneration` is behind, while fewer than `spec.replicas`
+ *   pods are ready, while a partitioned rolling update has not updated the pods at or above the
+ *   partition, or while `currentRevision` has not caught up with `updateRevision`;
+ * - `Healthy` otherwise. With the `OnDelete` strategy only readiness is judged: the controller
+ *   never replaces pods by itself, so an outdated revision is not a rollout in progress.
+ *
+ * It never returns `Degraded`: StatefulSets have no progress deadline, so a stuck rollout stays
+ * `Progressing` and the caller's timeout decides.
+ */
+export function statefulSetHealth(obj: K8sObject): HealthVerdict {
+  const status = statusOf(obj);
+  if (!status) return noStatus(obj);
+  const stale = staleGeneration(obj);
+  if (stale) return stale;
+
+  const spec = specOf(obj);
+  const desired = numberAt(spec, 'replicas') ?? 1;
+  const ready = numberAt(status, 'readyReplicas') ?? 0;
+  if (ready < desired) {
+    return verdict('Progressing', 'RollingOut', `waiting for pods to be ready: ${ready} of ${desired} ready`);
+  }
+
+  const strategy = objectAt(spec, 'updateStrategy');
+  if (stringAt(strategy, 'type') === 'OnDelete') {
+    return verdict(
+      'Healthy',
+      'Ready',
+      `${ready} of ${desired} pods ready (OnDelete: pods update when deleted)`,
+    );
+  }
+
+  const partition = numberAt(objectAt(strategy, 'rollingUpdate'), 'partition') ?? 0;
+  const updated = numberAt(status, 'updatedReplicas') ?? 0;
+  if (partition > 0) {
+    const expected = Math.max(desired - partition, 0);
+    return updated < expected
+      ? verdict(
+          'Progressing',
+          'RollingOut',
+          `partitioned rollout: ${updated} of ${expected} new pods updated`,
+        )
+      : verdict('Healthy', 'PartitionRolledOut', `partitioned rollout complete: ${updated} new pods updated`);
+  }
+
+  const updateRevision = stringAt(status, 'updateRevision');
+  const currentRevision = stringAt(status, 'currentRevision');
+  if (updateRevision !== undefined && updateRevision !== currentRevision) {
+    return verdict(
+      'Progressing',
+      'RollingOut',
+      `rolling update in progress: ${updated} of ${desired} pods at revision ${updateRevision}`,
+    );
+  }
+  return verdict(
+    'Healthy',
+    'RolloutComplete',
+    `${ready} of ${desired} pods ready at revision ${currentRevision ?? '?'}`,
+  );
+}

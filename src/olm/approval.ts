@@ -1,0 +1,231 @@
+import type { InstallPlanLike, SubscriptionLike } from './olm-objects.js';
+
+/**
+ * What to do with one InstallPlan, a closed vocabulary. `APPROVAL_DECISION_ORDER`
+ * lists them worst first for roll-ups.
+ * - `blocked`: a plan Groundwork wants part of but must not approve; needs a human (see `fix`);
+ * - `failed`: OLM failed to install the plan;
+ * - `wait`: not approvable now and nothing is wrong (plan not ready, beyond a pin, not ours);
+ * - `approve`: every CSV in it is wanted by its own operator: set `spec.approved: true`;
+ * - `already-approved`: approved (Automatic, or by someone), OLM is on it;
+ * - `complete`: installed.
+ */
+export type ApprovalDecision = 'blocked' | 'failed' | 'wait' | 'approve' | 'already-approved' | 'complete';
+
+export const APPROVAL_DECISION_ORDER: readonly ApprovalDecision[] = [
+  'blocked',
+  'failed',
+  'wait',
+  'approve',
+  'already-approved',
+  'complete',
+];
+
+/** The stable reason behind a decision. */
+export type ApprovalReason =
+  | 'AllWanted'
+  | 'NotReady'
+  | 'BeyondPin'
+  | 'Unmanaged'
+  | 'BatchedBeyondPin'
+  | 'BatchedUnmanaged'
+  | 'Approved'
+  | 'ApprovedBeyondPin'
+  | 'Complete'
+  | 'Failed';
+
+/** One CSV of a plan, with the Subscription it belongs to (when known) and whether that Subscription wants it. */
+export interface PlanCSV {
+  readonly csv: string;
+  readonly owner: string | undefined;
+  readonly wanted: boolean;
+}
+
+export interface PlanVerdict {
+  readonly installPlan: string;
+  readonly namespace: string;
+  readonly decision: ApprovalDecision;
+  readonly reason: ApprovalReason;
+  readonly message: string;
+  readonly fix: string | undefined;
+  readonly csvs: readonly PlanCSV[];
+}
+
+/** Everything the decision reads for one namespace (OLM resolves, and batches, per namespace). */
+export interface ApprovalInput {
+  readonly namespace: string;
+  readonly installPlans: readonly InstallPlanLike[];
+  readonly subscriptions: readonly SubscriptionLike[];
+  /**
+   * Wanted CSVs by Subscription name (from `wantedCSVs`). A Subscription with an
+   * entry is managed (pinned) by Groundwork; one without is not.
+   */
+  readonly wanted: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** The decisions for one namespace, sorted by InstallPlan name. */
+export class ApprovalReport {
+  constructor(
+    readonly namespace: string,
+    readonly verdicts: readonly PlanVerdict[],
+  ) {}
+
+  /** Names of the InstallPlans to approve. */
+  get toApprove(): string[] {
+    return this.verdicts.filter((v) => v.decision === 'approve').map((v) => v.installPlan);
+  }
+
+  /** The worst decision, by `APPROVAL_DECISION_ORDER`; `complete` when there are no plans. */
+  get worst(): ApprovalDecision {
+    const rank = (d: ApprovalDecision) => APPROVAL_DECISION_ORDER.indexOf(d);
+    return this.verdicts.reduce<ApprovalDecision>(
+      (w, v) => (rank(v.decision) < rank(w) ? v.decision : w),
+      'complete',
+    );
+  }
+
+  toString(): string {
+    if (this.verdicts.length === 0) return `${this.namespace}: no InstallPlans`;
+    return this.verdicts
+      .map(
+        (v) =>
+          `InstallPlan/${v.namespace}/${v.installPlan}: ${v.decision} (${v.reason}): ${v.message}${v.fix ? ` (fix: ${v.fix})` : ''}`,
+      )
+      .join('\n');
+  }
+
+  toMarkdown(): string {
+    const head = `InstallPlans in \`${this.namespace}\``;
+    if (this.verdicts.length === 0) return `${head}: none\n`;
+    const cell = (s: string) => s.replaceAll('|', '\\|');
+    const rows = this.verdicts.map((v) => {
+      const csvs = v.csvs.map((c) => `\`${c.csv}\`${c.wanted ? '' : ' (not wanted)'}`).join(', ');
+      return `| \`${v.installPlan}\` | ${v.decision} | ${csvs} | ${cell(v.message)} | ${cell(v.fix ?? '')} |`;
+    });
+    return [
+      head,
+      '',
+      '| InstallPlan | decision | CSVs | why | fix |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n');
+  }
+}
+
+/**
+ * Decides, for every InstallPlan of a namespace, whether Groundwork approves it.
+ *
+ * Rule: approve only when every CSV in the plan is wanted by its own operator
+ * (is on the path from that Subscription's installed CSV to its pin). A plan
+ * with any CSV nobody wants is never approved: if it carries nothing wanted it
+ * waits (a pinned operator's next hop is offered and ignored on purpose);
+ * if it batches wanted CSVs with unwanted ones it is `blocked`, because OLM
+ * resolves a namespace as a whole and one plan can carry several operators.
+ *
+ * A CSV belongs to the Subscription whose wanted set holds it, else to the one
+ * whose `status.currentCSV` names it, else to none (a dependency OLM pulled in,
+ * or an operator Groundwork does not manage). Pure; reads nothing else.
+ *
+ * @example
+ * const report = decideApprovals({ namespace: 'ops', installPlans, subscriptions, wanted: new Map([['foo', new Set(['foo.v0.2.0'])]]) });
+ * for (const name of report.toApprove) await approve(name);
+ */
+export function decideApprovals(input: ApprovalInput): ApprovalReport {
+  const inNs = <T extends { metadata: { namespace?: string | undefined } }>(o: T) =>
+    (o.metadata.namespace ?? input.namespace) === input.namespace;
+  const subscriptions = input.subscriptions.filter(inNs);
+  const verdicts = input.installPlans
+    .filter(inNs)
+    .map((plan) => decideApproval(plan, { namespace: input.namespace, subscriptions, wanted: input.wanted }))
+    .sort((a, b) => (a.installPlan < b.installPlan ? -1 : a.installPlan > b.installPlan ? 1 : 0));
+  return new ApprovalReport(input.namespace, verdicts);
+}
+
+/** The decision for one InstallPlan; see `decideApprovals`. */
+export function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'installPlans'>): PlanVerdict {
+  const csvs = plan.spec.clusterServiceVersionNames.map((csv) => attribute(csv, ctx));
+  const base = { installPlan: plan.metadata.name, namespace: plan.metadata.namespace ?? ctx.namespace, csvs };
+  const verdict = (
+    decision: ApprovalDecision,
+    reason: ApprovalReason,
+    message: string,
+    fix?: string,
+  ): PlanVerdict => ({
+    ...base,
+    decision,
+    reason,
+    message,
+    fix,
+  });
+  const managed = (c: PlanCSV) => c.owner !== undefined && ctx.wanted.has(c.owner);
+  const list = (cs: readonly PlanCSV[]) =>
+    cs.map((c) => (c.owner ? `${c.csv} (${c.owner})` : c.csv)).join(', ');
+  const wanted = csvs.filter((c) => c.wanted);
+  const unwanted = csvs.filter((c) => !c.wanted);
+  const phase = plan.status?.phase;
+
+  if (phase === 'Complete') return verdict('complete', 'Complete', `installed ${list(csvs)}`);
+  if (phase === 'Failed') {
+    return verdict(
+      'failed',
+      'Failed',
+      `OLM failed to install ${list(csvs)}`,
+      'read the InstallPlan conditions; delete it so OLM plans again',
+    );
+  }
+  if (plan.spec.approved) {
+    return unwanted.some(managed)
+      ? verdict(
+          'already-approved',
+          'ApprovedBeyondPin',
+          `approved, though it carries ${list(unwanted.filter(managed))} past the pin`,
+          'set installPlanApproval: Manual so OLM waits for Groundwork',
+        )
+      : verdict('already-approved', 'Approved', `approved; OLM installs ${list(csvs)}`);
+  }
+  if (csvs.length === 0 || (unwanted.length === 0 && phase !== 'RequiresApproval')) {
+    return verdict(
+      'wait',
+      'NotReady',
+      `phase is ${phase ?? 'not set yet'}; approval waits for RequiresApproval`,
+    );
+  }
+  if (unwanted.length === 0)
+    return verdict('approve', 'AllWanted', `every CSV is on its operator's path to the pin: ${list(csvs)}`);
+  if (wanted.length === 0) {
+    return unwanted.every(managed)
+      ? verdict('wait', 'BeyondPin', `${list(unwanted)} is past the pin; left unapproved on purpose`)
+      : verdict(
+          'wait',
+          'Unmanaged',
+          `no Groundwork pin covers ${list(unwanted.filter((c) => !managed(c)))}; left to whoever manages it`,
+        );
+  }
+  const owners = [...new Set(wanted.map((c) => c.owner))].join(', ');
+  const pinned = unwanted.filter(managed);
+  if (pinned.length > 0) {
+    const who = [...new Set(pinned.map((c) => c.owner))].join(', ');
+    return verdict(
+      'blocked',
+      'BatchedBeyondPin',
+      `OLM batched ${list(wanted)} with ${list(pinned)}, which is past its pin; approving would install both`,
+      `give the pinned operator ${who} its own namespace (with its own OperatorGroup) so OLM resolves it apart from ${owners}`,
+    );
+  }
+  const strays = unwanted.filter((c) => !managed(c));
+  return verdict(
+    'blocked',
+    'BatchedUnmanaged',
+    `OLM batched ${list(wanted)} with ${list(strays)}, which no Groundwork pin covers; approving would install both`,
+    `declare and pin the operator that brings ${strays.map((c) => c.csv).join(', ')} (a dependency or an unmanaged Subscription), or give ${owners} its own namespace`,
+  );
+}
+
+function attribute(csv: string, ctx: Pick<ApprovalInput, 'subscriptions' | 'wanted'>): PlanCSV {
+  for (const sub of ctx.subscriptions) {
+    if (ctx.wanted.get(sub.metadata.name)?.has(csv)) return { csv, owner: sub.metadata.name, wanted: true };
+  }
+  const current = ctx.subscriptions.find((s) => s.status?.currentCSV === csv);
+  return { csv, owner: current?.metadata.name, wanted: false };
+}

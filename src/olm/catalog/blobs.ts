@@ -1,0 +1,129 @@
+import { parseAllDocuments } from 'yaml';
+
+/** One catalog file's text, as read from disk or given by a test. */
+export interface CatalogFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** Where a blob sits: its file, its 1-based position among the file's blobs, and the line it starts on. */
+export interface BlobRef {
+  readonly file: string;
+  readonly index: number;
+  readonly line: number;
+}
+
+export interface RawBlob {
+  readonly ref: BlobRef;
+  readonly value: unknown;
+}
+
+/** One problem found while reading a catalog, located by file, blob and field path. */
+export interface CatalogProblem {
+  readonly file: string;
+  /** E.g. `blob 3 (line 40, olm.bundle foo.v0.2.0)`; absent for problems about a whole file. */
+  readonly blob?: string;
+  /** Dotted field path inside the blob, e.g. `entries.1.skipRange`. */
+  readonly path?: string;
+  readonly message: string;
+}
+
+/** `file: blob 3 (line 40, olm.bundle foo.v0.2.0): entries.1.skipRange: not a semver range`. */
+export function formatProblem(p: CatalogProblem): string {
+  return [p.file, p.blob, p.path, p.message].filter((s) => s !== undefined && s !== '').join(': ');
+}
+
+/**
+ * Splits one file into blobs: a YAML multi-document stream, or a JSON stream
+ * (concatenated objects, as `opm render` writes them). The format follows the
+ * extension (`.json` is JSON, anything else YAML, which also reads single JSON
+ * documents). Never throws: syntax errors come back as problems.
+ */
+export function splitBlobs(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
+  return file.path.endsWith('.json') ? splitJsonStream(file) : splitYamlStream(file);
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
+  const blobs: RawBlob[] = [];
+  const problems: CatalogProblem[] = [];
+  let index = 0;
+  for (const doc of parseAllDocuments(file.text)) {
+    if (doc.contents === null && doc.errors.length === 0) continue; // an empty document, e.g. a leading `---`
+    index++;
+    const line = lineAt(file.text, doc.contents?.range?.[0] ?? doc.range[0]);
+    const firstError = doc.errors[0];
+    if (firstError) {
+      problems.push({
+        file: file.path,
+        blob: `blob ${index} (line ${line})`,
+        message: firstError.message.split('\n')[0] ?? '',
+      });
+      continue;
+    }
+    blobs.push({ ref: { file: file.path, index, line }, value: doc.toJS() });
+  }
+  return { blobs, problems };
+}
+
+function splitJsonStream(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
+  const { text } = file;
+  const blobs: RawBlob[] = [];
+  const problems: CatalogProblem[] = [];
+  let index = 0;
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i] as string)) i++;
+    if (i >= text.length) return { blobs, problems };
+    index++;
+    const ref = { file: file.path, index, line: lineAt(text, i) };
+    const where = `blob ${index} (line ${ref.line})`;
+    // Past a stray token or an unclosed object there is no telling where the next blob starts.
+    if (text[i] !== '{')
+      return {
+        blobs,
+        problems: [...problems, { file: file.path, blob: where, message: 'expected a JSON object' }],
+      };
+    const end = endOfObject(text, i);
+    if (end < 0)
+      return {
+        blobs,
+        problems: [...problems, { file: file.path, blob: where, message: 'unterminated JSON object' }],
+      };
+    try {
+      blobs.push({ ref, value: JSON.parse(text.slice(i, end)) });
+    } catch (err) {
+      // The braces balance, so the next blob still starts at `end`: keep reading to report every problem.
+      problems.push({
+        file: file.path,
+        blob: where,
+        message: err instanceof Error ? err.message : String(err),
+      });
+    }
+    i = end;
+  }
+}
+
+/** Offset just past the object starting at `start`, or -1 when it never closes. */
+function endOfObject(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}

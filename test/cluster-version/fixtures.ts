@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { type ChannelFile, parseChannelFile } from '../../src/cluster-version/graph-data.js';
+import { type ReleaseNode, type UpdateEdge, type UpdateGraph, graphFromCincinnati, updateGraph } from '../../src/cluster-version/graph.js';
+import { compareVersions, parseVersion } from '../../src/cluster-version/version.js';
+
+/** Shared real-world fixtures (never edited: tests derive variants from copies). */
+export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+
+export function fixtureText(path: string): string {
+  return readFileSync(`${FIXTURES}${path}`, 'utf8');
+}
+
+export function fixtureYaml(path: string): Record<string, unknown> {
+  return parseYaml(fixtureText(path)) as Record<string, unknown>;
+}
+
+/** A Cincinnati graph from `update-graphs/`, named by its file name. */
+export function cincinnati(file: 'stable-4.8.json' | 'stable-4.9.json' | 'candidate-4.12-multi.json'): UpdateGraph {
+  return graphFromCincinnati(fixtureText(`update-graphs/${file}`), file);
+}
+
+export function channelFile(name: string): ChannelFile {
+  return parseChannelFile(fixtureText(`update-graphs/graph-data/${name}.yaml`), `${name}.yaml`);
+}
+
+export function graphDataText(file: string): string {
+  return fixtureText(`update-graphs/graph-data/${file}`);
+}
+
+/** ClusterVersion (unwrapped from its List when needed) and ClusterOperator list of a cluster-state scenario. */
+export function clusterState(scenario: 'not-upgrading' | '4.14.1-paused-worker-pool' | '4.14.1-degraded') {
+  const cv = fixtureYaml(`cluster-state/${scenario}/cv.yaml`);
+  const clusterVersion = cv.kind === 'List' ? (cv.items as Record<string, unknown>[])[0]! : cv;
+  return { clusterVersion: clusterVersion as Record<string, any>, clusterOperators: fixtureYaml(`cluster-state/${scenario}/co.yaml`) as Record<string, any> };
+}
+
+/**
+ * Test derivation for graph-data: the channel files list releases but carry no edges, so the test
+ * builds a "mesh" over the releases they list: every release updates to every newer release of its
+ * own minor and to every release of the next minor. Each node's channels are the files listing it;
+ * payloads are empty (unknown). Real graphs are sparser; the mesh isolates channel and blocked-edge
+ * behaviour from edge availability.
+ */
+export function meshFromChannelFiles(files: readonly ChannelFile[]): UpdateGraph {
+  const versions = [...new Set(files.flatMap((f) => f.versions))].sort(compareVersions);
+  const nodes: ReleaseNode[] = versions.map((version) => ({
+    version,
+    payload: '',
+    channels: files.filter((f) => f.versions.includes(version)).map((f) => f.name),
+    metadata: {},
+  }));
+  const edges: UpdateEdge[] = [];
+  for (const from of versions) {
+    const a = parseVersion(from)!;
+    for (const to of versions) {
+      const b = parseVersion(to)!;
+      const sameMinorNewer = b.minor === a.minor && compareVersions(to, from) > 0;
+      if (sameMinorNewer || b.minor === a.minor + 1) edges.push({ from, to, risks: [] });
+    }
+  }
+  return updateGraph({ source: files.map((f) => f.name).join('+'), nodes, edges });
+}
+
+/** A path's steps without their images, for literal comparison. */
+export function stepsOf(path: { ok: boolean; steps?: readonly { image?: string }[] }): unknown[] {
+  return (path.steps ?? []).map(({ image: _image, ...rest }) => rest);
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { KubeClient } from '../../src/cluster/client.js';
+import type { K8sObject } from '../../src/core/object.js';
+
+/** Handles a test gets from `useCluster()`; valid inside tests and hooks. */
+export interface ClusterContext {
+  /** Admin client on the run's control plane. */
+  readonly client: KubeClient;
+  /** A fresh namespace created for the current test and deleted after it. */
+  readonly namespace: string;
+  readonly kubeconfig: string;
+}
+
+/**
+ * Registers hooks that give each test a fresh namespace on the run's real control plane.
+ * @example
+ * const cluster = useCluster();
+ * it('applies', async () => { await ssa(cluster.client, {...metadata: {namespace: cluster.namespace}}) });
+ */
+export function useCluster(opts: { namespacePrefix?: string } = {}): ClusterContext {
+  let client: KubeClient | undefined;
+  let namespace = '';
+  const kubeconfig = inject('kubeconfig');
+  beforeAll(async () => {
+    client = await KubeClient.load({ kubeconfig });
+  });
+  beforeEach(async () => {
+    namespace = `${opts.namespacePrefix ?? 'gw-test'}-${randomBytes(3).toString('hex')}`;
+    await client!.request('POST', '/api/v1/namespaces', { body: { metadata: { name: namespace } } });
+  });
+  afterEach(async () => {
+    // Background deletion: kube-controller-manager's namespace controller empties it.
+    await client!.request('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => undefined);
+  });
+  afterAll(() => client?.close());
+  return {
+    get client() {
+      if (!client) throw new Error('useCluster: client used outside a test');
+      return client;
+    },
+    get namespace() {
+      return namespace;
+    },
+    kubeconfig,
+  };
+}
+
+/** Server-side apply of one object at `path` (the object URL) with a field manager. */
+export function ssa<T = K8sObject>(
+  client: KubeClient,
+  path: string,
+  obj: unknown,
+  opts: { fieldManager?: string; force?: boolean; dryRun?: boolean } = {},
+): Promise<T> {
+  return client.request<T>('PATCH', path, {
+    body: obj,
+    contentType: 'application/apply-patch+yaml',
+    query: { fieldManager: opts.fieldManager ?? 'groundwork-test', force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
+  });
+}
+
+/** Polls `check` until it returns a non-undefined value or `timeoutMs` passes. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastErr: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      lastErr = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A write (create/update/patch/delete) recorded in the apiserver's audit log. */
+export interface AuditedWrite {
+  verb: string;
+  user: string;
+  userAgent: string;
+  uri: string;
+  dryRun: boolean;
+}
+
+/**
+ * Writes the apiserver recorded (from its audit log) after byte `offset`, optionally filtered by user agent.
+ * Take the offset with `auditOffset()` before the action under test.
+ */
+export function auditedWrites(offset: number, userAgentPrefix?: string): AuditedWrite[] {
+  const text = readFileSync(inject('auditLog'), 'utf8').slice(offset);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { verb: string; user: { username: string }; userAgent?: string; requestURI: string; stage: string })
+    .filter((e) => e.stage === 'ResponseComplete' && ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb))
+    .map((e) => ({ verb: e.verb, user: e.user.username, userAgent: e.userAgent ?? '', uri: e.requestURI, dryRun: /[?&]dryRun=/.test(e.requestURI) }))
+    .filter((w) => !userAgentPrefix || w.userAgent.startsWith(userAgentPrefix));
+}
+
+/** Current end of the audit log, to pass to `auditedWrites`. */
+export function auditOffset(): number {
+  return readFileSync(inject('auditLog'), 'utf8').length;
+}

@@ -1,0 +1,56 @@
+import type { TestProject } from 'vitest/node';
+import { KubeClient } from '../../src/cluster/client.js';
+import { installCrds } from '../../src/cluster/crds.js';
+import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
+import { defaultCrdDirs } from '../../src/controlplane/crd-dirs.js';
+import { isAlive } from '../../src/controlplane/process.js';
+import type { Progress } from '../../src/controlplane/progress.js';
+import { readObjects } from '../../src/core/yaml-files.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kubeconfig: string;
+    server: string;
+    controlPlanePids: number[];
+    auditLog: string;
+    kubectl: string;
+  }
+}
+
+const log: Progress = {
+  start: (t) => process.stderr.write(`[control plane] ${t}\n`),
+  update: () => {},
+  succeed: (t) => process.stderr.write(`[control plane] ${t}\n`),
+  fail: (t) => process.stderr.write(`[control plane] FAILED: ${t}\n`),
+  info: (t) => process.stderr.write(`[control plane] ${t}\n`),
+};
+
+/**
+ * One real control plane per test run: built or taken from the cache, started on loopback,
+ * with the fixture CRDs installed and Established. Teardown stops it and checks that no
+ * process it started is still alive.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const cp = await LocalControlPlane.start({ progress: log, auditLog: true });
+  try {
+    const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
+    const crds = (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat();
+    await installCrds(client, crds);
+    client.close();
+  } catch (err) {
+    process.stderr.write(cp.logs());
+    await cp.stop();
+    throw err;
+  }
+  project.provide('kubeconfig', cp.info.kubeconfig);
+  project.provide('server', cp.info.server);
+  project.provide('controlPlanePids', cp.pids);
+  project.provide('auditLog', cp.info.auditLog ?? '');
+  project.provide('kubectl', cp.info.binaries.kubectl ?? '');
+  return async () => {
+    const pids = cp.pids;
+    await cp.stop();
+    const alive = pids.filter(isAlive);
+    if (alive.length > 0) throw new Error(`control-plane processes still alive after stop: ${alive.join(', ')}`);
+  };
+}

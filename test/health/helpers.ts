@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { K8sObject } from '../../src/core/object.js';
+
+/** The shared, read-only fixtures (`../shared/fixtures` from the repository root). */
+export const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
+
+/** Parses one inline YAML document into an object. */
+export function obj(yaml: string): K8sObject {
+  return parse(yaml) as K8sObject;
+}
+
+/** Reads one fixture file as a single YAML document. */
+export function readFixture(path: string): unknown {
+  return parse(readFileSync(new URL(path, FIXTURES), 'utf8'));
+}
+
+/** Reads a fixture holding one object. */
+export function readObject(path: string): K8sObject {
+  return readFixture(path) as K8sObject;
+}
+
+/** Reads a fixture holding a `kind: List` (or a single object) as a list of objects. */
+export function readItems(path: string): K8sObject[] {
+  const doc = readFixture(path) as K8sObject & { items?: K8sObject[] };
+  return doc.kind === 'List' ? (doc.items ?? []) : [doc];
+}
+
+/** A deep copy of `o` with `edit` applied, to derive variants without touching fixtures. */
+export function variant<T>(o: T, edit: (copy: T) => void): T {
+  const copy = structuredClone(o);
+  edit(copy);
+  return copy;
+}

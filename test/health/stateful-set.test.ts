@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { statefulSetHealth } from '../../src/health/stateful-set.js';
+import { obj } from './helpers.js';
+
+const head = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop, generation: 3}
+`;
+
+const cases = [
+  { name: 'statefulset-no-status', yaml: 'spec: {replicas: 3}', status: 'Unknown', reason: 'NoStatus' },
+  {
+    name: 'statefulset-generation-outdated',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 2, readyReplicas: 3}',
+    status: 'Progressing',
+    reason: 'ObservedGenerationOutdated',
+  },
+  {
+    name: 'statefulset-not-ready',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, readyReplicas: 2, currentRevision: a, updateRevision: a}',
+    status: 'Progressing',
+    reason: 'RollingOut',
+  },
+  {
+    name: 'statefulset-on-delete-outdated',
+    yaml: `spec: {replicas: 3, updateStrategy: {type: OnDelete}}
+status: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 0, currentRevision: a, updateRevision: b}`,
+    status: 'Healthy',
+    reason: 'Ready',
+  },
+  {
+    name: 'statefulset-partition-pending',
+    yaml: `spec: {replicas: 3, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}}
+status: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 1, currentRevision: a, updateRevision: b}`,
+    status: 'Progressing',
+    reason: 'RollingOut',
+  },
+  {
+    name: 'statefulset-partition-rolled-out',
+    yaml: `spec: {replicas: 3, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}}
+status: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 2, currentRevision: a, updateRevision: b}`,
+    status: 'Healthy',
+    reason: 'PartitionRolledOut',
+  },
+  {
+    name: 'statefulset-revision-rolling',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 2, currentRevision: a, updateRevision: b}',
+    status: 'Progressing',
+    reason: 'RollingOut',
+  },
+  {
+    name: 'statefulset-healthy',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 3, currentRevision: b, updateRevision: b}',
+    status: 'Healthy',
+    reason: 'RolloutComplete',
+  },
+] as const;
+
+describe('statefulSetHealth', () => {
+  it.each(cases)('$name is $status ($reason)', ({ yaml, status, reason }) => {
+    const v = statefulSetHealth(obj(head + yaml));
+    expect([v.status, v.reason]).toEqual([status, reason]);
+  });
+
+  it('names the revision a rolling update moves to', () => {
+    expect(statefulSetHealth(obj(head + cases[6].yaml)).message).toBe(
+      'rolling update in progress: 2 of 3 pods at revision b',
+    );
+  });
+});

@@ -96,7 +96,7 @@ export function assessClusterUpdate(input: ClusterUpdateInput): ClusterUpdateHea
     const p = poolProgress(pool);
     const release = p.current ? releases.get(p.current) : undefined;
     const atTarget =
-      release && desired?.version ? release !== desired.version : !p.pending && (completed || mcoAtTarget);
+      release && desired?.version ? release === desired.version : !p.pending && (completed || mcoAtTarget);
     if (!atTarget) poolsBehind++;
     const on = release ? `on ${release}` : 'on an older configuration';
     let v = own;

@@ -18,7 +18,9 @@ const CHANNEL = /^(candidate|fast|stable|eus)-(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
  * Parses `stable-4.N`, `fast-4.N`, `candidate-4.N` or `eus-4.N`. EUS channels exist only for
  * even minors (4.8, 4.10, ...). Returns the refusal message instead of throwing.
  */
-export function tryParseChannel(name: string): { ok: true; channel: Channel } | { ok: false; message: string } {
+export function tryParseChannel(
+  name: string,
+): { ok: true; channel: Channel } | { ok: false; message: string } {
   const match = CHANNEL.exec(name);
   if (!match) {
     return { ok: false, message: 'not a channel name: want stable|fast|candidate|eus-<major>.<minor>' };
@@ -72,5 +74,7 @@ export function releaseInChannel(
   version: SemVer,
   channel: Channel,
 ): boolean {
-  return release.channels.length > 0 ? release.channels.includes(channel.name) : channelOffersVersion(channel, version);
+  return release.channels.length > 0
+    ? release.channels.includes(channel.name)
+    : channelOffersVersion(channel, version);
 }

@@ -18,7 +18,10 @@ const condition = z.object({
 const release = z.object({
   version: z.string(),
   image: z.string(),
-  channels: z.array(z.string()).nullish().transform((c) => c ?? []),
+  channels: z
+    .array(z.string())
+    .nullish()
+    .transform((c) => c ?? []),
   url: z.string().optional(),
 });
 
@@ -26,7 +29,10 @@ const risk = z.object({
   name: z.string().min(1),
   url: z.string(),
   message: z.string(),
-  matchingRules: z.array(z.looseObject({ type: z.string() })).nullish().transform((r) => r ?? []),
+  matchingRules: z
+    .array(z.looseObject({ type: z.string() }))
+    .nullish()
+    .transform((r) => r ?? []),
 });
 
 const clusterVersion = z.object({
@@ -36,7 +42,11 @@ const clusterVersion = z.object({
     .object({
       channel: z.string().optional(),
       desiredUpdate: z
-        .object({ version: z.string().optional(), image: z.string().optional(), force: z.boolean().optional() })
+        .object({
+          version: z.string().optional(),
+          image: z.string().optional(),
+          force: z.boolean().optional(),
+        })
         .nullish(),
     })
     .optional(),
@@ -55,12 +65,18 @@ const clusterVersion = z.object({
         )
         .nullish()
         .transform((h) => h ?? []),
-      availableUpdates: z.array(release).nullish().transform((u) => u ?? []),
+      availableUpdates: z
+        .array(release)
+        .nullish()
+        .transform((u) => u ?? []),
       conditionalUpdates: z
         .array(z.object({ release, risks: z.array(risk), conditions: z.array(condition).nullish() }))
         .nullish()
         .transform((u) => u ?? []),
-      conditions: z.array(condition).nullish().transform((c) => c ?? []),
+      conditions: z
+        .array(condition)
+        .nullish()
+        .transform((c) => c ?? []),
       observedGeneration: z.number().optional(),
     })
     .optional(),
@@ -70,7 +86,12 @@ const clusterOperator = z.object({
   kind: z.literal('ClusterOperator'),
   metadata: z.object({ name: z.string() }),
   status: z
-    .object({ conditions: z.array(condition).nullish().transform((c) => c ?? []) })
+    .object({
+      conditions: z
+        .array(condition)
+        .nullish()
+        .transform((c) => c ?? []),
+    })
     .optional()
     .transform((s) => s ?? { conditions: [] }),
 });
@@ -95,7 +116,8 @@ export function readClusterVersion(obj: unknown, subject = 'ClusterVersion'): Cl
 export function readClusterOperators(obj: unknown, subject = 'ClusterOperators'): ClusterOperatorState[] {
   const items = Array.isArray(obj) ? obj : isList(obj) ? obj.items : [obj];
   const result = z.array(clusterOperator).safeParse(items);
-  if (!result.success) throw new InvalidClusterStateError(subject, formatIssues(result.error.issues, 'items'));
+  if (!result.success)
+    throw new InvalidClusterStateError(subject, formatIssues(result.error.issues, 'items'));
   return result.data;
 }
 
@@ -145,12 +167,19 @@ export interface Upgradeable {
  * so (the CVO re-aggregates at most every two minutes, so the operator is the fresher source).
  * Blockers name the ClusterOperators with `Upgradeable=False`.
  */
-export function upgradeableOf(cv: ClusterVersionState, operators: readonly ClusterOperatorState[]): Upgradeable {
+export function upgradeableOf(
+  cv: ClusterVersionState,
+  operators: readonly ClusterOperatorState[],
+): Upgradeable {
   const blockers: UpgradeBlocker[] = [];
   for (const co of [...operators].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
     const up = conditionOf(co.status.conditions, 'Upgradeable');
     if (up?.status === 'False') {
-      blockers.push({ clusterOperator: co.metadata.name, reason: up.reason ?? '', message: up.message ?? '' });
+      blockers.push({
+        clusterOperator: co.metadata.name,
+        reason: up.reason ?? '',
+        message: up.message ?? '',
+      });
     }
   }
   const own = conditionOf(cv.status?.conditions ?? [], 'Upgradeable');
@@ -163,7 +192,9 @@ export function upgradeableOf(cv: ClusterVersionState, operators: readonly Clust
 function unwrapList(obj: unknown, subject: string): unknown {
   if (!isList(obj)) return obj;
   if (obj.items.length !== 1) {
-    throw new InvalidClusterStateError(subject, [`items: want exactly one ClusterVersion, got ${obj.items.length}`]);
+    throw new InvalidClusterStateError(subject, [
+      `items: want exactly one ClusterVersion, got ${obj.items.length}`,
+    ]);
   }
   return obj.items[0];
 }

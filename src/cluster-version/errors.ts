@@ -11,7 +11,9 @@ export class InvalidUpdateGraphError extends GroundworkError {
       code: 'InvalidUpdateGraph',
       subject,
       message: `${problems.length} problem(s): ${problems.join('; ')}`,
-      fix: fix ?? 'pass a Cincinnati graph response ({nodes, edges, conditionalEdges}) as served by the update service',
+      fix:
+        fix ??
+        'pass a Cincinnati graph response ({nodes, edges, conditionalEdges}) as served by the update service',
     });
     this.problems = problems;
   }

@@ -43,9 +43,12 @@ const blockedEdge = z
     fixedIn: z.string().optional(),
     matchingRules: z.array(z.looseObject({ type: z.string() })).optional(),
   })
-  .refine((b) => !b.name || (b.url !== undefined && b.message !== undefined && b.matchingRules !== undefined), {
-    message: 'a named risk needs url, message and matchingRules',
-  });
+  .refine(
+    (b) => !b.name || (b.url !== undefined && b.message !== undefined && b.matchingRules !== undefined),
+    {
+      message: 'a named risk needs url, message and matchingRules',
+    },
+  );
 
 /** Parses a channel file; throws `InvalidUpdateGraph` naming `file`. */
 export function parseChannelFile(content: string, file: string): ChannelFile {
@@ -62,9 +65,19 @@ export function parseBlockedEdge(content: string, file: string): BlockedEdge {
     throw new InvalidUpdateGraphError(file, [`from: not a regular expression: ${(err as Error).message}`]);
   }
   const risk = data.name
-    ? { name: data.name, url: data.url ?? '', message: data.message ?? '', matchingRules: data.matchingRules ?? [] }
+    ? {
+        name: data.name,
+        url: data.url ?? '',
+        message: data.message ?? '',
+        matchingRules: data.matchingRules ?? [],
+      }
     : undefined;
-  return { to: data.to, from: data.from, ...(risk ? { risk } : {}), ...(data.fixedIn ? { fixedIn: data.fixedIn } : {}) };
+  return {
+    to: data.to,
+    from: data.from,
+    ...(risk ? { risk } : {}),
+    ...(data.fixedIn ? { fixedIn: data.fixedIn } : {}),
+  };
 }
 
 /**
@@ -97,7 +110,9 @@ export function applyBlockedEdges(
 /** Adds each channel file's name to the channel list of the releases it lists (others are left alone). */
 export function applyChannelFiles(graph: UpdateGraph, channels: readonly ChannelFile[]): UpdateGraph {
   const nodes = graph.nodes.map((node) => {
-    const extra = channels.filter((c) => c.versions.includes(node.version) && !node.channels.includes(c.name));
+    const extra = channels.filter(
+      (c) => c.versions.includes(node.version) && !node.channels.includes(c.name),
+    );
     return extra.length === 0 ? node : { ...node, channels: [...node.channels, ...extra.map((c) => c.name)] };
   });
   return updateGraph({ source: graph.source, nodes, edges: graph.edges });
@@ -112,7 +127,11 @@ function validate<T extends z.ZodType>(schema: T, content: string, file: string)
   }
   const result = schema.safeParse(data);
   if (!result.success) {
-    throw new InvalidUpdateGraphError(file, formatIssues(result.error.issues), 'see the cincinnati-graph-data README');
+    throw new InvalidUpdateGraphError(
+      file,
+      formatIssues(result.error.issues),
+      'see the cincinnati-graph-data README',
+    );
   }
   return result.data;
 }

@@ -45,7 +45,11 @@ export interface UpdateGraph {
  * an edge that is conditional anywhere stays conditional) and checks that every edge joins two nodes.
  * Throws `InvalidUpdateGraph` naming `source` with every problem.
  */
-export function updateGraph(input: { source: string; nodes: Iterable<ReleaseNode>; edges: Iterable<UpdateEdge> }): UpdateGraph {
+export function updateGraph(input: {
+  source: string;
+  nodes: Iterable<ReleaseNode>;
+  edges: Iterable<UpdateEdge>;
+}): UpdateGraph {
   const problems: string[] = [];
   const nodes = new Map<string, ReleaseNode>();
   for (const node of input.nodes) {
@@ -56,7 +60,9 @@ export function updateGraph(input: { source: string; nodes: Iterable<ReleaseNode
   const edges = new Map<string, UpdateEdge>();
   for (const edge of input.edges) {
     if (!nodes.has(edge.from) || !nodes.has(edge.to)) {
-      problems.push(`edge ${edge.from} -> ${edge.to}: ${nodes.has(edge.from) ? edge.to : edge.from} is not a node`);
+      problems.push(
+        `edge ${edge.from} -> ${edge.to}: ${nodes.has(edge.from) ? edge.to : edge.from} is not a node`,
+      );
       continue;
     }
     const key = `${edge.from} ${edge.to}`;
@@ -81,7 +87,8 @@ export function mergeGraphs(graphs: readonly UpdateGraph[]): UpdateGraph {
   for (const node of graphs.flatMap((g) => g.nodes)) {
     const seen = nodes.get(node.version);
     if (!seen) nodes.set(node.version, node);
-    else if (!sameImage(seen.payload, node.payload)) conflicts.push(`node ${node.version}: two different payloads`);
+    else if (!sameImage(seen.payload, node.payload))
+      conflicts.push(`node ${node.version}: two different payloads`);
     else nodes.set(node.version, { ...seen, channels: [...new Set([...seen.channels, ...node.channels])] });
   }
   const source = graphs.map((g) => g.source).join(' + ');
@@ -89,7 +96,10 @@ export function mergeGraphs(graphs: readonly UpdateGraph[]): UpdateGraph {
   return updateGraph({ source, nodes: nodes.values(), edges: graphs.flatMap((g) => g.edges) });
 }
 
-const indexes = new WeakMap<UpdateGraph, { nodes: Map<string, ReleaseNode>; out: Map<string, UpdateEdge[]> }>();
+const indexes = new WeakMap<
+  UpdateGraph,
+  { nodes: Map<string, ReleaseNode>; out: Map<string, UpdateEdge[]> }
+>();
 
 function indexOf(graph: UpdateGraph) {
   let index = indexes.get(graph);
@@ -162,7 +172,9 @@ export function graphFromCincinnati(content: string, file: string): UpdateGraph 
   if (!parsed.success) throw new InvalidUpdateGraphError(file, formatIssues(parsed.error.issues));
   const { nodes, edges, conditionalEdges = [] } = parsed.data;
   const problems = edges.flatMap(([a, b], i) =>
-    [a, b].filter((x) => x >= nodes.length).map((x) => `edges[${i}]: node index ${x} out of range (${nodes.length} nodes)`),
+    [a, b]
+      .filter((x) => x >= nodes.length)
+      .map((x) => `edges[${i}]: node index ${x} out of range (${nodes.length} nodes)`),
   );
   if (problems.length > 0) throw new InvalidUpdateGraphError(file, problems);
   return updateGraph({
@@ -202,7 +214,9 @@ export function graphFromClusterVersion(cv: ClusterVersionState): UpdateGraph {
   const desired = status.desired ?? { version: from, image: status.history[0]?.image, channels: [] };
   const recommended = new Set(status.availableUpdates.map((u) => u.version));
   const conditional = status.conditionalUpdates.filter(
-    (u) => !recommended.has(u.release.version) && conditionOf(u.conditions ?? [], 'Recommended')?.status !== 'True',
+    (u) =>
+      !recommended.has(u.release.version) &&
+      conditionOf(u.conditions ?? [], 'Recommended')?.status !== 'True',
   );
   const releases = [...status.availableUpdates, ...status.conditionalUpdates.map((u) => u.release)];
   const nodes = new Map([[from, node(desired)]]);
@@ -211,14 +225,21 @@ export function graphFromClusterVersion(cv: ClusterVersionState): UpdateGraph {
     source,
     nodes: nodes.values(),
     edges: [
-      ...[...nodes.keys()].filter((v) => v !== from && !conditional.some((u) => u.release.version === v)).map((to) => ({ from, to, risks: [] })),
+      ...[...nodes.keys()]
+        .filter((v) => v !== from && !conditional.some((u) => u.release.version === v))
+        .map((to) => ({ from, to, risks: [] })),
       ...conditional.map((u) => ({ from, to: u.release.version, risks: u.risks })),
     ],
   });
 }
 
 function splitChannels(value: string | undefined): string[] {
-  return value ? value.split(',').map((c) => c.trim()).filter((c) => c !== '') : [];
+  return value
+    ? value
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '')
+    : [];
 }
 
 function unionRisks(a: readonly Risk[], b: readonly Risk[]): Risk[] {

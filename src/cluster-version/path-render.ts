@@ -46,7 +46,11 @@ export function updatePathMarkdown(path: PathData): string {
     (s, i) =>
       `| ${i + 1} | ${s.from} | ${s.to} | ${label(s)} | ${s.conditional?.join(', ') ?? ''} | ${s.image ? `\`${s.image}\`` : ''} |`,
   );
-  const table = ['| Step | From | To | Kind | Accepted risks | Image |', '| ---: | --- | --- | --- | --- | --- |', ...rows];
+  const table = [
+    '| Step | From | To | Kind | Accepted risks | Image |',
+    '| ---: | --- | --- | --- | --- | --- |',
+    ...rows,
+  ];
   const pause = path.pausePools ? `\n> **${pauseSentence(path)}**\n` : '';
   return `${head}${channel}${plural(path.steps.length, 'step')}.\n\n${table.join('\n')}\n${pause}`;
 }

@@ -119,13 +119,19 @@ function plan(graph: UpdateGraph, options: PlanUpdatePathOptions): UpdatePathFou
     channel = parsed.channel;
   }
   if (options.eusControlPlaneOnly && !isEusToEus(fromV, toV)) {
-    return refuse('NotEusToEus', `a control-plane-only EUS update goes from 4.(even) to 4.(even+2); ${from} -> ${to} is not one`);
+    return refuse(
+      'NotEusToEus',
+      `a control-plane-only EUS update goes from 4.(even) to 4.(even+2); ${from} -> ${to} is not one`,
+    );
   }
   const order = compareVersions(to, from);
   if (order === 0) return { ok: true, ...base, steps: [] };
   if (order < 0) return rollback(graph, fromV, toV, options.previousVersion, refuse, base);
   if (toV.major !== fromV.major) {
-    return refuse('MajorVersionUpdate', `${to} is in another major version than ${from}; only updates within a major are supported`);
+    return refuse(
+      'MajorVersionUpdate',
+      `${to} is in another major version than ${from}; only updates within a major are supported`,
+    );
   }
   for (const v of [from, to]) {
     if (!nodeOf(graph, v)) return refuse('NotInGraph', `${v} is not a release in ${graph.source}`);
@@ -146,7 +152,9 @@ function plan(graph: UpdateGraph, options: PlanUpdatePathOptions): UpdatePathFou
   const up = options.upgradeable;
   const minorStep = steps.findIndex((s) => s.kind === 'minor');
   if (up?.status === 'False' && minorStep >= 0) {
-    return refuse('BlockedByUpgradeable', upgradeableMessage(steps[minorStep]!, minorStep, up), { blockers: up.blockers });
+    return refuse('BlockedByUpgradeable', upgradeableMessage(steps[minorStep]!, minorStep, up), {
+      blockers: up.blockers,
+    });
   }
   const pausePools: PausePools | undefined = options.eusControlPlaneOnly
     ? { pools: 'non-master', pauseBeforeStep: 0, unpauseAfterStep: steps.length - 1 }
@@ -158,7 +166,11 @@ function isEusToEus(from: SemVer, to: SemVer): boolean {
   return from.minor % 2 === 0 && to.major === from.major && to.minor === from.minor + 2;
 }
 
-type Refuse = (reason: UpdatePathRefusal, message: string, extra?: Partial<UpdatePathRefused>) => UpdatePathRefused;
+type Refuse = (
+  reason: UpdatePathRefusal,
+  message: string,
+  extra?: Partial<UpdatePathRefused>,
+) => UpdatePathRefused;
 
 function rollback(
   graph: UpdateGraph,
@@ -173,13 +185,25 @@ function rollback(
     return refuse('Downgrade', `${head} and in another minor: the CVO rolls back only within a z-stream`);
   }
   if (previous === undefined) {
-    return refuse('Downgrade', `${head}: the CVO accepts a rollback only to the cluster's previous version, which is not known here`);
+    return refuse(
+      'Downgrade',
+      `${head}: the CVO accepts a rollback only to the cluster's previous version, which is not known here`,
+    );
   }
   if (previous !== to.version) {
-    return refuse('Downgrade', `${head}: the only supported rollback is to the cluster's previous version ${previous}`);
+    return refuse(
+      'Downgrade',
+      `${head}: the only supported rollback is to the cluster's previous version ${previous}`,
+    );
   }
   const image = nodeOf(graph, to.version)?.payload;
-  const step: UpdateStep = { from: from.version, to: to.version, kind: 'patch', ...(image ? { image } : {}), rollback: true };
+  const step: UpdateStep = {
+    from: from.version,
+    to: to.version,
+    kind: 'patch',
+    ...(image ? { image } : {}),
+    rollback: true,
+  };
   return { ok: true, ...base, steps: [step] };
 }
 
@@ -194,7 +218,12 @@ function diagnose(
   const within = channel ? ` within channel ${channel.name}` : '';
   const risky = findRoute(graph, from, to, { channel, accepts: () => true });
   if (risky) {
-    const missing = new Map(risky.flatMap((e) => e.risks).filter((r) => !accepted.has(r.name)).map((r) => [r.name, r]));
+    const missing = new Map(
+      risky
+        .flatMap((e) => e.risks)
+        .filter((r) => !accepted.has(r.name))
+        .map((r) => [r.name, r]),
+    );
     const risks = [...missing.values()].sort((a, b) => a.name.localeCompare(b.name));
     const detail = risks.map((r) => `${r.name} (${r.url}): ${r.message}`).join('; ');
     const message = `every route from ${from.version} to ${to.version}${within} takes a conditional update; accept ${detail}`;
@@ -202,14 +231,20 @@ function diagnose(
   }
   const gap = missingMinor(graph, from, to, channel);
   if (gap !== undefined) {
-    return refuse('SkippedMinor', `no ${from.major}.${gap} release${within} in ${graph.source}: updates cannot skip a minor`);
+    return refuse(
+      'SkippedMinor',
+      `no ${from.major}.${gap} release${within} in ${graph.source}: updates cannot skip a minor`,
+    );
   }
   const skipping = findRoute(graph, from, to, { channel, accepts: () => true, allowSkippingMinors: true });
   if (skipping) {
     const edge = skipping.find((e) => parseVersion(e.to)!.minor - parseVersion(e.from)!.minor > 1)!;
     return refuse('SkippedMinor', `the only route takes ${edge.from} -> ${edge.to}, which skips a minor`);
   }
-  return refuse('NoPath', `no chain of updates leads from ${from.version} to ${to.version}${within} in ${graph.source}`);
+  return refuse(
+    'NoPath',
+    `no chain of updates leads from ${from.version} to ${to.version}${within} in ${graph.source}`,
+  );
 }
 
 function upgradeableMessage(step: UpdateStep, index: number, up: Upgradeable): string {

@@ -21,12 +21,19 @@ type Cost = readonly [steps: number, conditional: number];
  * from `to` over releases in descending order (edges only go forward, so that order is topological),
  * then the route is walked forwards picking the newest optimal successor.
  */
-export function findRoute(graph: UpdateGraph, from: SemVer, to: SemVer, options: RouteOptions): UpdateEdge[] | undefined {
+export function findRoute(
+  graph: UpdateGraph,
+  from: SemVer,
+  to: SemVer,
+  options: RouteOptions,
+): UpdateEdge[] | undefined {
   const versions = new Map<string, SemVer>();
   for (const node of graph.nodes) {
     const v = parseVersion(node.version)!;
-    const inRange = compareVersions(node.version, from.version) >= 0 && compareVersions(node.version, to.version) <= 0;
-    const inChannel = node.version === from.version || !options.channel || releaseInChannel(node, v, options.channel);
+    const inRange =
+      compareVersions(node.version, from.version) >= 0 && compareVersions(node.version, to.version) <= 0;
+    const inChannel =
+      node.version === from.version || !options.channel || releaseInChannel(node, v, options.channel);
     if (inRange && inChannel) versions.set(node.version, v);
   }
   if (!versions.has(from.version) || !versions.has(to.version)) return undefined;
@@ -53,10 +60,12 @@ export function findRoute(graph: UpdateGraph, from: SemVer, to: SemVer, options:
   }
   if (!cost.has(from.version)) return undefined;
   const route: UpdateEdge[] = [];
-  for (let at = from.version; at !== to.version; ) {
+  for (let at = from.version; at !== to.version;) {
     const target = cost.get(at)!;
     // edgesFrom is sorted by target version, so the last optimal edge reaches the newest release.
-    const next = edgesFrom(graph, at).filter((e) => same(through(e), target)).at(-1)!;
+    const next = edgesFrom(graph, at)
+      .filter((e) => same(through(e), target))
+      .at(-1)!;
     route.push(next);
     at = next.to;
   }
@@ -67,7 +76,12 @@ export function findRoute(graph: UpdateGraph, from: SemVer, to: SemVer, options:
  * The first minor strictly between `from` and `to` with no release in the graph (and channel), if
  * any: a route would have to skip it.
  */
-export function missingMinor(graph: UpdateGraph, from: SemVer, to: SemVer, channel?: Channel): number | undefined {
+export function missingMinor(
+  graph: UpdateGraph,
+  from: SemVer,
+  to: SemVer,
+  channel?: Channel,
+): number | undefined {
   const present = new Set<number>();
   for (const node of graph.nodes) {
     const v = parseVersion(node.version)!;

@@ -35,7 +35,11 @@ export type BlockedReason =
 
 /** The one thing the agent should do next; a closed, discriminated union. */
 export type UpdateAction =
-  | { readonly action: 'set-desired-update'; readonly desiredUpdate: { version: string; image?: string }; readonly message: string }
+  | {
+      readonly action: 'set-desired-update';
+      readonly desiredUpdate: { version: string; image?: string };
+      readonly message: string;
+    }
   | { readonly action: 'wait'; readonly reason: WaitReason; readonly message: string }
   | { readonly action: 'done'; readonly message: string }
   | { readonly action: 'blocked'; readonly reason: BlockedReason; readonly message: string };
@@ -77,7 +81,10 @@ export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
     if (failing?.status === 'True') {
       const degraded = namesWith(operators, 'Degraded', 'True');
       const ops = degraded.length > 0 ? ` (degraded: ${degraded.join(', ')})` : '';
-      return blocked('UpdateFailing', `update to ${latest.version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`);
+      return blocked(
+        'UpdateFailing',
+        `update to ${latest.version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`,
+      );
     }
     const progressing = conditionOf(conditions, 'Progressing')?.message;
     return wait('UpdateInProgress', progressing ?? `updating to ${latest.version}`);
@@ -86,13 +93,22 @@ export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
   if (pending) {
     const accepted = conditionOf(conditions, 'ReleaseAccepted');
     if (accepted?.status === 'False') {
-      return blocked('ReleaseNotAccepted', `the CVO did not accept ${pending}: ${accepted.message ?? accepted.reason ?? ''}`);
+      return blocked(
+        'ReleaseNotAccepted',
+        `the CVO did not accept ${pending}: ${accepted.message ?? accepted.reason ?? ''}`,
+      );
     }
-    return wait('DesiredUpdatePending', `spec.desiredUpdate asks for ${pending}; waiting for the CVO to start`);
+    return wait(
+      'DesiredUpdatePending',
+      `spec.desiredUpdate asks for ${pending}; waiting for the CVO to start`,
+    );
   }
   const unavailable = namesWith(operators, 'Available', 'False');
   if (conditionOf(conditions, 'Available')?.status !== 'True' || unavailable.length > 0) {
-    const who = unavailable.length > 0 ? `ClusterOperators not Available: ${unavailable.join(', ')}` : 'ClusterVersion is not Available';
+    const who =
+      unavailable.length > 0
+        ? `ClusterOperators not Available: ${unavailable.join(', ')}`
+        : 'ClusterVersion is not Available';
     return wait('ClusterNotAvailable', `${current.version} completed; ${who}`);
   }
   const { target } = input;
@@ -100,7 +116,10 @@ export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
     return { action: 'done', message: `the cluster runs ${target.version} and is Available` };
   }
   if (target.channel !== undefined && cv.spec?.channel !== target.channel) {
-    return blocked('ChannelMismatch', `spec.channel is ${cv.spec?.channel ?? '(unset)'}, the target wants ${target.channel}: the CVO lists updates of spec.channel only`);
+    return blocked(
+      'ChannelMismatch',
+      `spec.channel is ${cv.spec?.channel ?? '(unset)'}, the target wants ${target.channel}: the CVO lists updates of spec.channel only`,
+    );
   }
   return nextStep(cv, operators, current.version, input);
 }
@@ -112,14 +131,21 @@ function nextStep(
   { target, path }: NextUpdateActionInput,
 ): UpdateAction {
   if (!path.ok) return blocked(path.reason, `no update path: ${path.message}`);
-  if (path.to !== target.version) return blocked('OffPath', `the path leads to ${path.to}, the target is ${target.version}`);
+  if (path.to !== target.version)
+    return blocked('OffPath', `the path leads to ${path.to}, the target is ${target.version}`);
   const index = path.steps.findIndex((s) => s.from === current);
   const step = path.steps[index];
-  if (!step) return blocked('OffPath', `the cluster runs ${current}, which is not on the path ${path.from} -> ${path.to}; re-plan`);
+  if (!step)
+    return blocked(
+      'OffPath',
+      `the cluster runs ${current}, which is not on the path ${path.from} -> ${path.to}; re-plan`,
+    );
   const label = `step ${index + 1}/${path.steps.length} ${step.from} -> ${step.to}`;
   const up = upgradeableOf(cv, operators);
   if (step.kind === 'minor' && up.status === 'False') {
-    const who = up.blockers.map((b) => `${b.clusterOperator} (${b.reason})`).join(', ') || (up.reason ?? 'ClusterVersion');
+    const who =
+      up.blockers.map((b) => `${b.clusterOperator} (${b.reason})`).join(', ') ||
+      (up.reason ?? 'ClusterVersion');
     return blocked('BlockedByUpgradeable', `Upgradeable=False blocks the minor ${label}: ${who}`);
   }
   const set = (image: string | undefined) =>
@@ -130,7 +156,8 @@ function nextStep(
     }) as const;
   const last = index === path.steps.length - 1;
   if (last && target.image) return set(target.image);
-  if (step.rollback) return set(previousVersion(cv)?.version === step.to ? previousVersion(cv)!.image : step.image);
+  if (step.rollback)
+    return set(previousVersion(cv)?.version === step.to ? previousVersion(cv)!.image : step.image);
   const status = cv.status!;
   const available = status.availableUpdates.find((u) => u.version === step.to);
   if (available) return set(available.image);
@@ -138,11 +165,18 @@ function nextStep(
   if (conditional) {
     const accepted = new Set(target.acceptedRisks ?? []);
     const missing = conditional.risks.map((r) => r.name).filter((name) => !accepted.has(name));
-    if (missing.length > 0) return blocked('RiskNotAccepted', `${label} is not recommended for this cluster; accept ${missing.join(', ')}`);
+    if (missing.length > 0)
+      return blocked(
+        'RiskNotAccepted',
+        `${label} is not recommended for this cluster; accept ${missing.join(', ')}`,
+      );
     return set(conditional.release.image);
   }
   if (step.image) return set(step.image);
-  return blocked('NotInAvailableUpdates', `${step.to} is not in status.availableUpdates and no image is known: the CVO accepts a version-only desiredUpdate only from that list`);
+  return blocked(
+    'NotInAvailableUpdates',
+    `${step.to} is not in status.availableUpdates and no image is known: the CVO accepts a version-only desiredUpdate only from that list`,
+  );
 }
 
 /** The desiredUpdate the CVO has not picked up yet, as `version` or `version (image)`. */
@@ -150,8 +184,10 @@ function pendingDesiredUpdate(cv: ClusterVersionState): string | undefined {
   const wanted = cv.spec?.desiredUpdate;
   const desired = cv.status?.desired;
   if (!wanted || (!wanted.version && !wanted.image)) return undefined;
-  const versionDiffers = wanted.version !== undefined && wanted.version !== '' && wanted.version !== desired?.version;
-  const imageDiffers = wanted.image !== undefined && wanted.image !== '' && !sameImage(wanted.image, desired?.image ?? '');
+  const versionDiffers =
+    wanted.version !== undefined && wanted.version !== '' && wanted.version !== desired?.version;
+  const imageDiffers =
+    wanted.image !== undefined && wanted.image !== '' && !sameImage(wanted.image, desired?.image ?? '');
   if (!versionDiffers && !imageDiffers) return undefined;
   return wanted.image ? `${wanted.version || '(no version)'} (${wanted.image})` : wanted.version;
 }

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type ChannelFile, parseChannelFile } from '../../src/cluster-version/graph-data.js';
-import { type ReleaseNode, type UpdateEdge, type UpdateGraph, graphFromCincinnati, updateGraph } from '../../src/cluster-version/graph.js';
+import {
+  type ReleaseNode,
+  type UpdateEdge,
+  type UpdateGraph,
+  graphFromCincinnati,
+  updateGraph,
+} from '../../src/cluster-version/graph.js';
 import { compareVersions, parseVersion } from '../../src/cluster-version/version.js';
 
 /** Shared real-world fixtures (never edited: tests derive variants from copies). */
@@ -12,12 +18,18 @@ export function fixtureText(path: string): string {
   return readFileSync(`${FIXTURES}${path}`, 'utf8');
 }
 
+const parsed = new Map<string, unknown>();
+
+/** A parsed YAML fixture; each call returns a fresh copy, so tests may derive variants freely. */
 export function fixtureYaml(path: string): Record<string, unknown> {
-  return parseYaml(fixtureText(path)) as Record<string, unknown>;
+  if (!parsed.has(path)) parsed.set(path, parseYaml(fixtureText(path)));
+  return structuredClone(parsed.get(path)) as Record<string, unknown>;
 }
 
 /** A Cincinnati graph from `update-graphs/`, named by its file name. */
-export function cincinnati(file: 'stable-4.8.json' | 'stable-4.9.json' | 'candidate-4.12-multi.json'): UpdateGraph {
+export function cincinnati(
+  file: 'stable-4.8.json' | 'stable-4.9.json' | 'candidate-4.12-multi.json',
+): UpdateGraph {
   return graphFromCincinnati(fixtureText(`update-graphs/${file}`), file);
 }
 
@@ -29,11 +41,19 @@ export function graphDataText(file: string): string {
   return fixtureText(`update-graphs/graph-data/${file}`);
 }
 
+/** Fixture JSON that tests edit in place to derive variants (`cv.status.history[0].state = ...`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- deliberately untyped: variants poke at arbitrary fields
+export type FixtureObject = Record<string, any>;
+
 /** ClusterVersion (unwrapped from its List when needed) and ClusterOperator list of a cluster-state scenario. */
 export function clusterState(scenario: 'not-upgrading' | '4.14.1-paused-worker-pool' | '4.14.1-degraded') {
   const cv = fixtureYaml(`cluster-state/${scenario}/cv.yaml`);
   const clusterVersion = cv.kind === 'List' ? (cv.items as Record<string, unknown>[])[0]! : cv;
-  return { clusterVersion: clusterVersion as Record<string, any>, clusterOperators: fixtureYaml(`cluster-state/${scenario}/co.yaml`) as Record<string, any> };
+  const clusterOperators = fixtureYaml(`cluster-state/${scenario}/co.yaml`);
+  return {
+    clusterVersion: clusterVersion as FixtureObject,
+    clusterOperators: clusterOperators as FixtureObject,
+  };
 }
 
 /**

@@ -69,15 +69,24 @@ describe('blocked edges', () => {
   });
 
   it('rejects a named risk without its details and a bad regex', () => {
-    expect(() => parseBlockedEdge('to: 4.1.10\nfrom: .*\nname: Foo\n', 'b.yaml')).toThrowError(/a named risk needs url, message and matchingRules/);
-    expect(() => parseBlockedEdge('to: 4.1.10\nfrom: "4[.(1"\n', 'b.yaml')).toThrowError(/^b\.yaml: 1 problem\(s\): from: not a regular expression/);
+    expect(() => parseBlockedEdge('to: 4.1.10\nfrom: .*\nname: Foo\n', 'b.yaml')).toThrowError(
+      /a named risk needs url, message and matchingRules/,
+    );
+    expect(() => parseBlockedEdge('to: 4.1.10\nfrom: "4[.(1"\n', 'b.yaml')).toThrowError(
+      /^b\.yaml: 1 problem\(s\): from: not a regular expression/,
+    );
   });
 
   it('drops every edge into 4.1.10 for a block without a name', () => {
     // Derived graph: 4.1.9 -> 4.1.10 -> 4.1.11 and 4.1.9 -> 4.1.11.
     const graph = updateGraph({
       source: 'tiny',
-      nodes: ['4.1.9', '4.1.10', '4.1.11'].map((version) => ({ version, payload: '', channels: [], metadata: {} })),
+      nodes: ['4.1.9', '4.1.10', '4.1.11'].map((version) => ({
+        version,
+        payload: '',
+        channels: [],
+        metadata: {},
+      })),
       edges: [
         { from: '4.1.9', to: '4.1.10', risks: [] },
         { from: '4.1.10', to: '4.1.11', risks: [] },
@@ -87,7 +96,9 @@ describe('blocked edges', () => {
     const result = applyBlockedEdges(graph, [blocked4110]);
     expect(result.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['4.1.9->4.1.11', '4.1.10->4.1.11']);
     expect(planUpdatePath(result, { from: '4.1.9', to: '4.1.10' })).toMatchObject({ reason: 'NoPath' });
-    expect(stepsOf(planUpdatePath(result, { from: '4.1.9', to: '4.1.11' }))).toEqual([{ from: '4.1.9', to: '4.1.11', kind: 'patch' }]);
+    expect(stepsOf(planUpdatePath(result, { from: '4.1.9', to: '4.1.11' }))).toEqual([
+      { from: '4.1.9', to: '4.1.11', kind: 'patch' },
+    ]);
   });
 
   it('matches from-regexes against the architecture-suffixed name (4.13.17+amd64)', () => {
@@ -99,7 +110,9 @@ describe('blocked edges', () => {
     expect(edgeOf(graph, '4.13.19', '4.14.0')!.risks).toEqual([]);
     expect(edgeOf(graph, '4.13.17', '4.14.1')!.risks).toEqual([]);
     // A multi-arch release is compared as 4.13.17+multi, which the regex still accepts.
-    const multi = applyBlockedEdges(meshFromChannelFiles([channelFile('stable-4.14')]), [blockedScc], { architecture: 'multi' });
+    const multi = applyBlockedEdges(meshFromChannelFiles([channelFile('stable-4.14')]), [blockedScc], {
+      architecture: 'multi',
+    });
     expect(edgeOf(multi, '4.13.17', '4.14.0')!.risks).toHaveLength(1);
   });
 });
@@ -109,7 +122,12 @@ describe('paths over graphs derived from the channel files (mesh: see meshFromCh
 
   it('plans the EUS-to-EUS control-plane-only update 4.14.0 -> 4.16.68 in eus-4.16', () => {
     // 4.14 -> 4.16 needs one 4.15 hop; the newest 4.15 in eus-4.16 is 4.15.67 (stable-4.16 stops at 4.15.59).
-    const path = planUpdatePath(mesh16, { from: '4.14.0', to: '4.16.68', channel: 'eus-4.16', eusControlPlaneOnly: true });
+    const path = planUpdatePath(mesh16, {
+      from: '4.14.0',
+      to: '4.16.68',
+      channel: 'eus-4.16',
+      eusControlPlaneOnly: true,
+    });
     expect(path).toEqual({
       ok: true,
       from: '4.14.0',
@@ -132,21 +150,29 @@ describe('paths over graphs derived from the channel files (mesh: see meshFromCh
   });
 
   it('keeps intermediate releases inside the channel: stable-4.16 passes through 4.15.59', () => {
-    expect(stepsOf(planUpdatePath(mesh16, { from: '4.14.0', to: '4.16.55', channel: 'stable-4.16' }))).toEqual([
+    expect(
+      stepsOf(planUpdatePath(mesh16, { from: '4.14.0', to: '4.16.55', channel: 'stable-4.16' })),
+    ).toEqual([
       { from: '4.14.0', to: '4.15.59', kind: 'minor' },
       { from: '4.15.59', to: '4.16.55', kind: 'minor' },
     ]);
     // 4.16.68 is only in eus-4.16.
-    expect(planUpdatePath(mesh16, { from: '4.14.0', to: '4.16.68', channel: 'stable-4.16' })).toMatchObject({ reason: 'NotInChannel' });
+    expect(planUpdatePath(mesh16, { from: '4.14.0', to: '4.16.68', channel: 'stable-4.16' })).toMatchObject({
+      reason: 'NotInChannel',
+    });
     // stable-4.16 lists 4.14.z although its name only promises 4.15 and 4.16: the data wins.
-    expect(stepsOf(planUpdatePath(mesh16, { from: '4.14.0', to: '4.14.51', channel: 'stable-4.16' }))).toEqual([
-      { from: '4.14.0', to: '4.14.51', kind: 'patch' },
-    ]);
+    expect(
+      stepsOf(planUpdatePath(mesh16, { from: '4.14.0', to: '4.14.51', channel: 'stable-4.16' })),
+    ).toEqual([{ from: '4.14.0', to: '4.14.51', kind: 'patch' }]);
   });
 
   it('refuses the EUS option for odd or non-adjacent EUS minors', () => {
-    expect(planUpdatePath(mesh16, { from: '4.15.0', to: '4.16.55', eusControlPlaneOnly: true })).toMatchObject({ reason: 'NotEusToEus' });
-    expect(planUpdatePath(mesh16, { from: '4.14.0', to: '4.15.59', eusControlPlaneOnly: true })).toMatchObject({ reason: 'NotEusToEus' });
+    expect(
+      planUpdatePath(mesh16, { from: '4.15.0', to: '4.16.55', eusControlPlaneOnly: true }),
+    ).toMatchObject({ reason: 'NotEusToEus' });
+    expect(
+      planUpdatePath(mesh16, { from: '4.14.0', to: '4.15.59', eusControlPlaneOnly: true }),
+    ).toMatchObject({ reason: 'NotEusToEus' });
   });
 
   it('makes 4.15.z -> 4.16.0 conditional on ServiceAccountContentionSecretCreation', () => {
@@ -158,10 +184,21 @@ describe('paths over graphs derived from the channel files (mesh: see meshFromCh
       risks: ['ServiceAccountContentionSecretCreation'],
     });
     const accepted = ['ServiceAccountContentionSecretCreation'];
-    expect(stepsOf(planUpdatePath(graph, { from: '4.15.0', to: '4.16.0', channel: 'stable-4.16', acceptedRisks: accepted }))).toEqual([
-      { from: '4.15.0', to: '4.16.0', kind: 'minor', conditional: accepted },
-    ]);
-    expect(stepsOf(planUpdatePath(graph, { from: '4.14.0', to: '4.16.0', channel: 'eus-4.16', acceptedRisks: accepted }))).toEqual([
+    expect(
+      stepsOf(
+        planUpdatePath(graph, {
+          from: '4.15.0',
+          to: '4.16.0',
+          channel: 'stable-4.16',
+          acceptedRisks: accepted,
+        }),
+      ),
+    ).toEqual([{ from: '4.15.0', to: '4.16.0', kind: 'minor', conditional: accepted }]);
+    expect(
+      stepsOf(
+        planUpdatePath(graph, { from: '4.14.0', to: '4.16.0', channel: 'eus-4.16', acceptedRisks: accepted }),
+      ),
+    ).toEqual([
       { from: '4.14.0', to: '4.15.67', kind: 'minor' },
       { from: '4.15.67', to: '4.16.0', kind: 'minor', conditional: accepted },
     ]);
@@ -172,15 +209,26 @@ describe('paths over graphs derived from the channel files (mesh: see meshFromCh
   it('avoids the ReconciledPlatformSCC edge 4.13.17 -> 4.14.0 unless its risk is accepted', () => {
     const graph = applyBlockedEdges(meshFromChannelFiles([channelFile('stable-4.14')]), [blockedScc]);
     // Without the risk: 4.13.17 -> 4.13.61 (newest 4.13 in stable-4.14) -> 4.14.0.
-    expect(stepsOf(planUpdatePath(graph, { from: '4.13.17', to: '4.14.0', channel: 'stable-4.14' }))).toEqual([
-      { from: '4.13.17', to: '4.13.61', kind: 'patch' },
-      { from: '4.13.61', to: '4.14.0', kind: 'minor' },
-    ]);
+    expect(stepsOf(planUpdatePath(graph, { from: '4.13.17', to: '4.14.0', channel: 'stable-4.14' }))).toEqual(
+      [
+        { from: '4.13.17', to: '4.13.61', kind: 'patch' },
+        { from: '4.13.61', to: '4.14.0', kind: 'minor' },
+      ],
+    );
     // With it accepted, the single conditional step is shorter.
     expect(
-      stepsOf(planUpdatePath(graph, { from: '4.13.17', to: '4.14.0', channel: 'stable-4.14', acceptedRisks: ['ReconciledPlatformSCC'] })),
+      stepsOf(
+        planUpdatePath(graph, {
+          from: '4.13.17',
+          to: '4.14.0',
+          channel: 'stable-4.14',
+          acceptedRisks: ['ReconciledPlatformSCC'],
+        }),
+      ),
     ).toEqual([{ from: '4.13.17', to: '4.14.0', kind: 'minor', conditional: ['ReconciledPlatformSCC'] }]);
     // 4.13.19 is not matched by (17|18): a plain step.
-    expect(stepsOf(planUpdatePath(graph, { from: '4.13.19', to: '4.14.0' }))).toEqual([{ from: '4.13.19', to: '4.14.0', kind: 'minor' }]);
+    expect(stepsOf(planUpdatePath(graph, { from: '4.13.19', to: '4.14.0' }))).toEqual([
+      { from: '4.13.19', to: '4.14.0', kind: 'minor' },
+    ]);
   });
 });

@@ -31,7 +31,10 @@ describe('graphFromCincinnati', () => {
           matchingRules: [
             {
               type: 'PromQL',
-              promql: { promql: 'cluster_infrastructure_provider{type=~"VSphere|None"}\nor\n0 * cluster_infrastructure_provider\n' },
+              promql: {
+                promql:
+                  'cluster_infrastructure_provider{type=~"VSphere|None"}\nor\n0 * cluster_infrastructure_provider\n',
+              },
             },
           ],
         },
@@ -40,7 +43,8 @@ describe('graphFromCincinnati', () => {
     expect(edgeOf(graph, '4.7.60', '4.8.54')?.risks).toEqual([]);
     expect(edgesFrom(graph, '4.7.60').map((e) => e.to)).toEqual(['4.8.53', '4.8.54']);
     expect(nodeOf(graph, '4.7.10')).toMatchObject({
-      payload: 'quay.io/openshift-release-dev/ocp-release@sha256:24f0bcf67474e06ceb1091fc63bddd6010e1d13f5fe5604962a4579ee98b8e22',
+      payload:
+        'quay.io/openshift-release-dev/ocp-release@sha256:24f0bcf67474e06ceb1091fc63bddd6010e1d13f5fe5604962a4579ee98b8e22',
       channels: ['candidate-4.7', 'candidate-4.8', 'fast-4.8', 'stable-4.8'],
     });
   });
@@ -49,13 +53,21 @@ describe('graphFromCincinnati', () => {
     const s49 = cincinnati('stable-4.9.json');
     expect([s49.nodes.length, s49.edges.length]).toEqual([90, 2544]);
     const c412 = cincinnati('candidate-4.12-multi.json');
-    expect(c412.nodes.map((n) => n.version)).toEqual(['4.12.0-rc.0', '4.12.0-rc.1', '4.12.0-rc.2', '4.12.0-rc.3', '4.12.0-rc.4']);
+    expect(c412.nodes.map((n) => n.version)).toEqual([
+      '4.12.0-rc.0',
+      '4.12.0-rc.1',
+      '4.12.0-rc.2',
+      '4.12.0-rc.3',
+      '4.12.0-rc.4',
+    ]);
     expect(c412.edges).toHaveLength(10);
     expect(nodeOf(c412, '4.12.0-rc.4')!.metadata['release.openshift.io/architecture']).toBe('multi');
   });
 
   it('names the file and lists every problem', () => {
-    expect(() => graphFromCincinnati('{"nodes": [', 'broken.json')).toThrowError(/^broken\.json: 1 problem\(s\): not JSON/);
+    expect(() => graphFromCincinnati('{"nodes": [', 'broken.json')).toThrowError(
+      /^broken\.json: 1 problem\(s\): not JSON/,
+    );
     // Derived variant of stable-4.9.json: a bad version, a node without payload and an edge out of range.
     const variant = JSON.parse(fixtureText('update-graphs/stable-4.9.json'));
     variant.nodes[0].version = 'latest';
@@ -71,7 +83,10 @@ describe('graphFromCincinnati', () => {
     const e = error as InvalidUpdateGraphError;
     expect(e.code).toBe('InvalidUpdateGraph');
     expect(e.subject).toBe('stable-4.9-variant.json');
-    expect(e.problems).toEqual(['nodes[0].version: not a SemVer version', 'nodes[1].payload: Invalid input: expected string, received undefined']);
+    expect(e.problems).toEqual([
+      'nodes[0].version: not a SemVer version',
+      'nodes[1].payload: Invalid input: expected string, received undefined',
+    ]);
   });
 
   it('reports edge indexes out of range once the schema holds', () => {
@@ -105,25 +120,55 @@ describe('graphFromClusterVersion', () => {
     const graph = graphFromClusterVersion(cv);
     expect(graph.source).toBe('ClusterVersion/version');
     expect(graph.nodes.map((n) => n.version)).toEqual([
-      '4.14.1', '4.14.2', '4.14.3', '4.14.4', '4.14.5', '4.14.6', '4.14.7', '4.14.8', '4.14.9', '4.14.10', '4.14.11',
+      '4.14.1',
+      '4.14.2',
+      '4.14.3',
+      '4.14.4',
+      '4.14.5',
+      '4.14.6',
+      '4.14.7',
+      '4.14.8',
+      '4.14.9',
+      '4.14.10',
+      '4.14.11',
     ]);
     // 4.14.2 ... 4.14.9 are also conditional updates, but Recommended=True and listed in
     // availableUpdates: the CVO evaluated AROBrokenDNSMasq as not applying, so the edges are plain.
     expect(graph.edges.map((e) => `${e.from}->${e.to}:${e.risks.length}`)).toEqual(
-      ['4.14.2', '4.14.3', '4.14.4', '4.14.5', '4.14.6', '4.14.7', '4.14.8', '4.14.9', '4.14.10', '4.14.11'].map((v) => `4.14.1->${v}:0`),
+      [
+        '4.14.2',
+        '4.14.3',
+        '4.14.4',
+        '4.14.5',
+        '4.14.6',
+        '4.14.7',
+        '4.14.8',
+        '4.14.9',
+        '4.14.10',
+        '4.14.11',
+      ].map((v) => `4.14.1->${v}:0`),
     );
     expect(nodeOf(graph, '4.14.11')).toMatchObject({
-      payload: 'quay.io/openshift-release-dev/ocp-release@sha256:36783a8b066c96dd6258e818ce51b5a763438adbf56221ea5c4b62ae4f345886',
+      payload:
+        'quay.io/openshift-release-dev/ocp-release@sha256:36783a8b066c96dd6258e818ce51b5a763438adbf56221ea5c4b62ae4f345886',
       channels: ['candidate-4.14', 'candidate-4.15'],
     });
-    expect(nodeOf(graph, '4.14.1')!.channels).toEqual(['candidate-4.14', 'candidate-4.15', 'eus-4.14', 'fast-4.14', 'stable-4.14']);
+    expect(nodeOf(graph, '4.14.1')!.channels).toEqual([
+      'candidate-4.14',
+      'candidate-4.15',
+      'eus-4.14',
+      'fast-4.14',
+      'stable-4.14',
+    ]);
   });
 
   it('keeps the risks of a conditional update that is not recommended', () => {
     // Derived variant: the CVO found AROBrokenDNSMasq applies to 4.14.9 (Recommended=False) and so
     // dropped 4.14.9 from availableUpdates.
     const raw = structuredClone(clusterState('4.14.1-paused-worker-pool').clusterVersion);
-    raw.status.availableUpdates = raw.status.availableUpdates.filter((u: { version: string }) => u.version !== '4.14.9');
+    raw.status.availableUpdates = raw.status.availableUpdates.filter(
+      (u: { version: string }) => u.version !== '4.14.9',
+    );
     raw.status.conditionalUpdates[0].conditions[0].status = 'False';
     const graph = graphFromClusterVersion(readClusterVersion(raw));
     expect(edgeOf(graph, '4.14.1', '4.14.9')?.risks.map((r) => [r.name, r.url])).toEqual([

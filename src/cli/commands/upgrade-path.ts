@@ -2,8 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { GroundworkError } from '../../core/errors.js';
-import { type ClusterVersionState, previousVersion, readClusterVersion } from '../../cluster-version/cluster-state.js';
-import { type UpdateGraph, graphFromCincinnati, graphFromClusterVersion } from '../../cluster-version/graph.js';
+import {
+  type ClusterVersionState,
+  previousVersion,
+  readClusterVersion,
+} from '../../cluster-version/cluster-state.js';
+import {
+  type UpdateGraph,
+  graphFromCincinnati,
+  graphFromClusterVersion,
+} from '../../cluster-version/graph.js';
 import { planUpdatePath } from '../../cluster-version/path.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
@@ -38,12 +46,19 @@ export const registerUpgradePath: CommandModule = (program, setExitCode) => {
     .option('--accept-risk <name>', 'accept a conditional-update risk by name (repeatable)', collect, [])
     .option('--previous <version>', "the cluster's previous version: the only allowed rollback target")
     .option('--eus-control-plane-only', 'EUS-to-EUS update with the non-master pools paused')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
+    )
     .action(async (flags: UpgradePathFlags) => {
       const { graph, cv } = await loadGraph(flags.graph);
       const from = flags.from ?? cv?.status?.desired?.version;
       if (!from) {
-        throw new GroundworkError({ code: 'MissingFlag', subject: 'upgrade-path', message: '--from is required', fix: 'pass --from <version>' });
+        throw new GroundworkError({
+          code: 'MissingFlag',
+          subject: 'upgrade-path',
+          message: '--from is required',
+          fix: 'pass --from <version>',
+        });
       }
       const previous = flags.previous ?? (cv ? previousVersion(cv)?.version : undefined);
       const path = planUpdatePath(graph, {
@@ -76,7 +91,11 @@ async function loadGraph(file: string): Promise<{ graph: UpdateGraph; cv?: Clust
   try {
     doc = parseYaml(content);
   } catch (err) {
-    throw new GroundworkError({ code: 'InvalidUpdateGraph', subject: file, message: `not JSON or YAML: ${(err as Error).message}` });
+    throw new GroundworkError({
+      code: 'InvalidUpdateGraph',
+      subject: file,
+      message: `not JSON or YAML: ${(err as Error).message}`,
+    });
   }
   const kind = typeof doc === 'object' && doc !== null ? (doc as { kind?: unknown }).kind : undefined;
   if (kind === 'ClusterVersion' || kind === 'List') {

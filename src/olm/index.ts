@@ -21,14 +21,12 @@ export { PinUnreachableError, wantedCSVs, type PinRequest, type PinResult } from
 export {
   APPROVAL_DECISION_ORDER,
   ApprovalReport,
-  decideApproval,
-  decideApprovals,
   type ApprovalDecision,
-  type ApprovalInput,
   type ApprovalReason,
   type PlanCSV,
   type PlanVerdict,
-} from './approval.js';
+} from './approval-report.js';
+export { decideApproval, decideApprovals, type ApprovalInput } from './approval.js';
 export { heldAtPin } from './held-at-pin.js';
 export {
   OlmObjectInvalidError,

@@ -109,7 +109,14 @@ export function upgradePath(catalog: Catalog, request: UpgradePathRequest): Upgr
   const reached = walk.findIndex((h) => h.csv === to);
   if (reached >= 0) return new UpgradePathFound(request, walk.slice(0, reached + 1));
 
-  if (fromVersion !== undefined && semver.valid(toVersion) && semver.lt(toVersion, fromVersion)) {
+  // Versions come from the catalog (validated) or the caller; an invalid one must not make semver throw.
+  const comparable = semver.valid(toVersion) !== null;
+  if (
+    comparable &&
+    fromVersion !== undefined &&
+    semver.valid(fromVersion) &&
+    semver.lt(toVersion, fromVersion)
+  ) {
     return fail(
       'downgrade',
       `${to} (${toVersion}) is older than the installed ${from} (${fromVersion}); OLM never downgrades`,
@@ -118,7 +125,7 @@ export function upgradePath(catalog: Catalog, request: UpgradePathRequest): Upgr
     );
   }
   const excluded = channel.excluded.find((e) => e.name === to);
-  const landing = walk.find((h) => semver.valid(h.version) && semver.gte(h.version, toVersion));
+  const landing = walk.find((h) => comparable && semver.valid(h.version) && semver.gte(h.version, toVersion));
   const instead = landing
     ? `pin ${landing.csv}, where OLM lands, or install ${to} fresh (startingCSV)`
     : `install ${to} fresh (startingCSV)`;

@@ -51,7 +51,7 @@ describe('updateCandidates', () => {
     const ecr = await loadCatalogFixture('ecr-secret-operator');
     const alpha = ecr.packages.get('ecr-secret-operator')?.channels.get('alpha');
     if (!alpha) throw new Error('fixture changed');
-    // v0.5.0 skips v0.3.2, v0.4.1 skips v0.3.2, v0.4.0 replaces v0.3.2 but is skipped by v0.5.0 and v0.4.1.
+    // v0.5.0 skips v0.3.2, v0.4.1 skips v0.3.2, v0.4.0 replaces v0.3.2 but is skipped by v0.5.0.
     const got = updateCandidates(alpha, { csv: 'ecr-secret-operator.v0.3.2', version: '0.3.2' });
     expect(got.map((c) => [c.entry.name, c.reasons])).toEqual([
       ['ecr-secret-operator.v0.5.0', ['skips']],

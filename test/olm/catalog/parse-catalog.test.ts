@@ -111,7 +111,7 @@ describe('parseCatalog', () => {
       {
         title: 'a bundle without an olm.package property',
         text: GOOD.replace(
-          /- type: olm.package\n  value:\n    packageName: foo\n    version: 1.1.0\n/,
+          /- type: olm.package\n {2}value:\n {4}packageName: foo\n {4}version: 1.1.0\n/,
           '- type: olm.gvk\n  value: {}\n',
         ),
         want: {

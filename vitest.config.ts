@@ -1,12 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// Platform code imports 'groundwork'; in tests that is this repository's own source.
+const alias = { groundwork: fileURLToPath(new URL('./src/index.ts', import.meta.url)) };
 
 // Two projects, both run by `npm test`:
 // - unit: pure logic, fixtures and golden files; no cluster.
 // - e2e: `*.e2e.test.ts`, against the real local control plane that the global setup starts once per run.
 export default defineConfig({
   test: {
+    reporters: ['default', './test/harness/summary-reporter.ts'],
     projects: [
       {
+        resolve: { alias },
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
@@ -15,6 +21,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
         test: {
           name: 'e2e',
           include: ['test/**/*.e2e.test.ts'],

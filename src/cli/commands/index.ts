@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { registerCluster } from './cluster.js';
+import { registerSynth } from './synth.js';
+import { registerUpgradePath } from './upgrade-path.js';
 
 /** Sets the exit code the CLI returns once the running command finishes. */
 export type SetExitCode = (code: number) => void;
@@ -7,7 +9,7 @@ export type SetExitCode = (code: number) => void;
 /** Each command module adds its subcommands to the program. */
 export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
 
-const modules: CommandModule[] = [registerCluster];
+const modules: CommandModule[] = [registerCluster, registerSynth, registerUpgradePath];
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
   for (const register of modules) register(program, setExitCode);

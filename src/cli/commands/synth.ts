@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { SynthValidationError, formatIssue } from '../../synth/validation.js';
+import { synthesize, synthesizeAll, type SynthResult } from '../../synth/synthesize.js';
+import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
+import { ExitCode } from '../exit-code.js';
+import type { CommandModule } from './index.js';
+
+interface SynthFlags {
+  dir: string;
+  overlay?: string;
+  allOverlays?: boolean;
+  out?: string;
+  format: string;
+}
+
+/** `groundwork synth`: constructs → deterministic manifests, with no cluster and no network. */
+export const registerSynth: CommandModule = (program: Command, setExitCode) => {
+  program
+    .command('synth')
+    .description('synthesize the platform into deterministic manifests (no cluster, no network)')
+    .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
+    .option('--overlay <name>', 'overlay to synthesize (default: groundwork.yaml defaultOverlay)')
+    .option('--all-overlays', 'synthesize every overlay')
+    .option('--out <dir>', 'write files to <dir>/<overlay>/ instead of printing a stream')
+    .option('--format <format>', 'yaml or json', 'yaml')
+    .action(async (flags: SynthFlags) => {
+      const format = parseFormat(flags.format);
+      const dir = resolve(flags.dir);
+      let results: SynthResult[];
+      try {
+        results = flags.allOverlays ? await synthesizeAll(dir) : [await synthesize({ dir, overlay: flags.overlay })];
+      } catch (err) {
+        if (!(err instanceof SynthValidationError)) throw err;
+        process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\n`);
+        process.stderr.write(`synth failed: ${err.issues.filter((i) => i.severity === 'error').length} error(s); nothing was written\n`);
+        setExitCode(ExitCode.Error);
+        return;
+      }
+      for (const r of results) for (const w of r.warnings) process.stderr.write(`${formatIssue(w)}\n`);
+      if (flags.out) {
+        const dirs = await writeSynthOutput(results, resolve(flags.out), format);
+        for (const [i, r] of results.entries()) {
+          process.stdout.write(`${r.overlay}: ${r.manifests.length} objects, ${r.hash} -> ${dirs[i]}\n`);
+        }
+      } else {
+        for (const r of results) {
+          if (results.length > 1) process.stdout.write(`# overlay: ${r.overlay}\n`);
+          process.stdout.write(renderStream(r, format));
+        }
+      }
+    });
+};
+
+function parseFormat(value: string): OutputFormat {
+  if (value === 'yaml' || value === 'json') return value;
+  throw new Error(`--format must be yaml or json, not ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,96 @@
+import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
+import semver from 'semver';
+import { z } from 'zod';
+import { ANNOTATIONS } from '../core/annotations.js';
+import { validateProps } from '../synth/validation.js';
+import { channelOffersVersion, tryParseChannel } from './channel.js';
+
+export interface ClusterVersionTargetProps {
+  /** Update channel: `stable-4.N`, `fast-4.N`, `candidate-4.N` or `eus-4.N` (even N). */
+  readonly channel: string;
+  /** Target release, e.g. `4.16.3`. Reached one valid graph step at a time, never set directly. */
+  readonly version: string;
+  /** Release image of the target, by digest (`quay.io/...@sha256:<64 hex>`). */
+  readonly image?: string;
+  /** Update service URL. @default the cluster's (Red Hat's public service) */
+  readonly upstream?: string;
+  /** Names of conditional-update risks the platform team accepts (e.g. `ReconciledPlatformSCC`). */
+  readonly acceptedRisks?: readonly string[];
+  /** EUS-to-EUS: update the control plane through both minors with worker pools paused. @default false */
+  readonly controlPlaneOnly?: boolean;
+  /** ClusterVersion object name. @default 'version' */
+  readonly name?: string;
+  /** Only for clusters where Groundwork creates the ClusterVersion (tests); OpenShift's installer sets it. */
+  readonly clusterID?: string;
+}
+
+const schema = z
+  .object({
+    channel: z.string(),
+    version: z.string().refine((v) => semver.valid(v) !== null, 'must be a full semantic version such as 4.16.3'),
+    image: z.string().regex(/^[^@\s]+@sha256:[a-f0-9]{64}$/, 'must be a release image pinned by digest (…@sha256:<64 hex>)').optional(),
+    upstream: z.url().optional(),
+    acceptedRisks: z.array(z.string().regex(/^[A-Za-z0-9]+$/, 'risk names are CamelCase identifiers')).optional(),
+    controlPlaneOnly: z.boolean().optional(),
+    name: z.string().optional(),
+    clusterID: z.uuid().optional(),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    const parsed = tryParseChannel(p.channel);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', path: ['channel'], message: parsed.message });
+      return;
+    }
+    const v = semver.parse(p.version);
+    if (v && !channelOffersVersion(parsed.channel, v)) {
+      ctx.addIssue({ code: 'custom', path: ['version'], message: `${p.version} is not offered by channel ${p.channel}` });
+    }
+    if (p.controlPlaneOnly && parsed.channel.tier !== 'eus') {
+      ctx.addIssue({ code: 'custom', path: ['controlPlaneOnly'], message: 'control-plane-only updates are EUS-to-EUS: use an eus-4.N channel' });
+    }
+  });
+
+/**
+ * The cluster's version target. Emits the ClusterVersion's channel (and upstream) and records the
+ * target as annotations; the engine walks the update graph and sets `spec.desiredUpdate` one
+ * step at a time, so the synthesized object never jumps straight to the target.
+ *
+ * @example
+ * new ClusterVersionTarget(platform, 'version', { channel: 'stable-4.16', version: '4.16.3' });
+ */
+export class ClusterVersionTarget extends Construct {
+  readonly version: string;
+  readonly channel: string;
+
+  constructor(scope: Construct, id: string, props: ClusterVersionTargetProps) {
+    super(scope, id);
+    this.version = props.version;
+    this.channel = props.channel;
+    const p = validateProps(this, schema, props, {
+      channel: 'use stable-4.N, fast-4.N, candidate-4.N or eus-4.N (even N)',
+      version: 'pick a channel that offers the target minor, e.g. stable-4.<target minor>',
+      image: 'take the digest from the release notes or `oc adm release info`',
+    });
+    if (!p) return;
+    new ApiObject(this, 'Resource', {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'ClusterVersion',
+      metadata: {
+        name: p.name ?? 'version',
+        annotations: {
+          [ANNOTATIONS.targetVersion]: p.version,
+          ...(p.image ? { [ANNOTATIONS.targetImage]: p.image } : {}),
+          ...(p.acceptedRisks?.length ? { [ANNOTATIONS.acceptedRisks]: JSON.stringify([...p.acceptedRisks].sort()) } : {}),
+          ...(p.controlPlaneOnly ? { [ANNOTATIONS.controlPlaneOnly]: 'true' } : {}),
+        },
+      },
+      spec: {
+        channel: p.channel,
+        ...(p.upstream ? { upstream: p.upstream } : {}),
+        ...(p.clusterID ? { clusterID: p.clusterID } : {}),
+      },
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import type { K8sObject } from './object.js';
+
+/**
+ * Annotations through which constructs tell the engine how to treat an object. They are applied to
+ * the cluster with the object, so the live object documents its own policy (like Argo CD's
+ * `argocd.argoproj.io/sync-options`). Frozen names: part of the user contract.
+ */
+export const ANNOTATIONS = {
+  /** JSON array of JSON pointers (RFC 6901) whose differences plan and drift ignore, e.g. `["/spec/replicas"]`. */
+  ignoreDifferences: 'groundwork.io/ignore-differences',
+  /** `keep`: never prune this object, even when it leaves the desired state. */
+  prune: 'groundwork.io/prune',
+  /** `force`: take ownership on a field-manager conflict instead of reporting it. */
+  conflicts: 'groundwork.io/conflicts',
+  /** `recreate`: delete and re-create when the server rejects a change to an immutable field. */
+  immutable: 'groundwork.io/on-immutable',
+  /** Explicit apply stage (see src/plan/stages.ts). */
+  stage: 'groundwork.io/stage',
+  /** `<namespace>/<subscription>` of the operator whose CSV this operand waits for. */
+  operator: 'groundwork.io/operator',
+  /** ClusterVersion intent: the target version, reached one graph step at a time. */
+  targetVersion: 'groundwork.io/target-version',
+  /** ClusterVersion intent: optional release image digest of the target. */
+  targetImage: 'groundwork.io/target-image',
+  /** ClusterVersion intent: JSON array of accepted conditional-update risk names. */
+  acceptedRisks: 'groundwork.io/accepted-risks',
+  /** ClusterVersion intent: `true` to take EUS-to-EUS updates with worker pools paused. */
+  controlPlaneOnly: 'groundwork.io/control-plane-only',
+  /** MachineConfigPool: JSON maintenance windows (see src/machine-config). */
+  maintenanceWindows: 'groundwork.io/maintenance-windows',
+  /** MachineConfigPool: `true` allows Groundwork to pause/unpause this pool (required for `master`). */
+  managePause: 'groundwork.io/manage-pause',
+} as const;
+
+/** Label put on every object Groundwork applies: the platform it belongs to. */
+export const PLATFORM_LABEL = 'groundwork.io/platform';
+
+/** Per-object policy read from annotations. */
+export interface ObjectPolicy {
+  ignorePointers: string[];
+  keep: boolean;
+  forceConflicts: boolean;
+  recreateOnImmutable: boolean;
+}
+
+/** Reads an object's policy; malformed values are ignored (synth validates them on the way in). */
+export function policyOf(obj: Pick<K8sObject, 'metadata'>): ObjectPolicy {
+  const a = obj.metadata.annotations ?? {};
+  let ignorePointers: string[] = [];
+  try {
+    const parsed = JSON.parse(a[ANNOTATIONS.ignoreDifferences] ?? '[]') as unknown;
+    if (Array.isArray(parsed)) ignorePointers = parsed.filter((p): p is string => typeof p === 'string');
+  } catch {
+    ignorePointers = [];
+  }
+  return {
+    ignorePointers,
+    keep: a[ANNOTATIONS.prune] === 'keep',
+    forceConflicts: a[ANNOTATIONS.conflicts] === 'force',
+    recreateOnImmutable: a[ANNOTATIONS.immutable] === 'recreate',
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Groundwork's public API for platform repositories: `import { ... } from 'groundwork'`.
+ * Everything a platform module needs is exported here, including `z` (zod) for overlay value
+ * schemas and cdk8s' `ApiObject`/`Include` for plain objects, so a platform repository needs no
+ * dependencies of its own.
+ */
+export { ApiObject, Include } from 'cdk8s';
+export { z } from 'zod';
+export { definePlatform, type BuildContext, type PlatformDefinition } from './synth/define-platform.js';
+export { Platform, type IgnoreRule, type PlatformProps } from './synth/platform.js';
+export { withPolicy, type ObjectPolicyProps } from './synth/policy.js';
+export { CatalogSource, type CatalogSourceProps } from './olm/constructs/catalog-source.js';
+export {
+  PlatformOperator,
+  type Approval,
+  type InstallMode,
+  type OperandSpec,
+  type PlatformOperatorProps,
+  type SubscriptionConfig,
+} from './olm/constructs/platform-operator.js';
+export { ClusterVersionTarget, type ClusterVersionTargetProps } from './cluster-version/target.js';

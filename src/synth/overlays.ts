@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { GroundworkError } from '../core/errors.js';
+import { isPlainObject } from '../core/object.js';
+import { SynthValidationError, formatPath, type ValidationIssue } from './validation.js';
+
+/** Overlay names under `dir`: file paths without extension (`dev`, `clusters/prod-eu-1`), sorted. */
+export async function listOverlays(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const names: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      if (e.isDirectory()) await walk(join(d, e.name));
+      else if (/\.ya?ml$/.test(e.name)) names.push(relative(dir, join(d, e.name)).replace(/\.ya?ml$/, ''));
+    }
+  };
+  await walk(dir);
+  return names.sort();
+}
+
+interface Layer {
+  file: string;
+  doc: Document;
+  lines: LineCounter;
+  values: Record<string, unknown>;
+}
+
+/**
+ * Loads an overlay's values: the file `<dir>/<name>.yaml`, merged over the overlay it `extends`
+ * (objects merge key by key, arrays and scalars replace), then validated against the platform's
+ * schema. Every problem is reported with the overlay file, line and key, e.g.
+ * `overlays/prod.yaml:7: clusterVersion.channel: ...`; throws SynthValidationError.
+ */
+export async function loadOverlayValues(dir: string, name: string, schema: z.ZodType, displayRoot: string): Promise<unknown> {
+  const layers = await loadChain(dir, name, displayRoot, []);
+  const merged = layers.reduce<Record<string, unknown>>((acc, l) => deepMerge(acc, l.values), {});
+  const parsed = schema.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const issues: ValidationIssue[] = parsed.error.issues.map((issue) => {
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    // Point at the file (and line) that set the key, or at the deepest parent that exists.
+    for (let len = path.length; len > 0; len--) {
+      const prefix = path.slice(0, len);
+      const layer = [...layers].reverse().find((l) => l.doc.hasIn(prefix));
+      if (layer) return { path: `${layer.file}${lineOf(layer, prefix)}`, field: formatPath(path), message: issue.message, severity: 'error' as const };
+    }
+    return { path: layers[layers.length - 1]!.file, field: formatPath(path), message: issue.message, severity: 'error' as const };
+  });
+  throw new SynthValidationError(issues);
+}
+
+async function loadChain(dir: string, name: string, displayRoot: string, seen: string[]): Promise<Layer[]> {
+  if (seen.includes(name)) {
+    throw new GroundworkError({ code: 'InvalidOverlay', subject: `overlay ${name}`, message: `extends cycle: ${[...seen, name].join(' -> ')}` });
+  }
+  const path = [join(dir, `${name}.yaml`), join(dir, `${name}.yml`)].find((p) => existsSync(p));
+  if (!path) {
+    const known = await listOverlays(dir);
+    throw new GroundworkError({
+      code: 'UnknownOverlay',
+      subject: `overlay ${name}`,
+      message: `no ${name}.yaml in ${relative(displayRoot, dir) || '.'}`,
+      fix: known.length ? `use one of: ${known.join(', ')}` : `create ${relative(displayRoot, join(dir, `${name}.yaml`))}`,
+    });
+  }
+  const file = relative(displayRoot, path);
+  const lines = new LineCounter();
+  const doc = parseDocument(await readFile(path, 'utf8'), { lineCounter: lines });
+  if (doc.errors.length > 0) {
+    throw new SynthValidationError([{ path: file, field: '', message: doc.errors[0]!.message, severity: 'error' }]);
+  }
+  const raw = (doc.toJS() ?? {}) as unknown;
+  if (!isPlainObject(raw)) {
+    throw new SynthValidationError([{ path: file, field: '', message: 'an overlay must be a YAML mapping of values', severity: 'error' }]);
+  }
+  const { extends: parent, ...values } = raw;
+  const layer: Layer = { file, doc, lines, values };
+  if (parent === undefined) return [layer];
+  if (typeof parent !== 'string') {
+    throw new SynthValidationError([{ path: file, field: 'extends', message: 'must be the name of another overlay', severity: 'error' }]);
+  }
+  return [...(await loadChain(dir, parent, displayRoot, [...seen, name])), layer];
+}
+
+/** `:<line>` of the value at `path` in a layer's file, or '' when the key is not in it. */
+function lineOf(layer: Layer, path: (string | number)[]): string {
+  if (!isMap(layer.doc.contents) || !layer.doc.hasIn(path)) return '';
+  const node = layer.doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+  const offset = node?.range?.[0];
+  return offset === undefined ? '' : `:${layer.lines.linePos(offset).line}`;
+}
+
+/** Objects merge key by key; anything else from `over` replaces `base`. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isPlainObject(v) && isPlainObject(base[k]) ? deepMerge(base[k] as Record<string, unknown>, v) : v;
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+import { ApiObject, App } from 'cdk8s';
+import type { IConstruct } from 'constructs';
+import { join } from 'node:path';
+import { GroundworkError } from '../core/errors.js';
+import type { K8sObject } from '../core/object.js';
+import { loadProjectConfig, type ProjectConfig } from './config.js';
+import { loadDefinition } from './load-definition.js';
+import { compareManifests, setHash, toManifest, type Manifest } from './manifest.js';
+import { listOverlays, loadOverlayValues } from './overlays.js';
+import { Platform } from './platform.js';
+import { runPostSynthChecks } from './post-synth-checks.js';
+import { SynthValidationError, Validation, type ValidationIssue } from './validation.js';
+
+export interface SynthOptions {
+  /** Repository root holding groundwork.yaml. */
+  dir: string;
+  /** @default groundwork.yaml's defaultOverlay */
+  overlay?: string;
+}
+
+/** The desired state of one overlay, ready for plan. */
+export interface SynthResult {
+  platform: string;
+  overlay: string;
+  /** In apply order (stage, kind, namespace, name). */
+  manifests: Manifest[];
+  /** Hash of the whole set (see ManifestIndex). */
+  hash: string;
+  warnings: ValidationIssue[];
+}
+
+/**
+ * Synthesizes one overlay in this process: loads groundwork.yaml, the platform module and the
+ * overlay values, builds the constructs, finalizes them and validates everything. Touches no
+ * cluster and no network. Throws SynthValidationError with *every* problem (construct path, field
+ * and fix) when anything is invalid, and returns nothing partial.
+ */
+export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
+  const config = await loadProjectConfig(opts.dir);
+  const overlay = opts.overlay ?? config.defaultOverlay;
+  const definition = await loadDefinition(join(opts.dir, config.entry));
+  const values = await loadOverlayValues(join(opts.dir, config.overlays), overlay, definition.values, opts.dir);
+  const app = new App();
+  try {
+    definition.build(app, values, { overlay, platform: config.name });
+  } catch (err) {
+    throw new GroundworkError({
+      code: 'BuildFailed',
+      subject: config.entry,
+      message: `build() threw: ${err instanceof Error ? err.message : String(err)}`,
+      fix: 'constructs report bad props as validation issues; this is an error in the platform code itself',
+      cause: err,
+    });
+  }
+  return collect(app, config, overlay, opts.dir);
+}
+
+/** Synthesizes every overlay of the repository, in name order. */
+export async function synthesizeAll(dir: string): Promise<SynthResult[]> {
+  const config = await loadProjectConfig(dir);
+  const results: SynthResult[] = [];
+  for (const overlay of await listOverlays(join(dir, config.overlays))) results.push(await synthesize({ dir, overlay }));
+  return results;
+}
+
+async function collect(app: App, config: ProjectConfig, overlay: string, dir: string): Promise<SynthResult> {
+  const all = app.node.findAll();
+  for (const c of all) if (Platform.isPlatform(c)) c.finalize();
+  const issues: ValidationIssue[] = [...Validation.all(app)];
+  for (const c of app.node.findAll()) {
+    for (const message of c.node.validate()) issues.push({ path: c.node.path, field: '', message, severity: 'error' });
+  }
+  const manifests: Manifest[] = [];
+  const seen = new Map<string, string>();
+  for (const obj of app.node.findAll().filter((c: IConstruct): c is ApiObject => ApiObject.isApiObject(c))) {
+    const m = toManifest(obj.toJson() as K8sObject, obj.node.path);
+    const other = seen.get(m.id);
+    if (other) {
+      issues.push({ path: obj.node.path, field: '', message: `${m.object.kind} ${m.object.metadata.namespace ? `${m.object.metadata.namespace}/` : ''}${m.object.metadata.name} is also emitted by ${other}`, fix: 'each object must be declared once; remove or rename one of them', severity: 'error' });
+      continue;
+    }
+    seen.set(m.id, obj.node.path);
+    manifests.push(m);
+  }
+  issues.push(...(await runPostSynthChecks({ app, config, manifests, dir })));
+  if (issues.some((i) => i.severity === 'error')) throw new SynthValidationError(issues);
+  manifests.sort(compareManifests);
+  return { platform: config.name, overlay, manifests, hash: setHash(manifests), warnings: issues.filter((i) => i.severity === 'warning') };
+}

@@ -1,0 +1,97 @@
+import type { IConstruct } from 'constructs';
+import type { z } from 'zod';
+import { GroundworkError } from '../core/errors.js';
+
+/** One problem found at synth time, anchored to a construct path (and a prop path inside it). */
+export interface ValidationIssue {
+  /** Construct path, e.g. `platform/operators/gitops`, or a file for overlay values. */
+  path: string;
+  /** Where inside the construct's props (`approval`, `files[2].mode`); empty for the construct itself. */
+  field: string;
+  message: string;
+  fix?: string;
+  severity: 'error' | 'warning';
+}
+
+const ISSUES = Symbol.for('groundwork.validation.issues');
+
+type Root = IConstruct & { [ISSUES]?: ValidationIssue[] };
+
+/** The issue list shared by a whole construct tree (kept on its root). */
+function issuesOf(scope: IConstruct): ValidationIssue[] {
+  const root = scope.node.root as Root;
+  root[ISSUES] ??= [];
+  return root[ISSUES];
+}
+
+/**
+ * Records problems without throwing, so that one synth reports all of them at once
+ * (like cdk8s validations, but with prop paths and fixes).
+ */
+export const Validation = {
+  error(scope: IConstruct, field: string, message: string, fix?: string): void {
+    issuesOf(scope).push({ path: scope.node.path, field, message, ...(fix ? { fix } : {}), severity: 'error' });
+  },
+  warn(scope: IConstruct, field: string, message: string, fix?: string): void {
+    issuesOf(scope).push({ path: scope.node.path, field, message, ...(fix ? { fix } : {}), severity: 'warning' });
+  },
+  /** Everything recorded so far in the tree of `scope`, in recording order. */
+  all(scope: IConstruct): readonly ValidationIssue[] {
+    return issuesOf(scope);
+  },
+};
+
+/**
+ * Validates construct props with a zod schema. Returns the parsed value, or undefined after
+ * recording one issue per problem (with its prop path) on the construct. `fixes` maps a
+ * top-level prop name to a suggested fix.
+ */
+export function validateProps<S extends z.ZodType>(
+  scope: IConstruct,
+  schema: S,
+  props: unknown,
+  fixes: Record<string, string> = {},
+): z.infer<S> | undefined {
+  const parsed = schema.safeParse(props);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    const field = formatPath(issue.path);
+    const top = String(issue.path[0] ?? '');
+    Validation.error(scope, field, issue.message, fixes[top]);
+  }
+  return undefined;
+}
+
+/** `files[2].mode` from `['files', 2, 'mode']`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+/** Formats an issue as one line: `path: field: message (fix: ...)`. */
+export function formatIssue(issue: ValidationIssue): string {
+  const where = issue.field ? `${issue.path}: ${issue.field}` : issue.path;
+  return `${issue.severity === 'warning' ? 'warning' : 'error'}: ${where}: ${issue.message}${issue.fix ? `\n    fix: ${issue.fix}` : ''}`;
+}
+
+/**
+ * Synth failed validation: carries every error (and the warnings seen with them).
+ * The CLI prints them all and exits 2; nothing is written or applied.
+ */
+export class SynthValidationError extends GroundworkError {
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(issues: readonly ValidationIssue[]) {
+    const errors = issues.filter((i) => i.severity === 'error');
+    super({
+      code: 'ValidationFailed',
+      message: `${errors.length} validation error${errors.length === 1 ? '' : 's'}:\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+    });
+    this.issues = issues;
+  }
+
+  override toString(): string {
+    return this.message;
+  }
+}

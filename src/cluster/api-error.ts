@@ -34,6 +34,11 @@ export class ApiError extends GroundworkError {
     this.body = opts.body;
   }
 
+  /** The server's message without our method/path prefix. */
+  get bodyMessage(): string {
+    return this.body?.message ?? this.message;
+  }
+
   /** The field-level causes of an Invalid or Conflict response. */
   get causes(): { reason?: string; message?: string; field?: string }[] {
     return this.body?.details?.causes ?? [];

@@ -37,6 +37,7 @@ const AGGREGATED = [
  */
 export class Discovery {
   private table = new Map<string, ResourceInfo>();
+  private preferred = new Map<string, ResourceInfo>();
   private loadedAt = 0;
 
   constructor(private readonly client: KubeClient) {}
@@ -70,6 +71,16 @@ export class Discovery {
     }
   }
 
+  /**
+   * The preferred served version of a group and kind (inventory ids carry no version).
+   * Undefined when the server does not serve the kind (e.g. its CRD was deleted).
+   */
+  async resolveGroupKind(group: string, kind: string): Promise<ResourceInfo | undefined> {
+    const find = () => this.preferred.get(`${group}/${kind}`);
+    if (!find() && Date.now() - this.loadedAt > 250) await this.refresh();
+    return find();
+  }
+
   /** Every kind the server serves, after a fresh read. */
   async all(): Promise<ResourceInfo[]> {
     await this.refresh();
@@ -79,6 +90,7 @@ export class Discovery {
   /** Re-reads discovery from the server. */
   async refresh(): Promise<void> {
     const table = new Map<string, ResourceInfo>();
+    const preferred = new Map<string, ResourceInfo>();
     for (const path of ['/api', '/apis']) {
       const doc = await this.client.request<DiscoveryV2 & { kind?: string }>('GET', path, {
         headers: { Accept: AGGREGATED },
@@ -96,19 +108,23 @@ export class Discovery {
         for (const v of group.versions) {
           for (const r of v.resources) {
             const apiVersion = groupName ? `${groupName}/${v.version}` : v.version;
-            table.set(`${apiVersion}/${r.responseKind.kind}`, {
+            const info: ResourceInfo = {
               group: groupName,
               version: v.version,
               kind: r.responseKind.kind,
               resource: r.resource,
               namespaced: r.scope === 'Namespaced',
               verbs: r.verbs,
-            });
+            };
+            table.set(`${apiVersion}/${r.responseKind.kind}`, info);
+            // Versions come in preference order: the first one seen is the preferred one.
+            if (!preferred.has(`${groupName}/${info.kind}`)) preferred.set(`${groupName}/${info.kind}`, info);
           }
         }
       }
     }
     this.table = table;
+    this.preferred = preferred;
     this.loadedAt = Date.now();
   }
 }

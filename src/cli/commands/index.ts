@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { registerCluster } from './cluster.js';
+import { registerPreview } from './preview.js';
+import { registerEngine } from './engine.js';
 import { registerSynth } from './synth.js';
 import { registerUpgradePath } from './upgrade-path.js';
 
@@ -9,7 +11,7 @@ export type SetExitCode = (code: number) => void;
 /** Each command module adds its subcommands to the program. */
 export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
 
-const modules: CommandModule[] = [registerCluster, registerSynth, registerUpgradePath];
+const modules: CommandModule[] = [registerCluster, registerSynth, registerEngine, registerUpgradePath, registerPreview];
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
   for (const register of modules) register(program, setExitCode);

@@ -1,0 +1,75 @@
+import type { ApplyOptions } from '../apply/apply.js';
+import { applyPlan } from '../apply/apply.js';
+import type { ChangeSet } from '../apply/changeset.js';
+import type { Inventory } from '../apply/inventory.js';
+import { ClusterApplyTarget } from '../cluster/apply-target.js';
+import type { KubeClient } from '../cluster/client.js';
+import { Discovery } from '../cluster/discovery.js';
+import { InventoryStore } from '../cluster/inventory-store.js';
+import { ClusterObserver, type ObservedState } from '../cluster/observer.js';
+import type { K8sObject } from '../core/object.js';
+import { detectDrift, type DriftItem } from '../plan/drift.js';
+import { applyBody, needsDryRun, plan } from '../plan/plan.js';
+import type { Plan } from '../plan/plan-result.js';
+import type { SynthResult } from '../synth/synthesize.js';
+
+/** The adapters one reconcile needs, built once per cluster connection. */
+export class ClusterSession {
+  readonly discovery: Discovery;
+  readonly observer: ClusterObserver;
+  readonly target: ClusterApplyTarget;
+  readonly inventory: InventoryStore;
+
+  constructor(readonly client: KubeClient, opts: { inventoryNamespace?: string } = {}) {
+    this.discovery = new Discovery(client);
+    this.observer = new ClusterObserver(client, this.discovery);
+    this.target = new ClusterApplyTarget(client, this.discovery);
+    this.inventory = new InventoryStore(client, opts.inventoryNamespace);
+  }
+}
+
+/** A plan with what it was made from. */
+export interface Observed {
+  plan: Plan;
+  observed: ObservedState;
+  inventory: Inventory | undefined;
+}
+
+/**
+ * Observe then plan: reads the inventory (a failed read throws: nothing may be pruned on a guess),
+ * lists live state in batches, dry-runs only the objects that the request-free test cannot clear,
+ * and returns the pure plan.
+ */
+export async function observeAndPlan(session: ClusterSession, synth: SynthResult, opts: { revision?: string; force?: boolean } = {}): Promise<Observed> {
+  const inventory = await session.inventory.read(synth.platform, synth.overlay);
+  const wanted = ClusterObserver.wanted(
+    synth.manifests.map((m) => m.object),
+    inventory?.objects ?? [],
+  );
+  const observed = await session.observer.observe(wanted);
+  const ids = new Set(needsDryRun(synth.manifests, observed.live));
+  // Dry-runs are forced so that a diff is complete even where another manager owns a field;
+  // plan turns those fields into conflicts unless the apply will force too.
+  const dryRun = await session.observer.dryRun(
+    synth.manifests.filter((m) => ids.has(m.id)).map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
+  );
+  const result = plan(
+    synth.manifests,
+    { live: observed.live, dryRun, inventory: inventory?.objects, failedLists: observed.failedLists, unknownKinds: observed.unknownKinds },
+    { platform: synth.platform, overlay: synth.overlay, ...(opts.revision ? { revision: opts.revision } : {}), ...(opts.force ? { force: true } : {}) },
+  );
+  return { plan: result, observed, inventory };
+}
+
+/** Applies a plan against the session's cluster, recording the inventory. */
+export function applyObserved(session: ClusterSession, observed: Observed, opts: Omit<ApplyOptions, 'inventory'> & { revision: string }): Promise<ChangeSet> {
+  return applyPlan(observed.plan, session.target, {
+    ...opts,
+    inventory: { previous: observed.inventory, revision: opts.revision, write: (inv) => session.inventory.write(inv) },
+  });
+}
+
+/** Drift items of an observed plan. */
+export function driftOf(observed: Observed): DriftItem[] {
+  return detectDrift(observed.plan, observed.observed.listed as ReadonlyMap<string, K8sObject>);
+}

@@ -1,0 +1,72 @@
+import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
+import type { StageName } from '../plan/stages.js';
+
+/**
+ * What happened to one object. Closed vocabulary, as in flux's ssa change sets:
+ * created, configured (updated), unchanged, deleted (pruned), skipped, failed.
+ */
+export type ChangeAction = 'created' | 'configured' | 'unchanged' | 'deleted' | 'skipped' | 'failed';
+
+export const CHANGE_ACTIONS: readonly ChangeAction[] = ['failed', 'created', 'configured', 'deleted', 'skipped', 'unchanged'];
+
+export interface ChangeSetEntry {
+  id: ObjectId;
+  ref: ObjectRef;
+  stage: StageName;
+  action: ChangeAction;
+  message?: string;
+  /** Stable code for failures: `Conflict`, `Invalid`, `Immutable`, `Forbidden`, `Timeout`, ... */
+  code?: string;
+}
+
+/**
+ * The result of an apply: one entry per object acted on, plus the error that stopped it, if any.
+ * On failure the change set is partial (what was done before the failing stage) and `error` is set.
+ */
+export class ChangeSet {
+  readonly entries: ChangeSetEntry[] = [];
+  error: Error | undefined;
+  /** Stage waits that ended without reaching their goal (pending, not failed), e.g. a pool outside its window. */
+  readonly pending: { stage: StageName; message: string }[] = [];
+
+  add(entry: ChangeSetEntry): void {
+    this.entries.push(entry);
+  }
+
+  get counts(): Record<ChangeAction, number> {
+    const counts = Object.fromEntries(CHANGE_ACTIONS.map((a) => [a, 0])) as Record<ChangeAction, number>;
+    for (const e of this.entries) counts[e.action]++;
+    return counts;
+  }
+
+  /** Ids that now exist in the cluster because of this apply (created, configured or unchanged). */
+  get applied(): ObjectId[] {
+    return this.entries.filter((e) => e.action === 'created' || e.action === 'configured' || e.action === 'unchanged').map((e) => e.id);
+  }
+
+  get failed(): ChangeSetEntry[] {
+    return this.entries.filter((e) => e.action === 'failed');
+  }
+
+  toString(): string {
+    const c = this.counts;
+    const lines = this.entries
+      .filter((e) => e.action !== 'unchanged')
+      .map((e) => `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.message ? `: ${e.message}` : ''}`);
+    lines.push(`${c.created} created, ${c.configured} configured, ${c.deleted} deleted, ${c.skipped} skipped, ${c.failed} failed, ${c.unchanged} unchanged`);
+    for (const p of this.pending) lines.push(`  pending (${p.stage}): ${p.message}`);
+    if (this.error) lines.push(`stopped: ${this.error.message}`);
+    return lines.join('\n');
+  }
+
+  toJSON(): object {
+    return {
+      apiVersion: 'groundwork.io/v1',
+      kind: 'ChangeSet',
+      counts: this.counts,
+      entries: this.entries,
+      pending: this.pending,
+      ...(this.error ? { error: { message: this.error.message, code: (this.error as { code?: string }).code } } : {}),
+    };
+  }
+}

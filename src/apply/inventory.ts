@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { ObjectId } from '../core/object-id.js';
+
+/**
+ * The inventory: which objects an apply of one platform and overlay has put in the cluster, so
+ * that objects removed from git can be pruned and nothing else ever is.
+ *
+ * Frozen storage format `groundwork.io/inventory/v1`: a ConfigMap in `INVENTORY_NAMESPACE` named
+ * by `inventoryName(platform, overlay)`, labelled `groundwork.io/inventory: "true"`, with data keys
+ * `format`, `platform`, `overlay`, `revision` and `objects` (object ids, one per line, sorted;
+ * id format in src/core/object-id.ts).
+ */
+export interface Inventory {
+  platform: string;
+  overlay: string;
+  revision: string;
+  objects: ReadonlySet<ObjectId>;
+}
+
+export const INVENTORY_FORMAT = 'groundwork.io/inventory/v1';
+export const INVENTORY_NAMESPACE = 'groundwork-system';
+export const INVENTORY_LABEL = 'groundwork.io/inventory';
+
+/** `gw-inventory-<platform>-<overlay>`, made a valid name (overlay `clusters/eu-1` → `clusters-eu-1`), ≤ 63 chars. */
+export function inventoryName(platform: string, overlay: string): string {
+  const raw = `gw-inventory-${platform}-${overlay}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/-$/, '');
+  if (raw.length <= 63) return raw;
+  const hash = createHash('sha256').update(raw).digest('hex').slice(0, 8);
+  return `${raw.slice(0, 54).replace(/-$/, '')}-${hash}`;
+}
+
+/** ConfigMap data for an inventory. */
+export function inventoryData(inv: Inventory): Record<string, string> {
+  return {
+    format: INVENTORY_FORMAT,
+    platform: inv.platform,
+    overlay: inv.overlay,
+    revision: inv.revision,
+    objects: [...inv.objects].sort().join('\n'),
+  };
+}
+
+/** Parses ConfigMap data; throws on an unknown format (never guesses what to prune). */
+export function parseInventoryData(data: Record<string, string> | undefined): Inventory {
+  if (!data || data.format !== INVENTORY_FORMAT) {
+    throw new Error(`unsupported inventory format ${JSON.stringify(data?.format)}; expected ${INVENTORY_FORMAT}`);
+  }
+  return {
+    platform: data.platform ?? '',
+    overlay: data.overlay ?? '',
+    revision: data.revision ?? '',
+    objects: new Set((data.objects ?? '').split('\n').filter(Boolean)),
+  };
+}

@@ -1,0 +1,26 @@
+import type { ObjectId } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
+
+/** A reference the target can look objects up by (apiVersion known for desired objects). */
+export interface TargetRef {
+  id: ObjectId;
+  apiVersion?: string;
+  kind: string;
+  group: string;
+  namespace: string;
+}
+
+/**
+ * The cluster as the apply engine needs it: the only door to I/O, implemented by
+ * src/cluster/apply-target.ts and faked in pure tests.
+ */
+export interface ApplyTarget {
+  /** Server-side apply (field manager `groundwork`); rejects with the server's error. */
+  apply(obj: K8sObject, opts: { force: boolean }): Promise<K8sObject>;
+  /** Deletes an object; resolves when the request is accepted (not when it is gone). */
+  remove(obj: K8sObject, opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' }): Promise<void>;
+  /** Live objects for refs, read with batched lists. Missing objects are absent from the map. */
+  fetch(refs: readonly TargetRef[]): Promise<Map<ObjectId, K8sObject>>;
+  /** True when the server serves `apiVersion`/`kind` (its CRD is Established). */
+  serves(apiVersion: string, kind: string): Promise<boolean>;
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { ClusterSession } from '../agent/reconcile.js';
+import { KubeClient } from '../cluster/client.js';
+import { SynthValidationError, formatIssue } from '../synth/validation.js';
+import { synthesize, type SynthResult } from '../synth/synthesize.js';
+
+/** kubectl's connection flags plus the repository flags shared by plan, apply and drift. */
+export interface ClusterFlags {
+  dir: string;
+  overlay?: string;
+  kubeconfig?: string;
+  context?: string;
+}
+
+export function withClusterFlags(cmd: Command): Command {
+  return cmd
+    .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
+    .option('--overlay <name>', 'overlay (default: groundwork.yaml defaultOverlay)')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, in-cluster config, ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context');
+}
+
+/** Opens a session on the cluster named by the flags. */
+export async function openSession(flags: ClusterFlags): Promise<ClusterSession> {
+  const client = await KubeClient.load({
+    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+  });
+  return new ClusterSession(client);
+}
+
+/**
+ * Synthesizes for a cluster command; on validation errors prints every issue and returns
+ * undefined (the caller exits 2 without touching the cluster).
+ */
+export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
+  try {
+    const result = await synthesize({ dir: resolve(flags.dir), ...(flags.overlay ? { overlay: flags.overlay } : {}) });
+    for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
+    return result;
+  } catch (err) {
+    if (!(err instanceof SynthValidationError)) throw err;
+    process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\nsynth failed: nothing was planned or applied\n`);
+    return undefined;
+  }
+}

@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { applyObserved, driftOf, observeAndPlan } from '../../agent/reconcile.js';
+import { DriftReport } from '../../report/drift-report.js';
+import { describeWorkTree } from '../../source/local-revision.js';
+import { applyProgress } from '../apply-progress.js';
+import { openSession, synthForCommand, withClusterFlags, type ClusterFlags } from '../cluster-options.js';
+import { ExitCode } from '../exit-code.js';
+import type { CommandModule } from './index.js';
+
+interface PlanFlags extends ClusterFlags {
+  format: string;
+  forceConflicts?: boolean;
+}
+
+interface ApplyFlags extends ClusterFlags {
+  prune?: boolean;
+  wait: boolean;
+  timeout: string;
+  forceConflicts?: boolean;
+  allowMassPrune?: boolean;
+  maxPruneShare: string;
+  concurrency: string;
+}
+
+/** `groundwork plan | apply | drift`: the reconcile engine against a cluster. */
+export const registerEngine: CommandModule = (program: Command, setExitCode) => {
+  withClusterFlags(program.command('plan'))
+    .description('show what apply would change (exit 0: nothing, 1: changes, 2: error)')
+    .option('--format <format>', 'text, markdown or json', 'text')
+    .option('--force-conflicts', 'plan as if conflicts will be forced')
+    .action(async (flags: PlanFlags) => {
+      const synth = await synthForCommand(flags);
+      if (!synth) return setExitCode(ExitCode.Error);
+      const session = await openSession(flags);
+      try {
+        const revision = await describeWorkTree(resolve(flags.dir));
+        const { plan } = await observeAndPlan(session, synth, { revision, force: flags.forceConflicts ?? false });
+        process.stdout.write(`${render(plan, flags.format)}\n`);
+        if (plan.problems.length > 0) process.stderr.write(`${plan.problems.length} object(s) would fail to apply (see above)\n`);
+        setExitCode(plan.hasChanges ? ExitCode.Changes : ExitCode.Ok);
+      } finally {
+        session.client.close();
+      }
+    });
+
+  withClusterFlags(program.command('apply'))
+    .description('apply the platform in stages (server-side apply, field manager "groundwork")')
+    .option('--prune', 'delete objects removed from git (inventory objects only, with guards)')
+    .option('--no-wait', 'do not wait for CSVs, operands and pools between stages')
+    .option('--timeout <duration>', 'timeout of each stage wait, e.g. 5m or 90s', '5m')
+    .option('--force-conflicts', 'take ownership of fields other managers own')
+    .option('--allow-mass-prune', 'allow pruning more than --max-prune-share of the inventory')
+    .option('--max-prune-share <fraction>', 'largest share of the inventory one apply may prune', '0.3')
+    .option('--concurrency <n>', 'parallel writes inside a stage', '16')
+    .action(async (flags: ApplyFlags) => {
+      const synth = await synthForCommand(flags);
+      if (!synth) return setExitCode(ExitCode.Error);
+      const session = await openSession(flags);
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const revision = await describeWorkTree(resolve(flags.dir));
+        const observed = await observeAndPlan(session, synth, { revision, force: flags.forceConflicts ?? false });
+        const changes = await applyObserved(session, observed, {
+          revision,
+          prune: flags.prune ?? false,
+          wait: flags.wait,
+          timeoutMs: parseDuration(flags.timeout),
+          force: flags.forceConflicts ?? false,
+          allowMassPrune: flags.allowMassPrune ?? false,
+          maxPruneShare: Number(flags.maxPruneShare),
+          concurrency: Number(flags.concurrency),
+          listener: applyProgress(),
+          signal: controller.signal,
+        });
+        process.stdout.write(`${changes.toString()}\n`);
+        setExitCode(changes.error ? ExitCode.Error : ExitCode.Ok);
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        session.client.close();
+      }
+    });
+
+  withClusterFlags(program.command('drift'))
+    .description('report drift between git and the cluster; changes nothing (exit 1 on drift)')
+    .option('--format <format>', 'table, json or markdown', 'table')
+    .action(async (flags: PlanFlags) => {
+      const synth = await synthForCommand(flags);
+      if (!synth) return setExitCode(ExitCode.Error);
+      const session = await openSession(flags);
+      try {
+        const revision = await describeWorkTree(resolve(flags.dir));
+        const observed = await observeAndPlan(session, synth, { revision });
+        const report = new DriftReport(synth.platform, synth.overlay, driftOf(observed), revision);
+        const out = flags.format === 'json' ? JSON.stringify(report.toJSON(), null, 2) : flags.format === 'markdown' ? report.toMarkdown() : report.toString();
+        process.stdout.write(`${out}\n`);
+        setExitCode(report.drifted ? ExitCode.Changes : ExitCode.Ok);
+      } finally {
+        session.client.close();
+      }
+    });
+};
+
+function render(plan: { toString(): string; toMarkdown(): string; toJSON(): object }, format: string): string {
+  if (format === 'json') return JSON.stringify(plan.toJSON(), null, 2);
+  if (format === 'markdown') return plan.toMarkdown();
+  return plan.toString();
+}
+
+/** `5m`, `90s`, `1h`, `1500ms` or plain milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new Error(`invalid duration ${JSON.stringify(text)}: use e.g. 90s, 5m or 1h`);
+  const n = Number(m[1]);
+  return Math.round(n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 'ms'] ?? 1));
+}

@@ -1,0 +1,113 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { buildPreview, synthFailureOf, type Preview, type SynthOutcome } from '../../report/preview/index.js';
+import { exportRevision } from '../../source/read-revision.js';
+import { synthesizeInChild } from '../../synth/child/run-in-child.js';
+import { loadProjectConfig } from '../../synth/config.js';
+import { ExitCode } from '../exit-code.js';
+import type { CommandModule } from './index.js';
+
+export interface PreviewRevisionsOptions {
+  /** A directory in the git repository: the platform repository root (holds groundwork.yaml). */
+  repoDir: string;
+  base: string;
+  head: string;
+  /** One overlay, every overlay, or (undefined) head's `defaultOverlay`. */
+  overlay?: string | { all: true };
+  /** Per synth child. @default 60_000 */
+  timeoutMs?: number;
+}
+
+/**
+ * Exports both revisions' trees into a temporary directory (never touching the checkout),
+ * synthesizes each in its own child process, builds the preview and removes the temporary
+ * directory. A revision that fails synth is part of the preview, not an error; a revision that
+ * cannot be read is (`RevisionNotFound`, `MissingObject`, ...). Temporary paths never reach the
+ * preview: failure messages name files relative to the repository.
+ */
+export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<Preview> {
+  const tmp = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-preview-')));
+  try {
+    // allSettled: neither export may still be writing when `finally` removes the directory.
+    const [base, head] = settled(
+      await Promise.allSettled([
+        exportRevision({ repoDir: opts.repoDir, ref: opts.base, dest: join(tmp, 'base') }),
+        exportRevision({ repoDir: opts.repoDir, ref: opts.head, dest: join(tmp, 'head') }),
+      ]),
+    );
+    const overlay = opts.overlay ?? (await defaultOverlay(head.dir));
+    const synth = async (dir: string): Promise<SynthOutcome> => {
+      if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
+      try {
+        return await synthesizeInChild({ dir, overlay, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+      } catch (err) {
+        return synthFailureOf(err, { hidePaths: [dir, tmp] });
+      }
+    };
+    const [baseOutcome, headOutcome] = await Promise.all([synth(base.dir), synth(head.dir)]);
+    return buildPreview({
+      base: baseOutcome,
+      head: headOutcome,
+      baseRevision: { ref: opts.base, oid: base.oid },
+      headRevision: { ref: opts.head, oid: head.oid },
+    });
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+function settled<T>(results: [PromiseSettledResult<T>, PromiseSettledResult<T>]): [T, T] {
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return [(results[0] as PromiseFulfilledResult<T>).value, (results[1] as PromiseFulfilledResult<T>).value];
+}
+
+/** Head's groundwork.yaml `defaultOverlay`; an unreadable config is head's synth failure. */
+async function defaultOverlay(dir: string): Promise<string | Error> {
+  try {
+    return (await loadProjectConfig(dir)).defaultOverlay;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+interface PreviewFlags {
+  base: string;
+  head: string;
+  dir: string;
+  overlay?: string;
+  allOverlays?: boolean;
+  format: 'markdown' | 'json' | 'text';
+}
+
+/**
+ * `groundwork preview --base REV --head REV [--dir .] [--overlay NAME | --all-overlays]
+ * [--format markdown|json|text]`: what merging head would change, per overlay, and what is risky.
+ * Reads committed trees only (uncommitted changes are not part of any revision). Exit code 0 when
+ * the preview was produced, including one that reports risks or a head that fails synth (the
+ * preview says so); 2 when it could not be produced (unknown revision, not a git repository).
+ */
+export const registerPreview: CommandModule = (program: Command, setExitCode) => {
+  program
+    .command('preview')
+    .description('preview what a change between two git revisions does to the synthesized platform, and its risks')
+    .requiredOption('--base <rev>', 'the revision merged into (e.g. origin/main)')
+    .requiredOption('--head <rev>', 'the revision to preview (e.g. HEAD)')
+    .option('--dir <dir>', 'platform repository root inside the git checkout (holds groundwork.yaml)', '.')
+    .addOption(new Option('--overlay <name>', "one overlay (default: head's groundwork.yaml defaultOverlay)").conflicts('allOverlays'))
+    .addOption(new Option('--all-overlays', 'every overlay of either revision').conflicts('overlay'))
+    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json', 'text']).default('text'))
+    .action(async (flags: PreviewFlags) => {
+      const preview = await previewRevisions({
+        repoDir: resolve(flags.dir),
+        base: flags.base,
+        head: flags.head,
+        ...(flags.allOverlays ? { overlay: { all: true } as const } : flags.overlay ? { overlay: flags.overlay } : {}),
+      });
+      const out = flags.format === 'json' ? `${JSON.stringify(preview, null, 2)}\n` : flags.format === 'markdown' ? preview.toMarkdown() : preview.toString();
+      process.stdout.write(out);
+      setExitCode(ExitCode.Ok);
+    });
+};

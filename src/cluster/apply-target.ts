@@ -1,0 +1,47 @@
+import type { ApplyTarget, TargetRef } from '../apply/target.js';
+import type { K8sObject } from '../core/object.js';
+import type { ObjectId } from '../core/object-id.js';
+import type { KubeClient } from './client.js';
+import { resourcePath, type Discovery } from './discovery.js';
+import { ClusterObserver } from './observer.js';
+import { ssaPatch } from './ssa.js';
+
+/** The apply engine's door to a real cluster (src/apply/target.ts). */
+export class ClusterApplyTarget implements ApplyTarget {
+  private readonly observer: ClusterObserver;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly discovery: Discovery,
+  ) {
+    this.observer = new ClusterObserver(client, discovery);
+  }
+
+  apply(obj: K8sObject, opts: { force: boolean }): Promise<K8sObject> {
+    return ssaPatch(this.client, this.discovery, obj, { force: opts.force });
+  }
+
+  async remove(obj: K8sObject, opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' }): Promise<void> {
+    const info = await this.discovery.resolve(obj.apiVersion, obj.kind);
+    await this.client.request('DELETE', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
+      body: {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        propagationPolicy: opts.propagationPolicy,
+        // Delete exactly the object that was observed, not a namesake created since.
+        ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
+      },
+    });
+  }
+
+  async fetch(refs: readonly TargetRef[]): Promise<Map<ObjectId, K8sObject>> {
+    const state = await this.observer.observe(refs);
+    const failed = state.failedLists[0];
+    if (failed) throw new Error(`listing ${failed.kind} in ${failed.namespace || 'all namespaces'} failed: ${failed.message}`);
+    return state.live;
+  }
+
+  async serves(apiVersion: string, kind: string): Promise<boolean> {
+    return (await this.discovery.tryResolve(apiVersion, kind)) !== undefined;
+  }
+}

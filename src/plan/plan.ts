@@ -1,0 +1,134 @@
+import { policyOf } from '../core/annotations.js';
+import { parseId, refOf, type ObjectId } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
+import type { Manifest } from '../synth/manifest.js';
+import { looksUnchanged } from './compare.js';
+import { diffValues } from './field-diff.js';
+import { parsePointer, withoutPointers } from './json-pointer.js';
+import { ownersOf } from './managed-fields.js';
+import { normalize } from './normalize.js';
+import { Plan } from './plan-result.js';
+import { redactSecret } from './redact.js';
+import { stageIndex, stageOf } from './stages.js';
+import type { DryRunProblem, PlanItem } from './types.js';
+
+/** The field manager name Groundwork applies with. Frozen: changing it would orphan field ownership. */
+export const FIELD_MANAGER = 'groundwork';
+
+/** What the observer saw: the input of `plan` besides the desired manifests. */
+export interface Observation {
+  /** Live objects of desired and inventory ids that exist. */
+  live: ReadonlyMap<ObjectId, K8sObject>;
+  /** Server-side dry-run results for the ids `needsDryRun` named (an object, or the problem). */
+  dryRun: ReadonlyMap<ObjectId, K8sObject | DryRunProblem>;
+  /** Ids recorded by the last apply; undefined before the first one. */
+  inventory: ReadonlySet<ObjectId> | undefined;
+  /** Lists that failed (kind and namespace): their objects are skipped and nothing is pruned. */
+  failedLists: readonly { apiVersion: string; kind: string; namespace: string; message: string }[];
+  /** apiVersion/kind pairs the server does not serve yet (a CRD in this apply or from an operator). */
+  unknownKinds: ReadonlySet<string>;
+}
+
+export interface PlanOptions {
+  platform: string;
+  overlay: string;
+  revision?: string;
+  /** Apply will force conflicts for every object (else only for objects annotated to). @default false */
+  force?: boolean;
+}
+
+/**
+ * The objects whose fate a server-side dry-run must decide: desired and live, and not already
+ * equal by the request-free test (`looksUnchanged`). A freshly applied platform yields none.
+ */
+export function needsDryRun(desired: readonly Manifest[], live: ReadonlyMap<ObjectId, K8sObject>): ObjectId[] {
+  return desired
+    .filter((m) => {
+      const l = live.get(m.id);
+      return l !== undefined && !looksUnchanged(m.object, l, { manager: FIELD_MANAGER, ignore: policyOf(m.object).ignorePointers });
+    })
+    .map((m) => m.id);
+}
+
+/**
+ * Pairs desired manifests with what the observer saw and decides one action per object.
+ * Pure: no I/O. Prune candidates are listed as `prune`; whether pruning may run is for
+ * `pruneRefusal` and the apply options to say.
+ */
+export function plan(desired: readonly Manifest[], observed: Observation, opts: PlanOptions): Plan {
+  const items: PlanItem[] = [];
+  const desiredIds = new Set(desired.map((m) => m.id));
+  for (const m of desired) items.push(planDesired(m, observed, opts.force ?? false));
+  for (const id of [...(observed.inventory ?? [])].sort()) {
+    if (desiredIds.has(id)) continue;
+    const live = observed.live.get(id);
+    if (!live) continue;
+    const policy = policyOf(live);
+    const ref = parseId(id);
+    const stage = stageOf(live);
+    items.push(
+      policy.keep
+        ? { id, ref, stage, action: 'skip', reason: 'KeepAnnotation', message: 'annotated groundwork.io/prune: keep', diff: [], policy, live: redactSecret(live) }
+        : { id, ref, stage, action: 'prune', diff: [], policy, live: redactSecret(live) },
+    );
+  }
+  return new Plan({ ...opts, items, failedLists: observed.failedLists, desiredCount: desired.length, inventorySize: observed.inventory?.size });
+}
+
+function planDesired(m: Manifest, observed: Observation, forceAll: boolean): PlanItem {
+  const policy = policyOf(m.object);
+  const base = { id: m.id, ref: refOf(m.object), stage: m.stage, source: m.source, policy, desired: redactSecret(m.object), diff: [] };
+  const failed = observed.failedLists.find(
+    (f) => f.kind === m.object.kind && f.apiVersion === m.object.apiVersion && (f.namespace === '' || f.namespace === (m.object.metadata.namespace ?? '')),
+  );
+  if (failed) return { ...base, action: 'skip', reason: 'ListFailed', message: `could not list ${m.object.kind}: ${failed.message}` };
+  const live = observed.live.get(m.id);
+  if (!live) {
+    if (m.object.kind === 'ClusterVersion' && !(m.object.spec as { clusterID?: string } | undefined)?.clusterID) {
+      return { ...base, action: 'skip', reason: 'NotCreatedByGroundwork', message: 'the installer creates the ClusterVersion; Groundwork only updates it' };
+    }
+    const unknown = observed.unknownKinds.has(`${m.object.apiVersion}/${m.object.kind}`);
+    return {
+      ...base,
+      action: 'create',
+      ...(unknown ? { reason: m.stage === 'operands' ? ('AwaitsOperator' as const) : ('CrdInThisApply' as const), message: `${m.object.kind} is not served yet; its CRD must be Established first` } : {}),
+    };
+  }
+  const liveView = { ...base, live: redactSecret(live) };
+  const dry = observed.dryRun.get(m.id);
+  if (dry === undefined) return { ...liveView, action: 'unchanged' };
+  if (!isObject(dry)) return { ...liveView, action: 'update', problem: dry, message: dry.message };
+  const before = withoutPointers(normalize(live), policy.ignorePointers);
+  const after = withoutPointers(normalize(dry), policy.ignorePointers);
+  const diff = diffValues(redactSecret(before), redactSecret(after)).map((d) => {
+    const owners = d.op === 'add' ? [] : ownersOf(live, parsePointer(d.path));
+    return owners.length ? { ...d, owners } : d;
+  });
+  if (diff.length === 0) return { ...liveView, action: 'unchanged' };
+  // The dry-run is forced so the diff is complete; a real apply without force is refused when
+  // another manager owns a field it changes, and the plan says so up front.
+  const conflicts = diff.flatMap((d) => (d.owners ?? []).filter((o) => o !== FIELD_MANAGER).slice(0, 1).map((manager) => ({ manager, field: d.path })));
+  if (conflicts.length > 0 && !forceAll && !policy.forceConflicts) {
+    const message = `conflict with ${[...new Set(conflicts.map((c) => c.manager))].join(', ')} on ${conflicts.map((c) => c.field).join(', ')}`;
+    return { ...liveView, action: 'update', diff, problem: { code: 'Conflict', message, conflicts }, message };
+  }
+  return { ...liveView, action: 'update', diff };
+}
+
+function isObject(x: K8sObject | DryRunProblem): x is K8sObject {
+  return (x as K8sObject).metadata !== undefined;
+}
+
+/** Stage order helper for callers that group items. */
+export function byStage(a: PlanItem, b: PlanItem): number {
+  return stageIndex(a.stage) - stageIndex(b.stage);
+}
+
+/**
+ * The body to server-side apply for a desired object. For an object that exists, ignored fields
+ * are left out so Groundwork neither resets them nor keeps owning them (an HPA keeps `replicas`);
+ * on create they are sent, so the object starts complete.
+ */
+export function applyBody(desired: K8sObject, liveExists: boolean): K8sObject {
+  return liveExists ? withoutPointers(desired, policyOf(desired).ignorePointers) : desired;
+}

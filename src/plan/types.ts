@@ -1,0 +1,51 @@
+import type { ObjectPolicy } from '../core/annotations.js';
+import type { ObjectId, ObjectRef } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
+import type { FieldDiff } from './field-diff.js';
+import type { StageName } from './stages.js';
+
+/**
+ * What the engine will do with one object. Closed vocabulary; `PLAN_ACTIONS` is the display order.
+ * - `create`: desired, not in the cluster.
+ * - `update`: desired and live differ in fields Groundwork manages (see `diff`).
+ * - `unchanged`: desired and live agree; nothing is sent.
+ * - `prune`: in the inventory, no longer desired, still in the cluster.
+ * - `skip`: not acted on, with a `reason` (a failed list, a keep annotation, ...).
+ */
+export type PlanAction = 'create' | 'update' | 'prune' | 'skip' | 'unchanged';
+
+export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'prune', 'skip', 'unchanged'];
+
+/** Why an object is skipped; stable codes. */
+export type SkipReason = 'ListFailed' | 'KeepAnnotation' | 'NotCreatedByGroundwork' | 'PruneDisabled' | 'PruneBlocked';
+
+/** A problem the server reported during the dry-run of an update (the update will fail the same way). */
+export interface DryRunProblem {
+  code: string;
+  message: string;
+  /** For field-manager conflicts: the other managers and the fields. */
+  conflicts?: { manager: string; field: string }[];
+}
+
+export interface PlanItem {
+  id: ObjectId;
+  ref: ObjectRef;
+  stage: StageName;
+  action: PlanAction;
+  /** Field-level differences (updates): live → what the apply would produce. Secret values redacted. */
+  diff: FieldDiff[];
+  reason?: SkipReason | 'CrdInThisApply' | 'AwaitsOperator';
+  message?: string;
+  problem?: DryRunProblem;
+  /** Construct path that declared it (desired objects). */
+  source?: string;
+  policy: ObjectPolicy;
+  desired?: K8sObject;
+  live?: K8sObject;
+}
+
+/** Why pruning is refused, when it is. */
+export interface PruneRefusal {
+  reason: 'NoDesiredObjects' | 'TooManyPrunes' | 'ObservationIncomplete';
+  message: string;
+}

@@ -1,0 +1,91 @@
+import { describeRef } from '../core/object-id.js';
+import type { DriftItem } from '../plan/drift.js';
+
+/**
+ * The drift report, a versioned document (`groundwork.io/v1` DriftReport; fields are only ever
+ * added within v1). Secret values never appear: plan diffs carry redacted hashes.
+ */
+export interface DriftReportJson {
+  apiVersion: 'groundwork.io/v1';
+  kind: 'DriftReport';
+  platform: string;
+  overlay: string;
+  revision?: string;
+  generatedAt: string;
+  summary: { drifted: number; missing: number; modified: number; extra: number };
+  items: { id: string; object: string; type: DriftItem['type']; fields: { path: string; expected: unknown; actual: unknown; manager?: string }[] }[];
+}
+
+export class DriftReport {
+  constructor(
+    readonly platform: string,
+    readonly overlay: string,
+    readonly items: readonly DriftItem[],
+    readonly revision?: string,
+    readonly generatedAt: Date = new Date(),
+  ) {}
+
+  get drifted(): boolean {
+    return this.items.length > 0;
+  }
+
+  get summary(): DriftReportJson['summary'] {
+    const count = (t: DriftItem['type']) => this.items.filter((i) => i.type === t).length;
+    return { drifted: this.items.length, missing: count('missing'), modified: count('modified'), extra: count('extra') };
+  }
+
+  toJSON(): DriftReportJson {
+    return {
+      apiVersion: 'groundwork.io/v1',
+      kind: 'DriftReport',
+      platform: this.platform,
+      overlay: this.overlay,
+      ...(this.revision ? { revision: this.revision } : {}),
+      generatedAt: this.generatedAt.toISOString(),
+      summary: this.summary,
+      items: this.items.map((i) => ({ id: i.id, object: describeRef(i.ref), type: i.type, fields: i.fields })),
+    };
+  }
+
+  /** A table for terminals: one row per drifted field (or object). */
+  toString(): string {
+    if (!this.drifted) return `No drift: ${this.platform}/${this.overlay} matches git${this.revision ? ` (${this.revision})` : ''}.`;
+    const rows: string[][] = [['TYPE', 'OBJECT', 'FIELD', 'EXPECTED (git)', 'ACTUAL (cluster)', 'CHANGED BY']];
+    for (const i of this.items) {
+      if (i.fields.length === 0) rows.push([i.type, describeRef(i.ref), '', '', '', '']);
+      for (const f of i.fields) rows.push([i.type, describeRef(i.ref), f.path, show(f.expected), show(f.actual), f.manager ?? '']);
+    }
+    const widths = rows[0]!.map((_, c) => Math.min(48, Math.max(...rows.map((r) => r[c]!.length))));
+    const s = this.summary;
+    return [
+      `Drift in ${this.platform}/${this.overlay}: ${s.missing} missing, ${s.modified} modified, ${s.extra} extra`,
+      ...rows.map((r) => r.map((cell, c) => clip(cell, widths[c]!).padEnd(widths[c]!)).join('  ').trimEnd()),
+    ].join('\n');
+  }
+
+  toMarkdown(): string {
+    const s = this.summary;
+    if (!this.drifted) return `### ✅ No drift in \`${this.platform}/${this.overlay}\``;
+    const out = [
+      `### ⚠️ Drift in \`${this.platform}/${this.overlay}\`${this.revision ? ` (git ${this.revision})` : ''}`,
+      '',
+      `${s.missing} missing, ${s.modified} modified, ${s.extra} extra.`,
+      '',
+      '| type | object | field | expected (git) | actual (cluster) | changed by |',
+      '|---|---|---|---|---|---|',
+    ];
+    for (const i of this.items) {
+      if (i.fields.length === 0) out.push(`| ${i.type} | \`${describeRef(i.ref)}\` | | | | |`);
+      for (const f of i.fields) out.push(`| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${show(f.expected)}\` | \`${show(f.actual)}\` | ${f.manager ?? ''} |`);
+    }
+    return out.join('\n');
+  }
+}
+
+function show(v: unknown): string {
+  return v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function clip(s: string, width: number): string {
+  return s.length > width ? `${s.slice(0, width - 1)}…` : s;
+}

@@ -41,7 +41,11 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
     const synth = async (dir: string): Promise<SynthOutcome> => {
       if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
       try {
-        return await synthesizeInChild({ dir, overlay, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+        return await synthesizeInChild({
+          dir,
+          overlay,
+          ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+        });
       } catch (err) {
         return synthFailureOf(err, { hidePaths: [dir, tmp] });
       }
@@ -92,21 +96,39 @@ interface PreviewFlags {
 export const registerPreview: CommandModule = (program: Command, setExitCode) => {
   program
     .command('preview')
-    .description('preview what a change between two git revisions does to the synthesized platform, and its risks')
+    .description(
+      'preview what a change between two git revisions does to the synthesized platform, and its risks',
+    )
     .requiredOption('--base <rev>', 'the revision merged into (e.g. origin/main)')
     .requiredOption('--head <rev>', 'the revision to preview (e.g. HEAD)')
     .option('--dir <dir>', 'platform repository root inside the git checkout (holds groundwork.yaml)', '.')
-    .addOption(new Option('--overlay <name>', "one overlay (default: head's groundwork.yaml defaultOverlay)").conflicts('allOverlays'))
+    .addOption(
+      new Option(
+        '--overlay <name>',
+        "one overlay (default: head's groundwork.yaml defaultOverlay)",
+      ).conflicts('allOverlays'),
+    )
     .addOption(new Option('--all-overlays', 'every overlay of either revision').conflicts('overlay'))
-    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json', 'text']).default('text'))
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['markdown', 'json', 'text']).default('text'),
+    )
     .action(async (flags: PreviewFlags) => {
       const preview = await previewRevisions({
         repoDir: resolve(flags.dir),
         base: flags.base,
         head: flags.head,
-        ...(flags.allOverlays ? { overlay: { all: true } as const } : flags.overlay ? { overlay: flags.overlay } : {}),
+        ...(flags.allOverlays
+          ? { overlay: { all: true } as const }
+          : flags.overlay
+            ? { overlay: flags.overlay }
+            : {}),
       });
-      const out = flags.format === 'json' ? `${JSON.stringify(preview, null, 2)}\n` : flags.format === 'markdown' ? preview.toMarkdown() : preview.toString();
+      const out =
+        flags.format === 'json'
+          ? `${JSON.stringify(preview, null, 2)}\n`
+          : flags.format === 'markdown'
+            ? preview.toMarkdown()
+            : preview.toString();
       process.stdout.write(out);
       setExitCode(ExitCode.Ok);
     });

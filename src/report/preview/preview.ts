@@ -1,0 +1,117 @@
+import type { SynthResult } from '../../synth/synthesize.js';
+import { previewOverlay, type OverlayPreview } from './overlay-preview.js';
+import { previewMarkdown, type MarkdownOptions } from './render-markdown.js';
+import { previewText } from './render-text.js';
+import { compareRiskNotes, countBySeverity, type RiskSeverity } from './risk-note.js';
+import { synthFailureOf, type SynthFailure } from './synth-failure.js';
+
+/** A revision as the preview names it: what the user asked for and the commit it resolved to. */
+export interface PreviewRevision {
+  /** As given: `origin/main`, `HEAD`, a sha. */
+  ref: string;
+  /** Full commit id. */
+  oid?: string;
+}
+
+/** One side of the comparison: its synth results, or why synth failed (a thrown error or a `SynthFailure`). */
+export type SynthOutcome = readonly SynthResult[] | SynthFailure | Error;
+
+export interface PreviewInput {
+  base: SynthOutcome;
+  head: SynthOutcome;
+  baseRevision?: PreviewRevision;
+  headRevision?: PreviewRevision;
+}
+
+/**
+ * `ok`: head synthesizes, overlays compared (against an empty base when base failed);
+ * `head-failed`: head does not synthesize, and the preview is only that failure.
+ */
+export type PreviewStatus = 'ok' | 'head-failed';
+
+/** The preview as data: the frozen JSON format (`groundwork.io/v1`, `Preview`). */
+export interface PreviewData {
+  apiVersion: 'groundwork.io/v1';
+  kind: 'Preview';
+  status: PreviewStatus;
+  base: { revision?: PreviewRevision; failure?: SynthFailure };
+  head: { revision?: PreviewRevision; failure?: SynthFailure };
+  /** Risk notes per severity, over every overlay. */
+  risks: Record<RiskSeverity, number>;
+  /** In overlay name order; empty when head failed. */
+  overlays: OverlayPreview[];
+}
+
+/** A preview with its renderings (non-enumerable, so the value stays plain data). */
+export type Preview = PreviewData & {
+  /** For the pull-request comment; starts with `PREVIEW_MARKER`. */
+  toMarkdown(opts?: MarkdownOptions): string;
+  /** The versioned JSON document (what `JSON.stringify(preview)` writes). */
+  toJSON(): PreviewData;
+  /** For terminals. */
+  toString(): string;
+};
+
+/**
+ * Builds the PR preview from both revisions' synth outcomes, per overlay (in the union of both
+ * sides' overlays, by name). When head failed, the preview holds only that failure, with every
+ * validation issue; when base failed, every head object counts as added and `base.failure` says why.
+ * Pure: no git, no synth, no clock.
+ *
+ * @example
+ * const preview = buildPreview({ base: await synthesizeInChild(...), head: err });
+ * process.stdout.write(preview.toMarkdown());
+ */
+export function buildPreview(input: PreviewInput): Preview {
+  const base = outcome(input.base);
+  const head = outcome(input.head);
+  const data: PreviewData = {
+    apiVersion: 'groundwork.io/v1',
+    kind: 'Preview',
+    status: head.failure ? 'head-failed' : 'ok',
+    base: {
+      ...(input.baseRevision ? { revision: input.baseRevision } : {}),
+      ...(base.failure ? { failure: base.failure } : {}),
+    },
+    head: {
+      ...(input.headRevision ? { revision: input.headRevision } : {}),
+      ...(head.failure ? { failure: head.failure } : {}),
+    },
+    risks: countBySeverity([]),
+    overlays: [],
+  };
+  if (head.results) {
+    const baseByName = new Map((base.results ?? []).map((r) => [r.overlay, r]));
+    const headByName = new Map(head.results.map((r) => [r.overlay, r]));
+    // A failed base is an empty base for every head overlay (not a removed one for its own).
+    const names = [...new Set([...headByName.keys(), ...(base.results ? baseByName.keys() : [])])].sort();
+    data.overlays = names.map((name) =>
+      previewOverlay(
+        name,
+        base.failure ? emptyLike(headByName.get(name)!) : baseByName.get(name),
+        headByName.get(name),
+      ),
+    );
+    data.risks = countBySeverity(data.overlays.flatMap((o) => o.risks).sort(compareRiskNotes));
+  }
+  return withRendering(data);
+}
+
+/** Attaches the renderings to preview data (also for data read back from JSON). */
+export function withRendering(data: PreviewData): Preview {
+  return Object.defineProperties(data, {
+    toMarkdown: { value: (opts?: MarkdownOptions) => previewMarkdown(data, opts), enumerable: false },
+    toJSON: { value: () => ({ ...data }), enumerable: false },
+    toString: { value: () => previewText(data), enumerable: false },
+  }) as Preview;
+}
+
+function outcome(o: SynthOutcome): { results?: readonly SynthResult[]; failure?: SynthFailure } {
+  if (Array.isArray(o)) return { results: o as readonly SynthResult[] };
+  if (o instanceof Error) return { failure: synthFailureOf(o) };
+  return { failure: o as SynthFailure };
+}
+
+function emptyLike(head: SynthResult): SynthResult {
+  return { platform: head.platform, overlay: head.overlay, manifests: [], hash: '', warnings: [] };
+}

@@ -1,0 +1,177 @@
+import type { ValidationIssue } from '../../synth/validation.js';
+import type { ObjectChange, OverlayPreview } from './overlay-preview.js';
+import type { PreviewData } from './preview.js';
+import { failureHeadline, overlayCounts, plural, revisionName, severityCounts } from './render-parts.js';
+import { countBySeverity, type RiskNote } from './risk-note.js';
+import type { SynthFailure } from './synth-failure.js';
+
+/** First line of every preview comment: a workflow finds (and updates) its own comment by it. */
+export const PREVIEW_MARKER = '<!-- groundwork-preview -->';
+
+export interface MarkdownOptions {
+  /**
+   * Longest output in characters. GitHub refuses comments over 65,536; past this budget diffs are
+   * left out (last ones first), never risk notes or the summary. @default 60_000
+   */
+  maxLength?: number;
+}
+
+/**
+ * Markdown for the pull-request comment: the marker, the revisions, the risk roll-up, then per
+ * overlay its risk notes (worst first), a count per kind and each object's diff folded in
+ * `<details>`. A head that fails synth gets only its failure, with every issue and fix.
+ */
+export function previewMarkdown(p: PreviewData, opts: MarkdownOptions = {}): string {
+  const maxLength = opts.maxLength ?? 60_000;
+  const base = revisionName(p.base.revision, 'base', code);
+  const head = revisionName(p.head.revision, 'head', code);
+  if (p.head.failure) return headFailed(p.head.failure, head);
+  const top = [PREVIEW_MARKER, '## Groundwork preview', '', `Base ${base} → head ${head}.`, ''];
+  if (p.base.failure) top.push(...baseFailed(p.base.failure, base));
+  top.push(`**Risks:** ${severityCounts(p.risks)}.`, '');
+  if (p.overlays.length > 1) top.push(...overlayTable(p.overlays), '');
+  if (p.overlays.length === 0) top.push('No overlays.', '');
+  return fitBudget(top.join('\n'), p.overlays.map(overlaySection), maxLength);
+}
+
+const TRAILER = (n: number, what: string): string =>
+  `_${plural(n, what)} left out to stay under GitHub's comment size limit: run \`groundwork preview\` locally for all of them._\n`;
+/** Room kept for the trailer line. */
+const RESERVE = 200;
+
+/**
+ * Everything but diffs is always shown; diffs fill what is left of the budget, in order. When even
+ * one line per changed object does not fit, the lists go (the per-kind tables stay); past that,
+ * the text is cut, so the comment can always be posted.
+ */
+function fitBudget(top: string, sections: readonly Section[], maxLength: number): string {
+  const withLists = [top, ...sections.map((s) => s.text + s.changes.map((c) => c.short).join(''))].join('\n');
+  const changes = sections.reduce((n, s) => n + s.changes.length, 0);
+  if (withLists.length + RESERVE > maxLength) {
+    const bare = [
+      top,
+      ...sections.map((s) => s.text),
+      changes > 0 ? TRAILER(changes, 'changed object') : '',
+    ].join('\n');
+    return bare.length <= maxLength
+      ? bare
+      : `${bare.slice(0, maxLength - RESERVE)}\n\n_… cut to stay under GitHub's comment size limit: run \`groundwork preview\` locally._\n`;
+  }
+  let room = maxLength - RESERVE - withLists.length;
+  let omitted = 0;
+  const out = [top];
+  for (const s of sections) {
+    let text = s.text;
+    for (const c of s.changes) {
+      const extra = c.full.length - c.short.length;
+      if (extra <= room) {
+        text += c.full;
+        room -= extra;
+      } else {
+        text += c.short;
+        omitted++;
+      }
+    }
+    out.push(text);
+  }
+  if (omitted > 0) out.push(TRAILER(omitted, 'diff'));
+  return out.join('\n');
+}
+
+function headFailed(f: SynthFailure, head: string): string {
+  const lines = [PREVIEW_MARKER, '## Groundwork preview: head does not synthesize', ''];
+  lines.push(
+    '> [!CAUTION]',
+    `> Head ${head} fails synth (${md(failureHeadline(f))}). Nothing in this revision can be applied until it is fixed.`,
+    '',
+  );
+  lines.push(...failureBody(f));
+  return `${lines.join('\n')}\n`;
+}
+
+function baseFailed(f: SynthFailure, base: string): string[] {
+  const notice = [
+    '> [!WARNING]',
+    `> Base ${base} fails synth (${md(failureHeadline(f))}), so this preview compares head against an empty base: every object shows as added.`,
+    '',
+  ];
+  const body = failureBody(f);
+  return body.length
+    ? [...notice, '<details><summary>Why base fails</summary>', '', ...body, '</details>', '']
+    : notice;
+}
+
+function failureBody(f: SynthFailure): string[] {
+  if (f.issues.length > 0) return [...f.issues.map(issueItem), ''];
+  // A one-line message is already in the headline.
+  const lines = f.message.includes('\n') ? [fence(f.message, 'text'), ''] : [];
+  if (f.fix) lines.push(`Fix: ${md(f.fix)}`, '');
+  return lines;
+}
+
+function issueItem(i: ValidationIssue): string {
+  const where = i.field ? `${code(i.path)} ${code(i.field)}` : code(i.path);
+  return `- **${i.severity}** ${where}: ${md(i.message)}${i.fix ? `\n  - fix: ${md(i.fix)}` : ''}`;
+}
+
+function overlayTable(overlays: readonly OverlayPreview[]): string[] {
+  const n = (o: OverlayPreview, a: ObjectChange['action']): number =>
+    o.changes.filter((c) => c.action === a).length;
+  return [
+    '| Overlay | Added | Changed | Removed | Risks |',
+    '| --- | ---: | ---: | ---: | --- |',
+    ...overlays.map(
+      (o) =>
+        `| ${code(o.overlay)}${o.status === 'added' ? ' (new)' : o.status === 'removed' ? ' (removed)' : ''} | ${n(o, 'added')} | ${n(o, 'changed')} | ${n(o, 'removed')} | ${severityCounts(countBySeverity(o.risks))} |`,
+    ),
+  ];
+}
+
+interface Section {
+  text: string;
+  changes: { short: string; full: string }[];
+}
+
+function overlaySection(o: OverlayPreview): Section {
+  const lines = [`### Overlay ${code(o.overlay)}: ${overlayCounts(o)}`, ''];
+  if (o.risks.length > 0) lines.push('**Risks**', '', ...o.risks.map(riskItem), '');
+  if (o.summary.length > 0) {
+    lines.push('| Kind | Added | Changed | Removed |', '| --- | ---: | ---: | ---: |');
+    lines.push(...o.summary.map((s) => `| ${s.kind} | ${s.added} | ${s.changed} | ${s.removed} |`), '');
+  }
+  if (o.warnings.length > 0) lines.push('**Synth warnings**', '', ...o.warnings.map(issueItem), '');
+  const changes = o.changes.map((c) => {
+    const title = `<b>${c.action}</b> <code>${html(c.object)}</code>`;
+    return {
+      short: `- ${c.action} ${code(c.object)} (diff left out)\n`,
+      full: `<details><summary>${title}</summary>\n\n${fence(c.diff, 'diff')}\n\n</details>\n\n`,
+    };
+  });
+  return { text: `${lines.join('\n')}\n`, changes };
+}
+
+function riskItem(r: RiskNote): string {
+  return `- **${r.severity}** ${code(r.subject)}: ${md(r.message)}`;
+}
+
+/** A fenced block whose fence is longer than any backtick run inside. */
+function fence(body: string, lang: string): string {
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(Math.max(3, longest + 1));
+  return `${f}${lang}\n${body.endsWith('\n') ? body : `${body}\n`}${f}`;
+}
+
+function code(text: string): string {
+  const f = text.includes('`') ? '`` ' : '`';
+  return `${f}${text}${f === '`' ? '`' : ' ``'}`;
+}
+
+function md(text: string): string {
+  return html(text)
+    .replace(/([\\*_[\]])/g, '\\$1')
+    .replace(/\n/g, ' ');
+}
+
+function html(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

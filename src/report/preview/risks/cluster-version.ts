@@ -1,0 +1,162 @@
+import { tryParseChannel, type Channel } from '../../../cluster-version/channel.js';
+import { parseVersion, type SemVer } from '../../../cluster-version/version.js';
+import { ANNOTATIONS } from '../../../core/annotations.js';
+import { describeRef } from '../../../core/object-id.js';
+import { isPlainObject, type K8sObject } from '../../../core/object.js';
+import { isKind, type ManifestPair } from '../manifest-pair.js';
+import type { RiskNote } from '../risk-note.js';
+
+/**
+ * Risk notes for the ClusterVersion target (`groundwork.io/target-version` and `spec.channel`),
+ * comparing base and head by rule alone (no update graph): a patch update is `low`; one minor is
+ * `high`; two even minors on an `eus-` channel with `groundwork.io/control-plane-only: "true"` is
+ * an EUS-to-EUS update (`high`); any other jump past a minor, or a major change, is a `blocker`
+ * (OpenShift updates one minor at a time and the engine refuses it); a lower target is a `high`
+ * downgrade. A channel change, newly accepted conditional-update risks and a new target are
+ * noted too. A removed ClusterVersion is left to the prune notes.
+ */
+export function clusterVersionRisks(pairs: readonly ManifestPair[]): RiskNote[] {
+  const notes: RiskNote[] = [];
+  for (const pair of pairs) {
+    if (!isKind(pair, 'config.openshift.io', 'ClusterVersion') || !pair.head || pair.action === 'unchanged')
+      continue;
+    const subject = describeRef(pair.ref);
+    const head = read(pair.head.object);
+    if (!pair.base) {
+      notes.push({
+        severity: 'medium',
+        code: 'ClusterVersionTargetAdded',
+        subject,
+        message: `Groundwork starts driving cluster updates: target ${head.version ?? '(none)'} on channel ${head.channel ?? '(none)'}, one graph step at a time from the version the cluster runs`,
+      });
+      continue;
+    }
+    const base = read(pair.base.object);
+    const versionNote = versionChange(base, head, subject);
+    if (versionNote) notes.push(versionNote);
+    if (base.channel !== head.channel) notes.push(channelChange(base.channel, head.channel, subject));
+    const accepted = head.acceptedRisks.filter((r) => !base.acceptedRisks.includes(r));
+    if (accepted.length > 0) {
+      notes.push({
+        severity: 'medium',
+        code: 'ClusterVersionRisksAccepted',
+        subject,
+        message: `accepts conditional-update risk${accepted.length === 1 ? '' : 's'} ${accepted.join(', ')}: the cluster may take updates the update service flags as risky for clusters like it`,
+      });
+    }
+  }
+  return notes;
+}
+
+interface Target {
+  version: string | undefined;
+  channel: string | undefined;
+  controlPlaneOnly: boolean;
+  acceptedRisks: string[];
+}
+
+function read(obj: K8sObject): Target {
+  const a = obj.metadata.annotations ?? {};
+  const spec = isPlainObject(obj.spec) ? obj.spec : {};
+  let acceptedRisks: string[] = [];
+  try {
+    const parsed = JSON.parse(a[ANNOTATIONS.acceptedRisks] ?? '[]') as unknown;
+    if (Array.isArray(parsed)) acceptedRisks = parsed.filter((r): r is string => typeof r === 'string');
+  } catch {
+    acceptedRisks = []; // synth validated it; a hand-written annotation that is not JSON accepts nothing
+  }
+  return {
+    version: a[ANNOTATIONS.targetVersion],
+    channel: typeof spec.channel === 'string' ? spec.channel : undefined,
+    controlPlaneOnly: a[ANNOTATIONS.controlPlaneOnly] === 'true',
+    acceptedRisks,
+  };
+}
+
+function versionChange(base: Target, head: Target, subject: string): RiskNote | undefined {
+  const from = base.version ? parseVersion(base.version) : undefined;
+  const to = head.version ? parseVersion(head.version) : undefined;
+  if (!from || !to || from.compare(to) === 0) return undefined;
+  const move = `target ${from.version} → ${to.version}`;
+  if (from.major !== to.major) {
+    return {
+      severity: 'blocker',
+      code: 'ClusterVersionMajor',
+      subject,
+      message: `${move} changes the major version: OpenShift has no update path across majors; the engine refuses it`,
+    };
+  }
+  if (from.compare(to) > 0) {
+    return {
+      severity: 'high',
+      code: 'ClusterVersionDowngrade',
+      subject,
+      message: `${move} is a downgrade: the engine refuses it unless it is a rollback to the cluster's previous version`,
+    };
+  }
+  const minors = to.minor - from.minor;
+  if (minors === 0) {
+    return {
+      severity: 'low',
+      code: 'ClusterVersionPatch',
+      subject,
+      message: `${move} (patch update): the nodes of every pool reboot into the new release, maxUnavailable at a time`,
+    };
+  }
+  if (minors === 1) {
+    return {
+      severity: 'high',
+      code: 'ClusterVersionMinor',
+      subject,
+      message: `${move} (minor update): check the ${from.major}.${to.minor} release notes, removed APIs and admin-acks, and that every operator supports ${from.major}.${to.minor}; every pool rolls to the new release`,
+    };
+  }
+  if (isEusToEus(from, to, head)) {
+    return {
+      severity: 'high',
+      code: 'ClusterVersionEusToEus',
+      subject,
+      message: `${move} (EUS-to-EUS update): the control plane goes through ${from.major}.${from.minor + 1} with the worker pools paused, then the workers update once, to ${to.version}`,
+    };
+  }
+  const skipped = Array.from({ length: minors - 1 }, (_, i) => `${from.major}.${from.minor + 1 + i}`);
+  return {
+    severity: 'blocker',
+    code: 'ClusterVersionSkipsMinors',
+    subject,
+    message:
+      `${move} skips ${skipped.join(', ')}: OpenShift updates one minor at a time, so this target is invalid and the engine refuses it ` +
+      `(only an EUS-to-EUS update, from an even minor to the next even minor on an eus- channel with controlPlaneOnly, may span two); ` +
+      `target ${from.major}.${from.minor + 1} first`,
+  };
+}
+
+function isEusToEus(from: SemVer, to: SemVer, head: Target): boolean {
+  const channel = head.channel ? tryParseChannel(head.channel) : undefined;
+  return (
+    head.controlPlaneOnly &&
+    channel?.ok === true &&
+    channel.channel.tier === 'eus' &&
+    from.minor % 2 === 0 &&
+    to.minor === from.minor + 2
+  );
+}
+
+function channelChange(from: string | undefined, to: string | undefined, subject: string): RiskNote {
+  const parsed = to ? tryParseChannel(to) : undefined;
+  const channel: Channel | undefined = parsed?.ok ? parsed.channel : undefined;
+  const hint =
+    channel?.tier === 'candidate'
+      ? ': candidate releases are not supported for production clusters'
+      : channel?.tier === 'fast'
+        ? ': fast gets releases as soon as they are published, before stable'
+        : channel?.tier === 'eus'
+          ? ': eus channels offer even minors for EUS-to-EUS updates'
+          : '';
+  return {
+    severity: channel?.tier === 'candidate' ? 'high' : 'medium',
+    code: 'ClusterVersionChannel',
+    subject,
+    message: `update channel ${from ?? '(none)'} → ${to ?? '(none)'}${hint}`,
+  };
+}

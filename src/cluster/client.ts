@@ -1,4 +1,6 @@
-import { KubeConfig } from '@kubernetes/client-node';
+// Deep import: the package index also loads every generated API model (~85 MB of RSS) that
+// Groundwork never uses; the config module alone handles kubeconfig, contexts, in-cluster and auth.
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';

@@ -19,7 +19,8 @@ export interface ChildSynthOptions {
 /** Environment variables the synth child may see: nothing that reaches a cluster or a git server. */
 const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+// From the sources (tsx) the child is main.ts; from a build (dist/) it is main.js.
+const MAIN = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './main.ts' : './main.js', import.meta.url));
 const HOOKS = fileURLToPath(new URL('./register-hooks.mjs', import.meta.url));
 
 /**

@@ -1,0 +1,39 @@
+// Groundwork's engine in its own process, as the agent runs it: one session, a first apply, then a
+// no-op reconcile of the same files. Prints JSON timings, request counts and peak RSS.
+// `node dist/bench/engine-child.js <kubeconfig> <dir-of-manifests> <overlay>`
+import { applyObserved, ClusterSession, observeAndPlan } from '../src/agent/reconcile.js';
+import { KubeClient } from '../src/cluster/client.js';
+import { readObjects } from '../src/core/yaml-files.js';
+import { compareManifests, setHash, toManifest } from '../src/synth/manifest.js';
+
+const [kubeconfig, dir, overlay] = process.argv.slice(2) as [string, string, string];
+const session = new ClusterSession(await KubeClient.load({ kubeconfig, maxSockets: 32 }));
+const revision = 'bench@sha1:0000000000000000000000000000000000000000';
+
+async function reconcile() {
+  const before = { ...session.client.counts };
+  const started = performance.now();
+  const objects = await readObjects(dir);
+  const manifests = objects.map((o) => toManifest(o, `bench/${o.metadata.name}`)).sort(compareManifests);
+  const read = performance.now();
+  const observed = await observeAndPlan(session, { platform: 'bench', overlay, manifests, hash: setHash(manifests), warnings: [] }, { revision });
+  const planned = performance.now();
+  const changes = await applyObserved(session, observed, { revision, wait: false, concurrency: 32 });
+  const done = performance.now();
+  const requests = Object.fromEntries(Object.entries(session.client.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]));
+  return {
+    totalMs: done - started,
+    readMs: read - started,
+    planMs: planned - read,
+    applyMs: done - planned,
+    counts: changes.counts,
+    error: changes.error?.message,
+    requests,
+    writes: Object.entries(requests).filter(([m]) => m !== 'GET').reduce((n, [, c]) => n + c, 0),
+  };
+}
+
+const first = await reconcile();
+const noop = await reconcile();
+session.client.close();
+process.stdout.write(JSON.stringify({ first, noop, maxRssMb: process.resourceUsage().maxRSS / 1024 }));

@@ -1,0 +1,16 @@
+// `npm run bench -- <name> [--sizes a,b]`: runs one benchmark (or all) and prints a Markdown report.
+import { benchEngine } from './engine.js';
+
+const args = process.argv.slice(2);
+const which = args.find((a) => !a.startsWith('--')) ?? 'all';
+const sizesArg = args[args.indexOf('--sizes') + 1];
+const sizes = args.includes('--sizes') && sizesArg ? sizesArg.split(',').map(Number) : undefined;
+
+const benches: Record<string, () => Promise<string>> = {
+  engine: () => benchEngine(sizes ?? [1000, 5000]),
+};
+
+for (const [name, fn] of Object.entries(benches)) {
+  if (which !== 'all' && which !== name) continue;
+  process.stdout.write(`## bench: ${name}\n\n${await fn()}\n`);
+}

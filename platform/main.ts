@@ -1,4 +1,13 @@
-import { ApiObject, ClusterVersionTarget, PlatformOperator, Platform, definePlatform, withPolicy } from 'groundwork';
+import {
+  ApiObject,
+  ClusterVersionTarget,
+  MachineConfig,
+  MachineConfigPool,
+  PlatformOperator,
+  Platform,
+  definePlatform,
+  withPolicy,
+} from 'groundwork';
 import { Values } from './values.js';
 
 /**
@@ -63,6 +72,41 @@ export default definePlatform({
       { prune: 'keep' },
     );
 
+    // Nodes: an `infra` pool (inherits worker configs), time sync and an SSH banner everywhere.
+    const infra = new MachineConfigPool(platform, 'infra', {
+      name: 'infra',
+      maxUnavailable: values.infraPool.maxUnavailable,
+      ...(values.infraPool.paused ? { paused: true } : {}),
+      maintenanceWindows: values.infraPool.maintenanceWindows,
+    });
+    for (const role of ['master', 'worker'] as const) {
+      new MachineConfig(platform, `chrony-${role}`, {
+        name: `50-${role}-chrony`,
+        pool: role,
+        files: [{ path: '/etc/chrony.conf', mode: '0644', contents: chronyConf(values.chrony.servers) }],
+      });
+    }
+    new MachineConfig(platform, 'ssh-banner', {
+      pool: 'worker',
+      files: [
+        {
+          path: '/etc/ssh/sshd_config.d/40-banner.conf',
+          mode: '0600',
+          contents: 'Banner /etc/issue.d/platform-banner\n',
+        },
+        {
+          path: '/etc/issue.d/platform-banner',
+          mode: '0644',
+          contents: 'Authorized use only. This node is managed by the platform team.\n',
+        },
+      ],
+      ...(values.workerKernelArguments.length ? { kernelArguments: values.workerKernelArguments } : {}),
+    });
+    new MachineConfig(platform, 'infra-hugepages', {
+      pool: infra,
+      kernelArguments: ['hugepagesz=2M', 'hugepages=512'],
+    });
+
     new ClusterVersionTarget(platform, 'version', {
       channel: values.clusterVersion.channel,
       version: values.clusterVersion.version,
@@ -70,3 +114,14 @@ export default definePlatform({
     });
   },
 });
+
+function chronyConf(servers: readonly string[]): string {
+  return [
+    ...servers.map((s) => `server ${s} iburst`),
+    'driftfile /var/lib/chrony/drift',
+    'makestep 1.0 3',
+    'rtcsync',
+    'logdir /var/log/chrony',
+    '',
+  ].join('\n');
+}

@@ -19,3 +19,13 @@ export {
   type SubscriptionConfig,
 } from './olm/constructs/platform-operator.js';
 export { ClusterVersionTarget, type ClusterVersionTargetProps } from './cluster-version/target.js';
+export {
+  MachineConfig,
+  MachineConfigPool,
+  type FileContents,
+  type MachineConfigFile,
+  type MachineConfigPoolProps,
+  type MachineConfigProps,
+  type MaintenanceWindow,
+  type SystemdUnit,
+} from './machine-config/index.js';

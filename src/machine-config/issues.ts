@@ -1,6 +1,6 @@
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import { formatPath, Validation } from '../synth/validation.js';
+import { validateProps } from '../synth/validation.js';
 import type { Problem } from './rules.js';
 
 /** A zod refinement that reports `check`'s problem, carrying its fix in the issue's `params`. */
@@ -17,9 +17,8 @@ export function addProblem(ctx: z.RefinementCtx, p: Problem, path: PropertyKey[]
 }
 
 /**
- * Parses props like `validateProps`, but takes each issue's fix from the issue itself (`params.fix`
- * of refinements) before falling back to `fixes[<top-level prop>]`, so that every rule can say how
- * to repair its own problem. Records every issue; returns the parsed value only when there is none.
+ * `validateProps` with the machine-config explanation of a rejected remote `source`; each rule's
+ * own fix (`params.fix`) is taken by `validateProps` itself.
  */
 export function parseProps<S extends z.ZodType>(
   scope: IConstruct,
@@ -27,18 +26,10 @@ export function parseProps<S extends z.ZodType>(
   props: unknown,
   fixes: Record<string, string> = {},
 ): z.infer<S> | undefined {
-  const parsed = schema.safeParse(props);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    const { message, fix } = describe(issue, fixes);
-    Validation.error(scope, formatPath(issue.path), message, fix);
-  }
-  return undefined;
+  return validateProps(scope, schema, props, fixes, explainSource);
 }
 
-function describe(issue: z.core.$ZodIssue, fixes: Record<string, string>): Problem {
-  const own = (issue as { params?: { fix?: unknown } }).params?.fix;
-  if (typeof own === 'string') return { message: issue.message, fix: own };
+function explainSource(issue: z.core.$ZodIssue): Problem | undefined {
   if (issue.code === 'unrecognized_keys' && issue.keys.includes('source')) {
     return {
       message:
@@ -46,6 +37,5 @@ function describe(issue: z.core.$ZodIssue, fixes: Record<string, string>): Probl
       fix: 'inline the file: contents as text, { base64 } or bytes',
     };
   }
-  const fix = fixes[String(issue.path[0] ?? '')];
-  return fix ? { message: issue.message, fix } : { message: issue.message };
+  return undefined;
 }

@@ -43,21 +43,23 @@ export const Validation = {
 
 /**
  * Validates construct props with a zod schema. Returns the parsed value, or undefined after
- * recording one issue per problem (with its prop path) on the construct. `fixes` maps a
- * top-level prop name to a suggested fix.
+ * recording one issue per problem (with its prop path) on the construct. Each issue's fix is its
+ * own (`params.fix` of a refinement, see `zodIssueWithFix`) or else `fixes[<top-level prop>]`.
  */
 export function validateProps<S extends z.ZodType>(
   scope: IConstruct,
   schema: S,
   props: unknown,
   fixes: Record<string, string> = {},
+  explain: (issue: z.core.$ZodIssue) => { message: string; fix?: string } | undefined = () => undefined,
 ): z.infer<S> | undefined {
   const parsed = schema.safeParse(props);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
-    const field = formatPath(issue.path);
-    const top = String(issue.path[0] ?? '');
-    Validation.error(scope, field, issue.message, fixes[top]);
+    const special = explain(issue);
+    const own = (issue as { params?: { fix?: unknown } }).params?.fix;
+    const fix = special?.fix ?? (typeof own === 'string' ? own : fixes[String(issue.path[0] ?? '')]);
+    Validation.error(scope, formatPath(issue.path), special?.message ?? issue.message, fix);
   }
   return undefined;
 }

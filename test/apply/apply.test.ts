@@ -3,16 +3,16 @@ import { applyPlan } from '../../src/apply/apply.js';
 import type { Inventory } from '../../src/apply/inventory.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { idOf } from '../../src/core/object-id.js';
-import { plan } from '../../src/plan/plan.js';
+import { plan, type Observation } from '../../src/plan/plan.js';
 import { configMap, synthOf } from '../harness/engine.js';
 import { apiError, FakeTarget } from './fake-target.js';
 
 const ns = (name: string): K8sObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 const og: K8sObject = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og', namespace: 'ops' }, spec: {} };
 const sub: K8sObject = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'sub', namespace: 'ops' }, spec: { name: 'x', channel: 'c', source: 's', sourceNamespace: 'm' } };
-const empty = { live: new Map(), dryRun: new Map(), inventory: undefined, failedLists: [], unknownKinds: new Set<string>() };
+const empty: Observation = { live: new Map(), dryRun: new Map(), inventory: undefined, failedLists: [], unknownKinds: new Set<string>() };
 
-function planOf(objects: K8sObject[], observed: Partial<typeof empty> = {}) {
+function planOf(objects: K8sObject[], observed: Partial<Observation> = {}) {
   return plan(synthOf(objects, { overlay: 'dev' }).manifests, { ...empty, ...observed }, { platform: 'p', overlay: 'dev' });
 }
 

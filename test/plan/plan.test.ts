@@ -5,7 +5,7 @@ import { needsDryRun, plan, type Observation } from '../../src/plan/plan.js';
 import { stageOf } from '../../src/plan/stages.js';
 import { configMap, synthOf } from '../harness/engine.js';
 
-const withManaged = (obj: K8sObject, fields: object, manager = 'groundwork'): K8sObject => ({
+const withManaged = (obj: K8sObject, fields: Record<string, unknown>, manager = 'groundwork'): K8sObject => ({
   ...obj,
   metadata: { ...obj.metadata, uid: 'u1', resourceVersion: '7', managedFields: [{ manager, operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: fields }] },
 });

@@ -52,6 +52,7 @@ beforeAll(() => {
   );
   edit('overlays/prod.yaml', /gitops:\n {2}channel: latest/, 'gitops:\n  channel: gitops-1.15');
   edit('overlays/prod.yaml', 'pin: kepler-operator.v0.21.0', 'pin: kepler-operator.v0.22.0');
+  edit('overlays/prod.yaml', '    - 1.rhel.pool.ntp.org', '    - ntp1.example.com');
   edit(
     'platform/main.ts',
     /\n {4}\/\/ cert-manager operator for Red Hat OpenShift\.\n {4}new PlatformOperator\(platform, 'cert-manager', \{[^}]*\}\);\n/,
@@ -60,13 +61,7 @@ beforeAll(() => {
   edit(
     'platform/main.ts',
     '    new ClusterVersionTarget(',
-    `    new ApiObject(platform, 'chrony', {
-      apiVersion: 'machineconfiguration.openshift.io/v1',
-      kind: 'MachineConfig',
-      metadata: { name: '50-worker-chrony', labels: { 'machineconfiguration.openshift.io/role': 'worker' } },
-      spec: { config: { ignition: { version: '3.4.0' }, storage: { files: [{ path: '/etc/chrony.conf', mode: 420, overwrite: true, contents: { source: 'data:,server%20ntp1.example.com%20iburst%0A' } }] } } },
-    });
-    new ApiObject(platform, 'repo-creds', {
+    `    new ApiObject(platform, 'repo-creds', {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: 'platform-repo', namespace: 'platform-gitops', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },

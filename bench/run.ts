@@ -1,5 +1,6 @@
 // `npm run bench -- <name> [--sizes a,b]`: runs one benchmark (or all) and prints a Markdown report.
 import { benchEngine } from './engine.js';
+import { benchSynth } from './synth.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -7,6 +8,7 @@ const sizesArg = args[args.indexOf('--sizes') + 1];
 const sizes = args.includes('--sizes') && sizesArg ? sizesArg.split(',').map(Number) : undefined;
 
 const benches: Record<string, () => Promise<string>> = {
+  synth: () => benchSynth(),
   engine: () => benchEngine(sizes ?? [1000, 5000]),
 };
 

@@ -128,8 +128,21 @@ const unit = z
     });
   });
 
-/** The props of a MachineConfig after the pool has been resolved to its role. */
+const schemas = new Map<string, ReturnType<typeof buildMachineConfigSchema>>();
+
+/**
+ * The props of a MachineConfig after the pool has been resolved to its role. Memoized per OpenShift
+ * minor and Ignition version: zod compiles a schema on first use, and a platform has thousands of
+ * MachineConfigs but one version.
+ */
 export function machineConfigSchema(c: SchemaContext) {
+  const key = `${c.minor}/${c.ignitionVersion}`;
+  let schema = schemas.get(key);
+  if (!schema) schemas.set(key, (schema = buildMachineConfigSchema(c)));
+  return schema;
+}
+
+function buildMachineConfigSchema(c: SchemaContext) {
   const extensions = supportedExtensions(c.minor);
   return z
     .strictObject({

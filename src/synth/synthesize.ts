@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GroundworkError } from '../core/errors.js';
 import type { K8sObject } from '../core/object.js';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
+import type { PlatformDefinition } from './define-platform.js';
 import { loadDefinition } from './load-definition.js';
 import { compareManifests, setHash, toManifest, type Manifest } from './manifest.js';
 import { listOverlays, loadOverlayValues } from './overlays.js';
@@ -40,19 +41,31 @@ export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
   const overlay = opts.overlay ?? config.defaultOverlay;
   const definition = await loadDefinition(join(opts.dir, config.entry));
   const values = await loadOverlayValues(join(opts.dir, config.overlays), overlay, definition.values, opts.dir);
+  return synthesizeDefinition(definition, values, { config, overlay, dir: opts.dir });
+}
+
+/**
+ * Builds and collects one overlay from an already loaded definition and validated values: the
+ * part of `synthesize` that does not read files (used by benchmarks and by `synthesize` itself).
+ */
+export async function synthesizeDefinition(
+  definition: PlatformDefinition,
+  values: unknown,
+  ctx: { config: ProjectConfig; overlay: string; dir: string },
+): Promise<SynthResult> {
   const app = new App();
   try {
-    definition.build(app, values, { overlay, platform: config.name });
+    definition.build(app, values, { overlay: ctx.overlay, platform: ctx.config.name });
   } catch (err) {
     throw new GroundworkError({
       code: 'BuildFailed',
-      subject: config.entry,
+      subject: ctx.config.entry,
       message: `build() threw: ${err instanceof Error ? err.message : String(err)}`,
       fix: 'constructs report bad props as validation issues; this is an error in the platform code itself',
       cause: err,
     });
   }
-  return collect(app, config, overlay, opts.dir);
+  return collect(app, ctx.config, ctx.overlay, ctx.dir);
 }
 
 /** Synthesizes every overlay of the repository, in name order. */

@@ -1,0 +1,361 @@
+import type { KubeClient } from '../cluster/client.js';
+import { type UpdateGraph } from '../cluster-version/graph.js';
+import { sameImage } from '../cluster-version/version.js';
+import type { K8sObject } from '../core/object.js';
+import { PATHS, getOptional, list, objectPath } from './api.js';
+import { systemClock, timestamp, type Clock } from './clock.js';
+import { versionHash } from './cvo-install.js';
+import { runPreconditions, summarize, upgradeableFromOperators } from './cvo-preconditions.js';
+import { releaseForUpdate, resolveDesiredUpdate } from './cvo-request.js';
+import {
+  retrieveUpdates,
+  type ConditionalUpdate,
+  type RiskEvaluator,
+  type StatusCondition,
+  type StatusRelease,
+} from './cvo-updates.js';
+import { sameJson } from './json.js';
+import { PollingLoop, type ErrorHandler, type Simulator } from './loop.js';
+import { writeStatus } from './status.js';
+
+export interface HistoryEntry {
+  acceptedRisks?: string;
+  completionTime: string | null;
+  image: string;
+  startedTime: string;
+  state: 'Partial' | 'Completed';
+  verified: boolean;
+  version: string;
+}
+
+export interface ClusterVersionStatus {
+  availableUpdates: StatusRelease[] | null;
+  conditionalUpdates?: ConditionalUpdate[];
+  conditions: StatusCondition[];
+  desired: StatusRelease;
+  history: HistoryEntry[];
+  observedGeneration: number;
+  versionHash: string;
+  [field: string]: unknown;
+}
+
+export interface CvoSimulatorOptions {
+  /** The ClusterVersion to reconcile. @default 'version' */
+  readonly name?: string;
+  /** The update service's graph (e.g. `graphFromCincinnati`, `mergeGraphs`); nodes carry their channels. */
+  readonly graph: UpdateGraph;
+  /** Passes from accepting an update to completing it. @default 3 */
+  readonly updateTicks?: number;
+  /** Whether a conditional update's risk applies to this cluster. @default none applies */
+  readonly riskApplies?: RiskEvaluator;
+  /** Manifests in the payload, for the "N of M done" progress message. @default 859 */
+  readonly manifests?: number;
+  /** @default the system clock */
+  readonly clock?: Clock;
+  /** Called with the error of a failed pass in the `start` loop. */
+  readonly onError?: ErrorHandler;
+}
+
+/**
+ * Plays the cluster-version operator for one ClusterVersion: available and conditional updates for
+ * `spec.channel` from the configured graph, `Upgradeable` from the ClusterOperators it owns, and
+ * `spec.desiredUpdate` handled as the CVO does: validation (`Invalid` for a version that is not an
+ * available update), signature check (unknown images are refused unless `force`), preconditions
+ * (`ReleaseAccepted=False`, reason `PreconditionChecks`, e.g. a minor update while an operator says
+ * `Upgradeable=False`), then a `Partial` history entry, `Progressing=True` "Working towards X" and,
+ * after `updateTicks` passes, `Completed` with the ClusterOperators' versions moved to X.
+ *
+ * It applies no manifests and runs no operators: ClusterOperators report the new version at the end.
+ *
+ * @example
+ * const cvo = new CvoSimulator(client, { graph: mergeGraphs([g48, g49]) });
+ * await cvo.tick();
+ */
+export class CvoSimulator implements Simulator {
+  private graph: UpdateGraph;
+  private readonly clock: Clock;
+  private readonly loop: PollingLoop;
+  /** Passes since the current update was accepted, by ClusterVersion uid and target image. */
+  private progress: { key: string; passes: number } | undefined;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly options: CvoSimulatorOptions,
+  ) {
+    this.graph = options.graph;
+    this.clock = options.clock ?? systemClock;
+    this.loop = new PollingLoop(() => this.tick(), options.onError);
+  }
+
+  get name(): string {
+    return this.options.name ?? 'version';
+  }
+
+  /** Replaces the update graph (the update service published new edges). */
+  setGraph(graph: UpdateGraph): void {
+    this.graph = graph;
+  }
+
+  start(intervalMs = 500): void {
+    this.loop.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  async tick(): Promise<void> {
+    const now = timestamp(this.clock);
+    const path = objectPath(PATHS.clusterVersions, this.name);
+    const cv = await getOptional(this.client, path);
+    if (!cv?.status) return; // the installer (installClusterVersion) writes the first status
+    const operators = (await list(this.client, PATHS.clusterOperators)).filter((co) =>
+      co.metadata.ownerReferences?.some((o) => o.kind === 'ClusterVersion' && o.uid === cv.metadata.uid),
+    );
+    const current = cv.status as ClusterVersionStatus;
+    const status = structuredClone(current);
+    const spec = (cv.spec ?? {}) as {
+      channel?: string;
+      desiredUpdate?: { version?: string; image?: string; force?: boolean } | null;
+    };
+
+    this.refreshUpdates(status, spec.channel, now);
+    const blocked = upgradeableFromOperators(
+      operators.map((co) => ({
+        name: co.metadata.name,
+        conditions: (co.status as { conditions?: StatusCondition[] } | undefined)?.conditions ?? [],
+      })),
+    );
+    if (blocked) setCondition(status, { type: 'Upgradeable', ...blocked }, now);
+    else removeCondition(status, 'Upgradeable');
+
+    const request = resolveDesiredUpdate(spec.desiredUpdate ?? undefined, status);
+    if (request.kind === 'invalid') {
+      setCondition(
+        status,
+        { type: 'Invalid', status: 'True', reason: 'InvalidClusterVersion', message: request.message },
+        now,
+      );
+    } else {
+      removeCondition(status, 'Invalid');
+    }
+    if (request.kind === 'release' && !sameImage(request.image, status.desired.image)) {
+      this.accept(status, spec.channel, request, now);
+    } else {
+      this.reloadCurrent(status, now);
+    }
+
+    const updated = this.advance(cv, status, request.kind === 'invalid', now);
+    status.observedGeneration = cv.metadata.generation ?? status.observedGeneration;
+    if (!sameJson(status, current)) await writeStatus(this.client, path, status);
+    if (updated) await this.moveOperators(operators, updated.from, updated.to);
+  }
+
+  /** `availableUpdates`, `conditionalUpdates` and `RetrievedUpdates` for the release being reconciled. */
+  private refreshUpdates(status: ClusterVersionStatus, channel: string | undefined, now: string): void {
+    const found = retrieveUpdates(this.graph, channel, status.desired.version, {
+      riskApplies: this.options.riskApplies ?? (() => false),
+      previous: status.conditionalUpdates ?? [],
+      now,
+    });
+    status.availableUpdates = found.availableUpdates;
+    if (found.conditionalUpdates.length > 0) status.conditionalUpdates = found.conditionalUpdates;
+    else delete status.conditionalUpdates;
+    if (found.current?.channels) status.desired = { ...status.desired, channels: found.current.channels };
+    setCondition(status, { type: 'RetrievedUpdates', ...found.retrieved }, now);
+  }
+
+  /**
+   * Loads the requested release: refused when its signature cannot be verified (an image the graph
+   * does not know, unless `force`) or a blocking precondition fails; otherwise it becomes
+   * `status.desired` with a new `Partial` history entry.
+   */
+  private accept(
+    status: ClusterVersionStatus,
+    channel: string | undefined,
+    request: { image: string; version: string | undefined; force: boolean },
+    now: string,
+  ): void {
+    const release = releaseForUpdate(this.graph, request);
+    if (!release.verified && !request.force) {
+      setCondition(
+        status,
+        {
+          type: 'ReleaseAccepted',
+          status: 'False',
+          reason: 'RetrievePayload',
+          message: `Retrieving payload failed version="${request.version ?? ''}" image="${request.image}" failure=The update cannot be verified: unable to verify ${request.image.slice(request.image.lastIndexOf('@') + 1)} against keyrings: verifier-public-key-redhat`,
+        },
+        now,
+      );
+      return;
+    }
+    const failures = runPreconditions(
+      {
+        channel,
+        desired: status.desired,
+        history: status.history,
+        conditions: status.conditions,
+        availableUpdates: status.availableUpdates,
+        conditionalUpdates: status.conditionalUpdates ?? [],
+      },
+      release.version,
+    );
+    const summary = summarize(failures, request.force);
+    if (summary?.block) {
+      setCondition(
+        status,
+        {
+          type: 'ReleaseAccepted',
+          status: 'False',
+          reason: 'PreconditionChecks',
+          message: `Preconditions failed for payload loaded version="${release.version}" image="${release.image}": ${summary.message}`,
+        },
+        now,
+      );
+      return;
+    }
+    setCondition(
+      status,
+      {
+        type: 'ReleaseAccepted',
+        status: 'True',
+        reason: 'PayloadLoaded',
+        message: `Payload loaded version="${release.version}" image="${release.image}" architecture="amd64"`,
+      },
+      now,
+    );
+    const [latest] = status.history;
+    if (latest?.state === 'Partial' && latest.completionTime === null) latest.completionTime = now;
+    status.history.unshift({
+      ...(summary ? { acceptedRisks: summary.message } : {}),
+      completionTime: null,
+      image: release.image,
+      startedTime: now,
+      state: 'Partial',
+      verified: release.verified && !request.force,
+      version: release.version,
+    });
+    status.desired = {
+      channels: release.channels,
+      image: release.image,
+      ...(release.url ? { url: release.url } : {}),
+      version: release.version,
+    };
+    this.progress = undefined;
+  }
+
+  /** Back at the release it runs: `ReleaseAccepted` says so again (the CVO's "Resetting payload status"). */
+  private reloadCurrent(status: ClusterVersionStatus, now: string): void {
+    const accepted = status.conditions.find((c) => c.type === 'ReleaseAccepted');
+    if (accepted?.status === 'True') return;
+    setCondition(
+      status,
+      {
+        type: 'ReleaseAccepted',
+        status: 'True',
+        reason: 'PayloadLoaded',
+        message: `Payload loaded version="${status.desired.version}" image="${status.desired.image}"`,
+      },
+      now,
+    );
+  }
+
+  /**
+   * Moves a `Partial` update on by one pass, completing it after `updateTicks` passes; sets
+   * `Progressing`, `Available` and `Failing` as the CVO does. Returns the versions when it completed.
+   */
+  private advance(
+    cv: K8sObject,
+    status: ClusterVersionStatus,
+    invalid: boolean,
+    now: string,
+  ): { from: string; to: string } | undefined {
+    const [latest] = status.history;
+    const version = status.desired.version;
+    setCondition(status, { type: 'Failing', status: 'False' }, now);
+    if (latest?.state !== 'Partial') {
+      this.progress = undefined;
+      setCondition(
+        status,
+        {
+          type: 'Progressing',
+          status: 'False',
+          message: invalid
+            ? `Stopped at ${version}: the cluster version is invalid`
+            : `Cluster version is ${version}`,
+        },
+        now,
+      );
+      return undefined;
+    }
+    const key = `${cv.metadata.uid}/${latest.image}`;
+    if (this.progress?.key !== key) this.progress = { key, passes: 0 };
+    else this.progress.passes++;
+    const ticks = this.options.updateTicks ?? 3;
+    if (this.progress.passes < ticks) {
+      const total = this.options.manifests ?? 859;
+      const done = Math.floor((total * this.progress.passes) / ticks);
+      const message = invalid
+        ? `Reconciling ${version}: the cluster version is invalid`
+        : done > 0
+          ? `Working towards ${version}: ${done} of ${total} done (${Math.trunc((done / total) * 100)}% complete)`
+          : `Working towards ${version}`;
+      setCondition(status, { type: 'Progressing', status: 'True', message }, now);
+      return undefined;
+    }
+    latest.state = 'Completed';
+    latest.completionTime = now;
+    status.versionHash = versionHash(latest.image);
+    setCondition(status, { type: 'Available', status: 'True', message: `Done applying ${version}` }, now);
+    setCondition(
+      status,
+      { type: 'Progressing', status: 'False', message: `Cluster version is ${version}` },
+      now,
+    );
+    this.progress = undefined;
+    const from = status.history.find((h, i) => i > 0 && h.state === 'Completed')?.version;
+    return from ? { from, to: version } : undefined;
+  }
+
+  /** At the end of an update every owned ClusterOperator reports the new version. */
+  private async moveOperators(operators: readonly K8sObject[], from: string, to: string): Promise<void> {
+    for (const co of operators) {
+      const status = structuredClone((co.status ?? {}) as { versions?: { name: string; version: string }[] });
+      const versions = status.versions?.map((v) => ({
+        name: v.name,
+        version: v.version.startsWith(from) ? to + v.version.slice(from.length) : v.version,
+      }));
+      if (!versions || sameJson(versions, status.versions)) continue;
+      await writeStatus(this.client, objectPath(PATHS.clusterOperators, co.metadata.name), {
+        ...status,
+        versions,
+      });
+    }
+  }
+}
+
+/**
+ * `resourcemerge.SetOperatorStatusCondition`: replaces reason and message, and the transition time
+ * only when the status changes; appends a missing condition.
+ */
+function setCondition(
+  status: ClusterVersionStatus,
+  cond: Omit<StatusCondition, 'lastTransitionTime'>,
+  now: string,
+): void {
+  const existing = status.conditions.find((c) => c.type === cond.type);
+  const next: StatusCondition = {
+    lastTransitionTime: existing && existing.status === cond.status ? existing.lastTransitionTime : now,
+    ...(cond.message ? { message: cond.message } : {}),
+    ...(cond.reason ? { reason: cond.reason } : {}),
+    status: cond.status,
+    type: cond.type,
+  };
+  if (existing) status.conditions[status.conditions.indexOf(existing)] = next;
+  else status.conditions.push(next);
+}
+
+function removeCondition(status: ClusterVersionStatus, type: string): void {
+  status.conditions = status.conditions.filter((c) => c.type !== type);
+}

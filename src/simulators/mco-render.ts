@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { isPlainObject, type K8sObject } from '../core/object.js';
+import { formatSelector, matchesSelector, type LabelSelector } from './label-selector.js';
+import { nodeApplyFailure, validateMachineConfig } from './mco-ignition.js';
+
+export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
+export const GENERATED_BY_ANNOTATION = 'machineconfiguration.openshift.io/generated-by-controller-version';
+export const RELEASE_VERSION_ANNOTATION = 'machineconfiguration.openshift.io/release-image-version';
+
+/** The outcome of rendering one pool: the rendered config, or the RenderDegraded message. */
+export type RenderResult =
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly source: { apiVersion: string; kind: string; name: string }[];
+      readonly spec: Record<string, unknown>;
+      /** Set when nodes will fail to apply the config (see `nodeApplyFailure`). */
+      readonly nodeFailure: string | undefined;
+    }
+  | { readonly ok: false; readonly message: string };
+
+/** True for MachineConfigs the render controller generated (owned by a pool); they are never inputs. */
+export function isRendered(mc: K8sObject): boolean {
+  return mc.metadata.ownerReferences?.some((o) => o.kind === 'MachineConfigPool') ?? false;
+}
+
+/**
+ * The render controller's pass for one pool (machine-config-operator `pkg/controller/render`):
+ * select MachineConfigs with `spec.machineConfigSelector`, validate each (`validateMachineConfig`),
+ * merge them and name the result `rendered-<pool>-<hash>`.
+ *
+ * The hash is an MD5 (32 hex digits, the length real names have) of the selected names and
+ * generations and the release version, not of the merged content as the MCO hashes it: any
+ * MachineConfig change, or a new release, gives a new rendered config, which is what rollouts
+ * depend on. Failures carry the MCO's RenderDegraded message
+ * ("Failed to render configuration for pool <pool>: …").
+ */
+export function renderPool(
+  pool: K8sObject,
+  configs: readonly K8sObject[],
+  releaseVersion: string | undefined,
+): RenderResult {
+  const name = pool.metadata.name;
+  const fail = (err: string): RenderResult => ({
+    ok: false,
+    message: `Failed to render configuration for pool ${name}: ${err}`,
+  });
+  const selector = ((pool.spec as { machineConfigSelector?: LabelSelector } | undefined)
+    ?.machineConfigSelector ?? {}) as LabelSelector;
+  const selected = configs
+    .filter((mc) => !isRendered(mc) && matchesSelector(selector, mc.metadata.labels))
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  if (selected.length === 0)
+    return fail(`no MachineConfigs found matching selector ${formatSelector(selector)}`);
+  for (const mc of selected) {
+    const err = validateMachineConfig((mc.spec ?? {}) as Record<string, unknown>);
+    if (err) return fail(`could not generate rendered MachineConfig: ${err}`);
+  }
+  const hash = createHash('md5')
+    .update(selected.map((mc) => `${mc.metadata.name}:${mc.metadata.generation ?? 0}`).join('\n'))
+    .update(`\n${releaseVersion ?? ''}`)
+    .digest('hex');
+  const spec = mergeConfigs(selected);
+  return {
+    ok: true,
+    name: `rendered-${name}-${hash}`,
+    source: selected.map((mc) => ({
+      apiVersion: 'machineconfiguration.openshift.io/v1',
+      kind: 'MachineConfig',
+      name: mc.metadata.name,
+    })),
+    spec,
+    nodeFailure: nodeApplyFailure(spec),
+  };
+}
+
+/**
+ * `MergeMachineConfigs`, simplified: worker-role configs first, then the others, each by name;
+ * Ignition files merged by path and units by name (later wins), kernel arguments and extensions
+ * appended, `fips` if any, the last `kernelType` and `osImageURL`. The result is Ignition 3.4.0.
+ */
+export function mergeConfigs(configs: readonly K8sObject[]): Record<string, unknown> {
+  const ordered = [
+    ...configs.filter((c) => c.metadata.labels?.[ROLE_LABEL] === 'worker'),
+    ...configs.filter((c) => c.metadata.labels?.[ROLE_LABEL] !== 'worker'),
+  ];
+  const files = new Map<string, unknown>();
+  const units = new Map<string, unknown>();
+  const kernelArguments: unknown[] = [];
+  const extensions: unknown[] = [];
+  let fips = false;
+  let kernelType = '';
+  let osImageURL = '';
+  for (const mc of ordered) {
+    const spec = (mc.spec ?? {}) as Record<string, unknown>;
+    const config = isPlainObject(spec.config) ? spec.config : {};
+    const storage = isPlainObject(config.storage) ? config.storage : {};
+    const systemd = isPlainObject(config.systemd) ? config.systemd : {};
+    for (const f of Array.isArray(storage.files) ? storage.files : [])
+      if (isPlainObject(f)) files.set(String(f.path), f);
+    for (const u of Array.isArray(systemd.units) ? systemd.units : [])
+      if (isPlainObject(u)) units.set(String(u.name), u);
+    if (Array.isArray(spec.kernelArguments)) kernelArguments.push(...spec.kernelArguments);
+    if (Array.isArray(spec.extensions))
+      extensions.push(...spec.extensions.filter((e) => !extensions.includes(e)));
+    fips ||= spec.fips === true;
+    if (typeof spec.kernelType === 'string' && spec.kernelType) kernelType = spec.kernelType;
+    if (typeof spec.osImageURL === 'string' && spec.osImageURL) osImageURL = spec.osImageURL;
+  }
+  return {
+    config: {
+      ignition: { version: '3.4.0' },
+      ...(files.size > 0 ? { storage: { files: [...files.values()] } } : {}),
+      ...(units.size > 0 ? { systemd: { units: [...units.values()] } } : {}),
+    },
+    extensions,
+    fips,
+    kernelArguments,
+    kernelType: kernelType || 'default',
+    osImageURL,
+  };
+}
+
+/**
+ * The rendered MachineConfig as the MCO creates it: no labels (so no pool selects it), the
+ * controller-version and release-version annotations, and the pool as controlling owner.
+ */
+export function renderedMachineConfig(
+  pool: K8sObject,
+  rendered: { name: string; spec: Record<string, unknown> },
+  annotations: { controllerVersion: string; releaseVersion: string | undefined },
+): K8sObject {
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'MachineConfig',
+    metadata: {
+      name: rendered.name,
+      annotations: {
+        [GENERATED_BY_ANNOTATION]: annotations.controllerVersion,
+        ...(annotations.releaseVersion ? { [RELEASE_VERSION_ANNOTATION]: annotations.releaseVersion } : {}),
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'machineconfiguration.openshift.io/v1',
+          blockOwnerDeletion: true,
+          controller: true,
+          kind: 'MachineConfigPool',
+          name: pool.metadata.name,
+          uid: pool.metadata.uid ?? '',
+        },
+      ],
+    },
+    spec: rendered.spec,
+  };
+}

@@ -9,7 +9,10 @@ const clientNode = {
   name: '@kubernetes/client-node',
   message: 'Only src/cluster (the cluster adapter) may import @kubernetes/client-node.',
 };
-const isoGit = { name: 'isomorphic-git', message: 'Only src/source (the git source) may import isomorphic-git.' };
+const isoGit = {
+  name: 'isomorphic-git',
+  message: 'Only src/source (the git source) may import isomorphic-git.',
+};
 const isoGitPatterns = {
   group: ['isomorphic-git/*'],
   message: 'Only src/source (the git source) may import isomorphic-git.',
@@ -18,20 +21,51 @@ const clientNodePatterns = {
   group: ['@kubernetes/client-node/*'],
   message: 'Only src/cluster (the cluster adapter) may import @kubernetes/client-node.',
 };
-const ioModules = ['node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'node:https', 'node:net'].map(
-  (name) => ({ name, message: 'Pure decision code (plan, health) does no I/O; take data as arguments.' }),
-);
+const ioModules = [
+  'node:fs',
+  'node:fs/promises',
+  'node:child_process',
+  'node:http',
+  'node:https',
+  'node:net',
+].map((name) => ({
+  name,
+  message: 'Pure decision code (plan, health) does no I/O; take data as arguments.',
+}));
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'coverage/**', '.groundwork/**', 'test/**/golden/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'scratch/**', 'out/**', 'coverage/**', '.groundwork/**', 'test/**/golden/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', URL: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly', structuredClone: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', queueMicrotask: 'readonly', performance: 'readonly', setImmediate: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        fetch: 'readonly',
+        structuredClone: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        queueMicrotask: 'readonly',
+        performance: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-imports': ['error', { paths: [clientNode, isoGit], patterns: [clientNodePatterns, isoGitPatterns] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [clientNode, isoGit], patterns: [clientNodePatterns, isoGitPatterns] },
+      ],
       'no-restricted-syntax': [
         'error',
         {

@@ -16,11 +16,17 @@ async function reconcile() {
   const objects = await readObjects(dir);
   const manifests = objects.map((o) => toManifest(o, `bench/${o.metadata.name}`)).sort(compareManifests);
   const read = performance.now();
-  const observed = await observeAndPlan(session, { platform: 'bench', overlay, manifests, hash: setHash(manifests), warnings: [] }, { revision });
+  const observed = await observeAndPlan(
+    session,
+    { platform: 'bench', overlay, manifests, hash: setHash(manifests), warnings: [] },
+    { revision },
+  );
   const planned = performance.now();
   const changes = await applyObserved(session, observed, { revision, wait: false, concurrency: 32 });
   const done = performance.now();
-  const requests = Object.fromEntries(Object.entries(session.client.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]));
+  const requests = Object.fromEntries(
+    Object.entries(session.client.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]),
+  );
   return {
     totalMs: done - started,
     readMs: read - started,
@@ -29,7 +35,9 @@ async function reconcile() {
     counts: changes.counts,
     error: changes.error?.message,
     requests,
-    writes: Object.entries(requests).filter(([m]) => m !== 'GET').reduce((n, [, c]) => n + c, 0),
+    writes: Object.entries(requests)
+      .filter(([m]) => m !== 'GET')
+      .reduce((n, [, c]) => n + c, 0),
   };
 }
 

@@ -26,14 +26,25 @@ export async function benchEngine(sizes: number[]): Promise<string> {
   try {
     for (const n of sizes) {
       const files = (ns: string) => writeManifests(join(work, `${ns}`), ns, n);
-      for (const ns of [`kubectl-${n}`, `gw-${n}`, `raw-${n}`]) await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
+      for (const ns of [`kubectl-${n}`, `gw-${n}`, `raw-${n}`])
+        await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
       const kdir = await files(`kubectl-${n}`);
       const gdir = await files(`gw-${n}`);
 
-      const k1 = await timed(() => run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], { env, maxBuffer: 1 << 28 }));
+      const k1 = await timed(() =>
+        run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], {
+          env,
+          maxBuffer: 1 << 28,
+        }),
+      );
       const raw = await rawLoop(client, `raw-${n}`, n, 32);
       const g = await child(cp.info.kubeconfig, gdir, `bench-${n}`);
-      const k2 = await timed(() => run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], { env, maxBuffer: 1 << 28 }));
+      const k2 = await timed(() =>
+        run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], {
+          env,
+          maxBuffer: 1 << 28,
+        }),
+      );
       const g1 = g.first;
       const g2 = g.noop;
 
@@ -73,7 +84,12 @@ async function writeManifests(dir: string, ns: string, n: number): Promise<strin
 }
 
 function configMap(ns: string, i: number) {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: ns, labels: { app: 'bench' } }, data: { index: String(i), payload: 'x'.repeat(64) } };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${i}`, namespace: ns, labels: { app: 'bench' } },
+    data: { index: String(i), payload: 'x'.repeat(64) },
+  };
 }
 
 async function rawLoop(client: KubeClient, ns: string, n: number, concurrency: number): Promise<number> {
@@ -93,8 +109,21 @@ async function rawLoop(client: KubeClient, ns: string, n: number, concurrency: n
   );
 }
 
-interface Reconcile { totalMs: number; readMs: number; planMs: number; applyMs: number; counts: Record<string, number>; error?: string; requests: Record<string, number>; writes: number }
-interface ChildResult { first: Reconcile; noop: Reconcile; maxRssMb: number }
+interface Reconcile {
+  totalMs: number;
+  readMs: number;
+  planMs: number;
+  applyMs: number;
+  counts: Record<string, number>;
+  error?: string;
+  requests: Record<string, number>;
+  writes: number;
+}
+interface ChildResult {
+  first: Reconcile;
+  noop: Reconcile;
+  maxRssMb: number;
+}
 
 async function child(kubeconfig: string, dir: string, overlay: string): Promise<ChildResult> {
   // The compiled child (npm run bench builds dist/ first): it measures the engine as the agent image runs it.

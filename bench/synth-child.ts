@@ -13,14 +13,23 @@ import type { K8sObject } from '../src/core/object.js';
 
 const [mode, scaleArg, objectsFile] = process.argv.slice(2) as ['groundwork' | 'plain', string, string];
 const scale = Number(scaleArg);
-const counts = { operators: Math.round(1000 * scale), machineConfigs: Math.round(1000 * scale), plain: Math.round(5000 * scale) };
+const counts = {
+  operators: Math.round(1000 * scale),
+  machineConfigs: Math.round(1000 * scale),
+  plain: Math.round(5000 * scale),
+};
 
 const definition = definePlatform({
   values: z.object({}),
   build(scope) {
     const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
     for (let i = 0; i < counts.operators; i++) {
-      new PlatformOperator(platform, `op-${i}`, { package: `operator-${i}`, channel: 'stable', namespace: `op-${i}`, installMode: 'AllNamespaces' });
+      new PlatformOperator(platform, `op-${i}`, {
+        package: `operator-${i}`,
+        channel: 'stable',
+        namespace: `op-${i}`,
+        installMode: 'AllNamespaces',
+      });
     }
     for (let i = 0; i < counts.machineConfigs; i++) {
       new MachineConfig(platform, `mc-${i}`, {
@@ -29,12 +38,24 @@ const definition = definePlatform({
       });
     }
     for (let i = 0; i < counts.plain; i++) {
-      new ApiObject(platform, `cm-${i}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: `op-${i % Math.max(1, counts.operators)}` }, data: { index: String(i) } });
+      new ApiObject(platform, `cm-${i}`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, namespace: `op-${i % Math.max(1, counts.operators)}` },
+        data: { index: String(i) },
+      });
     }
   },
 });
 
-const config = { name: 'bench', entry: 'bench', overlays: 'overlays', defaultOverlay: 'bench', catalogs: [], graphs: [] };
+const config = {
+  name: 'bench',
+  entry: 'bench',
+  overlays: 'overlays',
+  defaultOverlay: 'bench',
+  catalogs: [],
+  graphs: [],
+};
 let objects: number;
 let bytes: number;
 const started = performance.now();
@@ -45,7 +66,9 @@ if (mode === 'groundwork') {
   const ms = performance.now() - started;
   // Hand the exact objects to the plain run (outside the timed section).
   writeFileSync(objectsFile, JSON.stringify(result.manifests.map((m) => m.object)));
-  process.stdout.write(JSON.stringify({ mode, scale, objects, bytes, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(
+    JSON.stringify({ mode, scale, objects, bytes, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+  );
 } else {
   // The same objects as plain cdk8s ApiObjects in one Chart, rendered with app.synthYaml().
   const reference = JSON.parse(readFileSync(objectsFile, 'utf8')) as K8sObject[];
@@ -57,5 +80,7 @@ if (mode === 'groundwork') {
   objects = reference.length;
   bytes = yaml.length;
   const ms = performance.now() - t;
-  process.stdout.write(JSON.stringify({ mode, scale, objects, bytes, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(
+    JSON.stringify({ mode, scale, objects, bytes, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+  );
 }

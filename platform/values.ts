@@ -1,4 +1,4 @@
-import { z } from 'groundwork';
+import { maintenanceWindowSchema, z } from 'groundwork';
 
 /**
  * The values an overlay (overlays/*.yaml) sets. Everything that differs between environments or
@@ -31,9 +31,8 @@ export const Values = z
       .object({
         maxUnavailable: z.union([z.number().int().min(1), z.string().regex(/^\d+%$/)]).default(1),
         paused: z.boolean().default(false),
-        maintenanceWindows: z
-          .array(z.object({ days: z.array(z.string()).optional(), start: z.string(), duration: z.string(), timezone: z.string().optional() }).strict())
-          .default([]),
+        /** Outside these windows the pool stays paused and MachineConfig changes wait. */
+        maintenanceWindows: z.array(maintenanceWindowSchema).default([]),
       })
       .strict(),
     chrony: z.object({ servers: z.array(z.string().min(1)).min(1) }).strict(),

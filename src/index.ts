@@ -28,4 +28,5 @@ export {
   type MachineConfigProps,
   type MaintenanceWindow,
   type SystemdUnit,
+  maintenanceWindowSchema,
 } from './machine-config/index.js';

@@ -20,7 +20,10 @@ export class ClusterSession {
   readonly target: ClusterApplyTarget;
   readonly inventory: InventoryStore;
 
-  constructor(readonly client: KubeClient, opts: { inventoryNamespace?: string } = {}) {
+  constructor(
+    readonly client: KubeClient,
+    opts: { inventoryNamespace?: string } = {},
+  ) {
     this.discovery = new Discovery(client);
     this.observer = new ClusterObserver(client, this.discovery);
     this.target = new ClusterApplyTarget(client, this.discovery);
@@ -40,7 +43,11 @@ export interface Observed {
  * lists live state in batches, dry-runs only the objects that the request-free test cannot clear,
  * and returns the pure plan.
  */
-export async function observeAndPlan(session: ClusterSession, synth: SynthResult, opts: { revision?: string; force?: boolean } = {}): Promise<Observed> {
+export async function observeAndPlan(
+  session: ClusterSession,
+  synth: SynthResult,
+  opts: { revision?: string; force?: boolean } = {},
+): Promise<Observed> {
   const inventory = await session.inventory.read(synth.platform, synth.overlay);
   const wanted = ClusterObserver.wanted(
     synth.manifests.map((m) => m.object),
@@ -51,21 +58,42 @@ export async function observeAndPlan(session: ClusterSession, synth: SynthResult
   // Dry-runs are forced so that a diff is complete even where another manager owns a field;
   // plan turns those fields into conflicts unless the apply will force too.
   const dryRun = await session.observer.dryRun(
-    synth.manifests.filter((m) => ids.has(m.id)).map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
+    synth.manifests
+      .filter((m) => ids.has(m.id))
+      .map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
   );
   const result = plan(
     synth.manifests,
-    { live: observed.live, dryRun, inventory: inventory?.objects, failedLists: observed.failedLists, unknownKinds: observed.unknownKinds },
-    { platform: synth.platform, overlay: synth.overlay, ...(opts.revision ? { revision: opts.revision } : {}), ...(opts.force ? { force: true } : {}) },
+    {
+      live: observed.live,
+      dryRun,
+      inventory: inventory?.objects,
+      failedLists: observed.failedLists,
+      unknownKinds: observed.unknownKinds,
+    },
+    {
+      platform: synth.platform,
+      overlay: synth.overlay,
+      ...(opts.revision ? { revision: opts.revision } : {}),
+      ...(opts.force ? { force: true } : {}),
+    },
   );
   return { plan: result, observed, inventory };
 }
 
 /** Applies a plan against the session's cluster, recording the inventory. */
-export function applyObserved(session: ClusterSession, observed: Observed, opts: Omit<ApplyOptions, 'inventory'> & { revision: string }): Promise<ChangeSet> {
+export function applyObserved(
+  session: ClusterSession,
+  observed: Observed,
+  opts: Omit<ApplyOptions, 'inventory'> & { revision: string },
+): Promise<ChangeSet> {
   return applyPlan(observed.plan, session.target, {
     ...opts,
-    inventory: { previous: observed.inventory, revision: opts.revision, write: (inv) => session.inventory.write(inv) },
+    inventory: {
+      previous: observed.inventory,
+      revision: opts.revision,
+      write: (inv) => session.inventory.write(inv),
+    },
   });
 }
 

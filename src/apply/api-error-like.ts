@@ -10,5 +10,10 @@ export interface ApiErrorLike {
 }
 
 export function isApiErrorLike(err: unknown): err is ApiErrorLike {
-  return typeof err === 'object' && err !== null && typeof (err as ApiErrorLike).status === 'number' && typeof (err as ApiErrorLike).reason === 'string';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as ApiErrorLike).status === 'number' &&
+    typeof (err as ApiErrorLike).reason === 'string'
+  );
 }

@@ -16,7 +16,13 @@ import { waitFor, type WaitCheck } from './wait.js';
 
 /** Extra behaviour per stage, plugged in by domain modules (OLM approvals, pool windows, version steps). */
 export interface StageHook {
-  /** Before the stage's objects are written; may mutate nothing in the plan. */
+  /**
+   * Runs for every hooked stage before anything is written (not even the inventory). A returned
+   * message refuses the whole apply: an invalid version target or an unreachable pin is a broken
+   * desired state, like a validation error.
+   */
+  preflight?: (ctx: StageContext) => Promise<string | undefined>;
+  /** Before the stage's objects are written. */
   beforeApply?: (ctx: StageContext) => Promise<void>;
   /** Runs on every poll of the stage's wait (e.g. approve the next InstallPlan). */
   duringWait?: (ctx: StageContext) => Promise<void>;
@@ -29,6 +35,10 @@ export interface StageContext {
   items: readonly PlanItem[];
   target: ApplyTarget;
   changes: ChangeSet;
+  /** False when the caller does not wait for health (the agent): hooks act once and report pending. */
+  wait: boolean;
+  /** Tells the user something about the stage (which pools will reboot, a plan held for approval). */
+  notice: (message: string) => void;
 }
 
 export interface ApplyOptions extends PruneGuardOptions {
@@ -59,7 +69,11 @@ export interface ApplyOptions extends PruneGuardOptions {
  * Never throws for cluster errors: the returned change set carries `error` and is partial when a
  * stage fails.
  */
-export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOptions = {}): Promise<ChangeSet> {
+export async function applyPlan(
+  plan: Plan,
+  target: ApplyTarget,
+  opts: ApplyOptions = {},
+): Promise<ChangeSet> {
   const changes = new ChangeSet();
   const emit = opts.listener ?? (() => {});
   const desiredIds = plan.items.filter((i) => i.desired).map((i) => i.id);
@@ -68,14 +82,40 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
     if (!opts.inventory) return;
     const next = new Set(objects);
     const prev = opts.inventory.previous;
-    if (prev && prev.revision === opts.inventory.revision && next.size === prev.objects.size && [...next].every((id) => prev.objects.has(id))) return;
-    const inv: Inventory = { platform: plan.platform, overlay: plan.overlay, revision: opts.inventory.revision, objects: next };
+    if (
+      prev &&
+      prev.revision === opts.inventory.revision &&
+      next.size === prev.objects.size &&
+      [...next].every((id) => prev.objects.has(id))
+    )
+      return;
+    const inv: Inventory = {
+      platform: plan.platform,
+      overlay: plan.overlay,
+      revision: opts.inventory.revision,
+      objects: next,
+    };
     await opts.inventory.write(inv);
     opts.inventory.previous = inv;
     emit({ type: 'inventory-written', objects: next.size });
   };
 
   try {
+    const refusals: string[] = [];
+    for (const stage of STAGES) {
+      const hook = opts.hooks?.[stage.name];
+      if (!hook?.preflight) continue;
+      const items = plan.items.filter((i) => i.stage === stage.name && i.desired);
+      const refusal = await hook.preflight(stageContext(stage.name, items, target, changes, opts));
+      if (refusal) refusals.push(refusal);
+    }
+    if (refusals.length > 0) {
+      changes.error = new GroundworkError({
+        code: 'PreflightFailed',
+        message: `nothing was applied: ${refusals.join('; ')}`,
+      });
+      return changes;
+    }
     // Record first: an apply that dies half-way still knows every object it may have created.
     await record([...previous, ...desiredIds]);
     for (const stage of STAGES) {
@@ -95,10 +135,16 @@ export async function applyPlan(plan: Plan, target: ApplyTarget, opts: ApplyOpti
   return changes;
 }
 
-async function runStage(stage: StageSpec, items: PlanItem[], target: ApplyTarget, changes: ChangeSet, opts: ApplyOptions): Promise<void> {
+async function runStage(
+  stage: StageSpec,
+  items: PlanItem[],
+  target: ApplyTarget,
+  changes: ChangeSet,
+  opts: ApplyOptions,
+): Promise<void> {
   const emit = opts.listener ?? (() => {});
   const hook = opts.hooks?.[stage.name];
-  const ctx: StageContext = { stage: stage.name, items, target, changes };
+  const ctx = stageContext(stage.name, items, target, changes, opts);
   const total = items.length;
   let done = 0;
   emit({ type: 'stage-start', stage: stage.name, total });
@@ -109,7 +155,14 @@ async function runStage(stage: StageSpec, items: PlanItem[], target: ApplyTarget
   if (unserved.length > 0) {
     if (opts.wait === false && stage.name === 'operands') {
       for (const i of items.filter((x) => unserved.includes(kindKey(x)))) {
-        changes.add({ id: i.id, ref: i.ref, stage: stage.name, action: 'skipped', code: 'AwaitsOperator', message: `${i.ref.kind} not served yet; applied on a later run` });
+        changes.add({
+          id: i.id,
+          ref: i.ref,
+          stage: stage.name,
+          action: 'skipped',
+          code: 'AwaitsOperator',
+          message: `${i.ref.kind} not served yet; applied on a later run`,
+        });
       }
       items = items.filter((x) => !unserved.includes(kindKey(x)));
     } else {
@@ -127,12 +180,24 @@ async function runStage(stage: StageSpec, items: PlanItem[], target: ApplyTarget
         if (opts.signal?.aborted) return;
         const entry = await writeItem(item, target, opts);
         changes.add({ id: item.id, ref: item.ref, stage: stage.name, ...entry });
-        emit({ type: 'object', stage: stage.name, id: item.id, action: entry.action, done: ++done, total, ...(entry.message ? { message: entry.message } : {}) });
+        emit({
+          type: 'object',
+          stage: stage.name,
+          id: item.id,
+          action: entry.action,
+          done: ++done,
+          total,
+          ...(entry.message ? { message: entry.message } : {}),
+        });
       }),
     ),
   );
   if (opts.signal?.aborted) {
-    changes.error = new GroundworkError({ code: 'Interrupted', subject: `stage ${stage.name}`, message: 'stopped after the objects in flight' });
+    changes.error = new GroundworkError({
+      code: 'Interrupted',
+      subject: `stage ${stage.name}`,
+      message: 'stopped after the objects in flight',
+    });
     return;
   }
   const failed = changes.failed.filter((e) => e.stage === stage.name);
@@ -147,13 +212,42 @@ async function runStage(stage: StageSpec, items: PlanItem[], target: ApplyTarget
 
   const check = hook?.check ?? defaultCheck(stage, items, target, opts);
   if (check) {
-    const outcome = await timed(stage.name, stage.description, opts, () => check(ctx), hook?.duringWait ? () => hook.duringWait!(ctx) : undefined);
+    const outcome = await timed(
+      stage.name,
+      stage.description,
+      opts,
+      () => check(ctx),
+      hook?.duringWait ? () => hook.duringWait!(ctx) : undefined,
+    );
     if (outcome.outcome === 'pending') changes.pending.push({ stage: stage.name, message: outcome.message });
   }
   emit({ type: 'stage-done', stage: stage.name });
 }
 
-function defaultCheck(stage: StageSpec, items: PlanItem[], target: ApplyTarget, opts: ApplyOptions): ((ctx: StageContext) => Promise<WaitCheck>) | undefined {
+function stageContext(
+  stage: StageName,
+  items: readonly PlanItem[],
+  target: ApplyTarget,
+  changes: ChangeSet,
+  opts: ApplyOptions,
+): StageContext {
+  const emit = opts.listener ?? (() => {});
+  return {
+    stage,
+    items,
+    target,
+    changes,
+    wait: opts.wait !== false,
+    notice: (message) => emit({ type: 'notice', stage, message }),
+  };
+}
+
+function defaultCheck(
+  stage: StageSpec,
+  items: PlanItem[],
+  target: ApplyTarget,
+  opts: ApplyOptions,
+): ((ctx: StageContext) => Promise<WaitCheck>) | undefined {
   const written = items.filter((i) => i.action !== 'skip');
   if (stage.wait === 'crds-established') return () => crdsEstablished(target, written);
   if (opts.wait === false) return undefined;
@@ -166,7 +260,13 @@ function defaultCheck(stage: StageSpec, items: PlanItem[], target: ApplyTarget, 
   return undefined;
 }
 
-async function timed(stage: StageName, what: string, opts: ApplyOptions, check: () => Promise<WaitCheck>, tick?: () => Promise<void>) {
+async function timed(
+  stage: StageName,
+  what: string,
+  opts: ApplyOptions,
+  check: () => Promise<WaitCheck>,
+  tick?: () => Promise<void>,
+) {
   const emit = opts.listener ?? (() => {});
   const timeoutMs = opts.timeoutMs ?? 300_000;
   emit({ type: 'wait-start', stage, what, timeoutMs });
@@ -181,9 +281,22 @@ async function timed(stage: StageName, what: string, opts: ApplyOptions, check: 
   return outcome;
 }
 
-async function writeItem(item: PlanItem, target: ApplyTarget, opts: ApplyOptions): Promise<{ action: 'created' | 'configured' | 'unchanged' | 'skipped' | 'failed'; message?: string; code?: string }> {
+async function writeItem(
+  item: PlanItem,
+  target: ApplyTarget,
+  opts: ApplyOptions,
+): Promise<{
+  action: 'created' | 'configured' | 'unchanged' | 'skipped' | 'failed';
+  message?: string;
+  code?: string;
+}> {
   if (item.action === 'unchanged') return { action: 'unchanged' };
-  if (item.action === 'skip') return { action: 'skipped', ...(item.message ? { message: item.message } : {}), ...(item.reason ? { code: item.reason } : {}) };
+  if (item.action === 'skip')
+    return {
+      action: 'skipped',
+      ...(item.message ? { message: item.message } : {}),
+      ...(item.reason ? { code: item.reason } : {}),
+    };
   const force = opts.force === true || item.policy.forceConflicts;
   const body = applyBody(item.desired!, item.action === 'update');
   try {
@@ -193,10 +306,30 @@ async function writeItem(item: PlanItem, target: ApplyTarget, opts: ApplyOptions
     if (isImmutable(err) && item.policy.recreateOnImmutable && item.live) {
       try {
         await target.remove(item.live, { propagationPolicy: 'Foreground' });
-        await waitFor(async () => {
-          const gone = !(await target.fetch([{ id: item.id, apiVersion: item.desired!.apiVersion, kind: item.ref.kind, group: item.ref.group, namespace: item.ref.namespace }])).has(item.id);
-          return { done: gone, pending: gone ? [] : [`${item.ref.kind}/${item.ref.name} still terminating`] };
-        }, { what: `recreate ${item.ref.kind}/${item.ref.name}`, timeoutMs: opts.timeoutMs ?? 300_000, intervalMs: 200 });
+        await waitFor(
+          async () => {
+            const gone = !(
+              await target.fetch([
+                {
+                  id: item.id,
+                  apiVersion: item.desired!.apiVersion,
+                  kind: item.ref.kind,
+                  group: item.ref.group,
+                  namespace: item.ref.namespace,
+                },
+              ])
+            ).has(item.id);
+            return {
+              done: gone,
+              pending: gone ? [] : [`${item.ref.kind}/${item.ref.name} still terminating`],
+            };
+          },
+          {
+            what: `recreate ${item.ref.kind}/${item.ref.name}`,
+            timeoutMs: opts.timeoutMs ?? 300_000,
+            intervalMs: 200,
+          },
+        );
         await target.apply(applyBody(item.desired!, false), { force });
         return { action: 'configured', message: 'recreated (immutable field changed)' };
       } catch (again) {
@@ -212,10 +345,14 @@ async function writeItem(item: PlanItem, target: ApplyTarget, opts: ApplyOptions
 const kindKey = (i: PlanItem) => `${i.desired!.apiVersion}/${i.ref.kind}`;
 
 async function unservedKinds(target: ApplyTarget, items: readonly PlanItem[]): Promise<string[]> {
-  const kinds = [...new Set(items.filter((i) => i.action === 'create' || i.action === 'update').map(kindKey))];
-  const served = await Promise.all(kinds.map((k) => {
-    const slash = k.lastIndexOf('/');
-    return target.serves(k.slice(0, slash), k.slice(slash + 1));
-  }));
+  const kinds = [
+    ...new Set(items.filter((i) => i.action === 'create' || i.action === 'update').map(kindKey)),
+  ];
+  const served = await Promise.all(
+    kinds.map((k) => {
+      const slash = k.lastIndexOf('/');
+      return target.serves(k.slice(0, slash), k.slice(slash + 1));
+    }),
+  );
   return kinds.filter((_, i) => !served[i]);
 }

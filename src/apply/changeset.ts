@@ -7,7 +7,14 @@ import type { StageName } from '../plan/stages.js';
  */
 export type ChangeAction = 'created' | 'configured' | 'unchanged' | 'deleted' | 'skipped' | 'failed';
 
-export const CHANGE_ACTIONS: readonly ChangeAction[] = ['failed', 'created', 'configured', 'deleted', 'skipped', 'unchanged'];
+export const CHANGE_ACTIONS: readonly ChangeAction[] = [
+  'failed',
+  'created',
+  'configured',
+  'deleted',
+  'skipped',
+  'unchanged',
+];
 
 export interface ChangeSetEntry {
   id: ObjectId;
@@ -41,7 +48,9 @@ export class ChangeSet {
 
   /** Ids that now exist in the cluster because of this apply (created, configured or unchanged). */
   get applied(): ObjectId[] {
-    return this.entries.filter((e) => e.action === 'created' || e.action === 'configured' || e.action === 'unchanged').map((e) => e.id);
+    return this.entries
+      .filter((e) => e.action === 'created' || e.action === 'configured' || e.action === 'unchanged')
+      .map((e) => e.id);
   }
 
   get failed(): ChangeSetEntry[] {
@@ -53,7 +62,9 @@ export class ChangeSet {
     const lines = this.entries
       .filter((e) => e.action !== 'unchanged')
       .map((e) => `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.message ? `: ${e.message}` : ''}`);
-    lines.push(`${c.created} created, ${c.configured} configured, ${c.deleted} deleted, ${c.skipped} skipped, ${c.failed} failed, ${c.unchanged} unchanged`);
+    lines.push(
+      `${c.created} created, ${c.configured} configured, ${c.deleted} deleted, ${c.skipped} skipped, ${c.failed} failed, ${c.unchanged} unchanged`,
+    );
     for (const p of this.pending) lines.push(`  pending (${p.stage}): ${p.message}`);
     if (this.error) lines.push(`stopped: ${this.error.message}`);
     return lines.join('\n');
@@ -66,7 +77,9 @@ export class ChangeSet {
       counts: this.counts,
       entries: this.entries,
       pending: this.pending,
-      ...(this.error ? { error: { message: this.error.message, code: (this.error as { code?: string }).code } } : {}),
+      ...(this.error
+        ? { error: { message: this.error.message, code: (this.error as { code?: string }).code } }
+        : {}),
     };
   }
 }

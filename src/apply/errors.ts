@@ -14,9 +14,13 @@ export interface WriteFailure {
  */
 export function classifyWriteError(err: unknown, item: PlanItem): WriteFailure {
   const subject = describeRef(item.ref);
-  if (!isApiErrorLike(err)) return { code: 'Error', message: `${subject}: ${err instanceof Error ? err.message : String(err)}` };
+  if (!isApiErrorLike(err))
+    return { code: 'Error', message: `${subject}: ${err instanceof Error ? err.message : String(err)}` };
   if (err.status === 409 && err.reason === 'Conflict') {
-    const fields = err.causes.map((c) => `${c.field ?? '?'} (${/conflict with "([^"]+)"/.exec(c.message ?? '')?.[1] ?? 'another manager'})`);
+    const fields = err.causes.map(
+      (c) =>
+        `${c.field ?? '?'} (${/conflict with "([^"]+)"/.exec(c.message ?? '')?.[1] ?? 'another manager'})`,
+    );
     return {
       code: 'Conflict',
       message: `${subject}: field manager conflict on ${fields.join(', ') || 'some fields'}; not forced (annotate groundwork.io/conflicts: force, or pass --force-conflicts, to take ownership)`,
@@ -33,7 +37,11 @@ export function classifyWriteError(err: unknown, item: PlanItem): WriteFailure {
 
 /** The server refused a change to an immutable field. */
 export function isImmutable(err: unknown): boolean {
-  return isApiErrorLike(err) && err.status === 422 && /immutable|may not be changed|updates to .* are forbidden/i.test(err.bodyMessage);
+  return (
+    isApiErrorLike(err) &&
+    err.status === 422 &&
+    /immutable|may not be changed|updates to .* are forbidden/i.test(err.bodyMessage)
+  );
 }
 
 export type { ApiErrorLike };

@@ -23,7 +23,11 @@ export const INVENTORY_LABEL = 'groundwork.io/inventory';
 
 /** `gw-inventory-<platform>-<overlay>`, made a valid name (overlay `clusters/eu-1` → `clusters-eu-1`), ≤ 63 chars. */
 export function inventoryName(platform: string, overlay: string): string {
-  const raw = `gw-inventory-${platform}-${overlay}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/-$/, '');
+  const raw = `gw-inventory-${platform}-${overlay}`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/-$/, '');
   if (raw.length <= 63) return raw;
   const hash = createHash('sha256').update(raw).digest('hex').slice(0, 8);
   return `${raw.slice(0, 54).replace(/-$/, '')}-${hash}`;
@@ -43,7 +47,9 @@ export function inventoryData(inv: Inventory): Record<string, string> {
 /** Parses ConfigMap data; throws on an unknown format (never guesses what to prune). */
 export function parseInventoryData(data: Record<string, string> | undefined): Inventory {
   if (!data || data.format !== INVENTORY_FORMAT) {
-    throw new Error(`unsupported inventory format ${JSON.stringify(data?.format)}; expected ${INVENTORY_FORMAT}`);
+    throw new Error(
+      `unsupported inventory format ${JSON.stringify(data?.format)}; expected ${INVENTORY_FORMAT}`,
+    );
   }
   return {
     platform: data.platform ?? '',

@@ -34,12 +34,22 @@ export async function pruneItems(
   const refusal = plan.pruneRefusal(opts);
   if (refusal) {
     emit({ type: 'prune-refused', reason: refusal.reason, message: refusal.message });
-    for (const i of items) changes.add({ id: i.id, ref: i.ref, stage: i.stage, action: 'skipped', code: refusal.reason, message: refusal.message });
+    for (const i of items)
+      changes.add({
+        id: i.id,
+        ref: i.ref,
+        stage: i.stage,
+        action: 'skipped',
+        code: refusal.reason,
+        message: refusal.message,
+      });
     return gone;
   }
   emit({ type: 'prune-start', total: items.length });
   const isNamespace = (i: PlanItem) => i.ref.kind === 'Namespace' && i.ref.group === '';
-  const ordered = [...items].sort((a, b) => Number(isNamespace(a)) - Number(isNamespace(b)) || stageIndex(b.stage) - stageIndex(a.stage));
+  const ordered = [...items].sort(
+    (a, b) => Number(isNamespace(a)) - Number(isNamespace(b)) || stageIndex(b.stage) - stageIndex(a.stage),
+  );
   const waves = [ordered.filter((i) => !isNamespace(i)), ordered.filter(isNamespace)];
   const limit = pLimit(opts.concurrency ?? 16);
   for (const wave of waves) {
@@ -57,7 +67,14 @@ export async function pruneItems(
               return;
             }
             const f = classifyWriteError(err, item);
-            changes.add({ id: item.id, ref: item.ref, stage: item.stage, action: 'failed', code: f.code, message: f.message });
+            changes.add({
+              id: item.id,
+              ref: item.ref,
+              stage: item.stage,
+              action: 'failed',
+              code: f.code,
+              message: f.message,
+            });
           }
         }),
       ),
@@ -65,7 +82,10 @@ export async function pruneItems(
   }
   const failed = changes.failed.filter((e) => items.some((i) => i.id === e.id));
   if (failed.length > 0) {
-    changes.error = new GroundworkError({ code: 'PruneFailed', message: `${failed.length} prune(s) failed: ${failed.map((f) => describeRef(f.ref)).join(', ')}` });
+    changes.error = new GroundworkError({
+      code: 'PruneFailed',
+      message: `${failed.length} prune(s) failed: ${failed.map((f) => describeRef(f.ref)).join(', ')}`,
+    });
   }
   return gone;
 }

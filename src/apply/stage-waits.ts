@@ -16,12 +16,18 @@ const refFor = (i: PlanItem): TargetRef => ({
 /** Every CRD of the stage reports Established=True. */
 export async function crdsEstablished(target: ApplyTarget, items: readonly PlanItem[]): Promise<WaitCheck> {
   const live = await target.fetch(items.map(refFor));
-  const pending = items.filter((i) => findCondition(live.get(i.id), 'Established')?.status !== 'True').map((i) => `CRD ${i.ref.name} not Established`);
+  const pending = items
+    .filter((i) => findCondition(live.get(i.id), 'Established')?.status !== 'True')
+    .map((i) => `CRD ${i.ref.name} not Established`);
   return { done: pending.length === 0, pending };
 }
 
 /** Every object is Healthy or intentionally held (Suspended), by the pure health checks. */
-export async function objectsHealthy(target: ApplyTarget, items: readonly PlanItem[], opts: { failOnDegraded?: boolean } = {}): Promise<WaitCheck> {
+export async function objectsHealthy(
+  target: ApplyTarget,
+  items: readonly PlanItem[],
+  opts: { failOnDegraded?: boolean } = {},
+): Promise<WaitCheck> {
   const live = await target.fetch(items.map(refFor));
   const pending: string[] = [];
   for (const i of items) {
@@ -32,7 +38,8 @@ export async function objectsHealthy(target: ApplyTarget, items: readonly PlanIt
     }
     const v = assessHealth(obj);
     if (v.status === 'Healthy' || v.status === 'Suspended') continue;
-    if (v.status === 'Degraded' && opts.failOnDegraded) return { done: false, pending, failed: `${describeRef(i.ref)}: ${v.reason}: ${v.message}` };
+    if (v.status === 'Degraded' && opts.failOnDegraded)
+      return { done: false, pending, failed: `${describeRef(i.ref)}: ${v.reason}: ${v.message}` };
     pending.push(`${describeRef(i.ref)}: ${v.status} (${v.reason}) ${v.message}`);
   }
   return { done: pending.length === 0, pending };
@@ -57,16 +64,28 @@ export async function csvsSucceeded(target: ApplyTarget, subs: readonly PlanItem
     const id = `${s.ref.namespace}_${installed}_operators.coreos.com_ClusterServiceVersion`;
     csvRefs.set(id, { sub: s, csv: installed });
   }
-  const csvs = await target.fetch([...csvRefs.keys()].map((id) => ({ id, apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', group: 'operators.coreos.com', namespace: csvRefs.get(id)!.sub.ref.namespace })));
+  const csvs = await target.fetch(
+    [...csvRefs.keys()].map((id) => ({
+      id,
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'ClusterServiceVersion',
+      group: 'operators.coreos.com',
+      namespace: csvRefs.get(id)!.sub.ref.namespace,
+    })),
+  );
   for (const [id, { sub, csv }] of csvRefs) {
     const phase = (csvs.get(id)?.status as { phase?: string } | undefined)?.phase;
-    if (phase !== 'Succeeded') pending.push(`${describeRef(sub.ref)}: CSV ${csv} ${phase ?? 'not created yet'}`);
+    if (phase !== 'Succeeded')
+      pending.push(`${describeRef(sub.ref)}: CSV ${csv} ${phase ?? 'not created yet'}`);
   }
   return { done: pending.length === 0, pending };
 }
 
 /** Live objects of a stage, for hooks that need them (approvers, rollout checks). */
-export async function fetchItems(target: ApplyTarget, items: readonly PlanItem[]): Promise<Map<ObjectId, K8sObject>> {
+export async function fetchItems(
+  target: ApplyTarget,
+  items: readonly PlanItem[],
+): Promise<Map<ObjectId, K8sObject>> {
   return target.fetch(items.map(refFor));
 }
 

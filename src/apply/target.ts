@@ -15,12 +15,18 @@ export interface TargetRef {
  * src/cluster/apply-target.ts and faked in pure tests.
  */
 export interface ApplyTarget {
-  /** Server-side apply (field manager `groundwork`); rejects with the server's error. */
-  apply(obj: K8sObject, opts: { force: boolean }): Promise<K8sObject>;
+  /**
+   * Server-side apply; rejects with the server's error. Field manager `groundwork` unless given:
+   * controllers inside the engine (InstallPlan approval, version steps, pool pauses) use their own,
+   * so the platform's next apply neither removes nor fights what they set.
+   */
+  apply(obj: K8sObject, opts: { force: boolean; fieldManager?: string }): Promise<K8sObject>;
   /** Deletes an object; resolves when the request is accepted (not when it is gone). */
   remove(obj: K8sObject, opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' }): Promise<void>;
   /** Live objects for refs, read with batched lists. Missing objects are absent from the map. */
   fetch(refs: readonly TargetRef[]): Promise<Map<ObjectId, K8sObject>>;
+  /** Every object of a kind in a namespace (`''`: cluster-scoped or all namespaces), by one list. */
+  list(apiVersion: string, kind: string, namespace: string): Promise<K8sObject[]>;
   /** True when the server serves `apiVersion`/`kind` (its CRD is Established). */
   serves(apiVersion: string, kind: string): Promise<boolean>;
 }

@@ -23,7 +23,8 @@ export interface WaitOptions {
 }
 
 /** How a wait ended when it did not fail. */
-export type WaitOutcome = { outcome: 'ready'; elapsedMs: number } | { outcome: 'pending'; elapsedMs: number; message: string };
+export type WaitOutcome =
+  { outcome: 'ready'; elapsedMs: number } | { outcome: 'pending'; elapsedMs: number; message: string };
 
 /**
  * Polls `check` until done, deferred, failed, aborted or timed out. Rejects with
@@ -34,11 +35,17 @@ export async function waitFor(check: () => Promise<WaitCheck>, opts: WaitOptions
   let last: WaitCheck = { done: false, pending: [] };
   let lastReport = 0;
   for (;;) {
-    if (opts.signal?.aborted) throw new GroundworkError({ code: 'Interrupted', subject: opts.what, message: 'stopped while waiting' });
+    if (opts.signal?.aborted)
+      throw new GroundworkError({
+        code: 'Interrupted',
+        subject: opts.what,
+        message: 'stopped while waiting',
+      });
     await opts.tick?.();
     last = await check();
     const elapsedMs = Date.now() - started;
-    if (last.failed) throw new GroundworkError({ code: 'WaitFailed', subject: opts.what, message: last.failed });
+    if (last.failed)
+      throw new GroundworkError({ code: 'WaitFailed', subject: opts.what, message: last.failed });
     if (last.done) return { outcome: 'ready', elapsedMs };
     if (last.deferred) return { outcome: 'pending', elapsedMs, message: last.deferred };
     if (elapsedMs > opts.timeoutMs) {

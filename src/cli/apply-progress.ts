@@ -11,7 +11,8 @@ export function applyProgress(opts: { quiet?: boolean } = {}): ApplyListener {
   if (opts.quiet) return () => {};
   const tty = Boolean(process.stderr.isTTY);
   let spinner: Ora | undefined;
-  const stageNo = (stage: string) => `[${STAGES.findIndex((s) => s.name === stage) + 1}/${STAGES.length}] ${stage}`;
+  const stageNo = (stage: string) =>
+    `[${STAGES.findIndex((s) => s.name === stage) + 1}/${STAGES.length}] ${stage}`;
   const line = (text: string) => {
     if (tty) {
       spinner ??= ora({ stream: process.stderr }).start();
@@ -37,10 +38,14 @@ export function applyProgress(opts: { quiet?: boolean } = {}): ApplyListener {
         line(`${stageNo(e.stage)}: waiting for ${e.what} (timeout ${formatElapsed(e.timeoutMs)})`);
         break;
       case 'wait-progress':
-        line(`${stageNo(e.stage)}: waiting ${formatElapsed(e.elapsedMs)} for ${e.pending.length} item(s): ${e.pending.slice(0, 2).join('; ')}`);
+        line(
+          `${stageNo(e.stage)}: waiting ${formatElapsed(e.elapsedMs)} for ${e.pending.length} item(s): ${e.pending.slice(0, 2).join('; ')}`,
+        );
         break;
       case 'wait-done':
-        persist(`${stageNo(e.stage)}: ${e.outcome === 'ready' ? 'ready' : 'pending'} after ${formatElapsed(e.elapsedMs)} (${e.what})`);
+        persist(
+          `${stageNo(e.stage)}: ${e.outcome === 'ready' ? 'ready' : 'pending'} after ${formatElapsed(e.elapsedMs)} (${e.what})`,
+        );
         break;
       case 'stage-done':
         persist(`${stageNo(e.stage)}: done`);
@@ -50,6 +55,9 @@ export function applyProgress(opts: { quiet?: boolean } = {}): ApplyListener {
         break;
       case 'prune-refused':
         persist(`prune refused (${e.reason}): ${e.message}`);
+        break;
+      case 'notice':
+        persist(`${stageNo(e.stage)}: ${e.message}`);
         break;
       case 'inventory-written':
         break;

@@ -17,7 +17,10 @@ export function withClusterFlags(cmd: Command): Command {
   return cmd
     .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
     .option('--overlay <name>', 'overlay (default: groundwork.yaml defaultOverlay)')
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, in-cluster config, ~/.kube/config)')
+    .option(
+      '--kubeconfig <file>',
+      'kubeconfig file (default: $KUBECONFIG, in-cluster config, ~/.kube/config)',
+    )
     .option('--context <name>', 'kubeconfig context');
 }
 
@@ -36,12 +39,17 @@ export async function openSession(flags: ClusterFlags): Promise<ClusterSession> 
  */
 export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
   try {
-    const result = await synthesize({ dir: resolve(flags.dir), ...(flags.overlay ? { overlay: flags.overlay } : {}) });
+    const result = await synthesize({
+      dir: resolve(flags.dir),
+      ...(flags.overlay ? { overlay: flags.overlay } : {}),
+    });
     for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
     return result;
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;
-    process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\nsynth failed: nothing was planned or applied\n`);
+    process.stderr.write(
+      `${err.issues.map(formatIssue).join('\n')}\nsynth failed: nothing was planned or applied\n`,
+    );
     return undefined;
   }
 }

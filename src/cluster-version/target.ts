@@ -28,10 +28,17 @@ export interface ClusterVersionTargetProps {
 const schema = z
   .object({
     channel: z.string(),
-    version: z.string().refine((v) => semver.valid(v) !== null, 'must be a full semantic version such as 4.16.3'),
-    image: z.string().regex(/^[^@\s]+@sha256:[a-f0-9]{64}$/, 'must be a release image pinned by digest (…@sha256:<64 hex>)').optional(),
+    version: z
+      .string()
+      .refine((v) => semver.valid(v) !== null, 'must be a full semantic version such as 4.16.3'),
+    image: z
+      .string()
+      .regex(/^[^@\s]+@sha256:[a-f0-9]{64}$/, 'must be a release image pinned by digest (…@sha256:<64 hex>)')
+      .optional(),
     upstream: z.url().optional(),
-    acceptedRisks: z.array(z.string().regex(/^[A-Za-z0-9]+$/, 'risk names are CamelCase identifiers')).optional(),
+    acceptedRisks: z
+      .array(z.string().regex(/^[A-Za-z0-9]+$/, 'risk names are CamelCase identifiers'))
+      .optional(),
     controlPlaneOnly: z.boolean().optional(),
     name: z.string().optional(),
     clusterID: z.uuid().optional(),
@@ -45,10 +52,18 @@ const schema = z
     }
     const v = semver.parse(p.version);
     if (v && !channelOffersVersion(parsed.channel, v)) {
-      ctx.addIssue({ code: 'custom', path: ['version'], message: `${p.version} is not offered by channel ${p.channel}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['version'],
+        message: `${p.version} is not offered by channel ${p.channel}`,
+      });
     }
     if (p.controlPlaneOnly && parsed.channel.tier !== 'eus') {
-      ctx.addIssue({ code: 'custom', path: ['controlPlaneOnly'], message: 'control-plane-only updates are EUS-to-EUS: use an eus-4.N channel' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['controlPlaneOnly'],
+        message: 'control-plane-only updates are EUS-to-EUS: use an eus-4.N channel',
+      });
     }
   });
 
@@ -82,7 +97,9 @@ export class ClusterVersionTarget extends Construct {
         annotations: {
           [ANNOTATIONS.targetVersion]: p.version,
           ...(p.image ? { [ANNOTATIONS.targetImage]: p.image } : {}),
-          ...(p.acceptedRisks?.length ? { [ANNOTATIONS.acceptedRisks]: JSON.stringify([...p.acceptedRisks].sort()) } : {}),
+          ...(p.acceptedRisks?.length
+            ? { [ANNOTATIONS.acceptedRisks]: JSON.stringify([...p.acceptedRisks].sort()) }
+            : {}),
           ...(p.controlPlaneOnly ? { [ANNOTATIONS.controlPlaneOnly]: 'true' } : {}),
         },
       },

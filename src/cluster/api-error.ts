@@ -7,7 +7,12 @@ export interface StatusBody {
   message?: string;
   reason?: string;
   code?: number;
-  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; message?: string; field?: string }[] };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+  };
 }
 
 /**
@@ -19,10 +24,17 @@ export class ApiError extends GroundworkError {
   readonly reason: string;
   readonly body: StatusBody | undefined;
 
-  constructor(opts: { status: number; method: string; path: string; body: StatusBody | undefined; text: string }) {
+  constructor(opts: {
+    status: number;
+    method: string;
+    path: string;
+    body: StatusBody | undefined;
+    text: string;
+  }) {
     // Server-side apply reports schema type errors as 500 "failed to create typed patch object"
     // (structured-merge-diff runs before validation); they are invalid input, not a server fault.
-    const typedPatch = opts.status === 500 && /failed to create typed patch object/.test(opts.body?.message ?? '');
+    const typedPatch =
+      opts.status === 500 && /failed to create typed patch object/.test(opts.body?.message ?? '');
     const reason = typedPatch ? 'Invalid' : opts.body?.reason || httpReason(opts.status);
     super({
       code: reason,
@@ -47,20 +59,34 @@ export class ApiError extends GroundworkError {
 
 function httpReason(status: number): string {
   switch (status) {
-    case 400: return 'BadRequest';
-    case 401: return 'Unauthorized';
-    case 403: return 'Forbidden';
-    case 404: return 'NotFound';
-    case 405: return 'MethodNotAllowed';
-    case 409: return 'Conflict';
-    case 410: return 'Expired';
-    case 415: return 'UnsupportedMediaType';
-    case 422: return 'Invalid';
-    case 429: return 'TooManyRequests';
-    case 500: return 'InternalError';
-    case 503: return 'ServiceUnavailable';
-    case 504: return 'Timeout';
-    default: return `Http${status}`;
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 405:
+      return 'MethodNotAllowed';
+    case 409:
+      return 'Conflict';
+    case 410:
+      return 'Expired';
+    case 415:
+      return 'UnsupportedMediaType';
+    case 422:
+      return 'Invalid';
+    case 429:
+      return 'TooManyRequests';
+    case 500:
+      return 'InternalError';
+    case 503:
+      return 'ServiceUnavailable';
+    case 504:
+      return 'Timeout';
+    default:
+      return `Http${status}`;
   }
 }
 

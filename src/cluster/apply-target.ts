@@ -3,6 +3,7 @@ import type { K8sObject } from '../core/object.js';
 import type { ObjectId } from '../core/object-id.js';
 import type { KubeClient } from './client.js';
 import { resourcePath, type Discovery } from './discovery.js';
+import { listAll } from './list.js';
 import { ClusterObserver } from './observer.js';
 import { ssaPatch } from './ssa.js';
 
@@ -17,11 +18,22 @@ export class ClusterApplyTarget implements ApplyTarget {
     this.observer = new ClusterObserver(client, discovery);
   }
 
-  apply(obj: K8sObject, opts: { force: boolean }): Promise<K8sObject> {
-    return ssaPatch(this.client, this.discovery, obj, { force: opts.force });
+  apply(obj: K8sObject, opts: { force: boolean; fieldManager?: string }): Promise<K8sObject> {
+    return ssaPatch(this.client, this.discovery, obj, {
+      force: opts.force,
+      ...(opts.fieldManager ? { fieldManager: opts.fieldManager } : {}),
+    });
   }
 
-  async remove(obj: K8sObject, opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' }): Promise<void> {
+  async list(apiVersion: string, kind: string, namespace: string): Promise<K8sObject[]> {
+    const info = await this.discovery.tryResolve(apiVersion, kind);
+    return info ? listAll(this.client, info, info.namespaced && namespace ? namespace : undefined) : [];
+  }
+
+  async remove(
+    obj: K8sObject,
+    opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' },
+  ): Promise<void> {
     const info = await this.discovery.resolve(obj.apiVersion, obj.kind);
     await this.client.request('DELETE', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
       body: {
@@ -37,7 +49,10 @@ export class ClusterApplyTarget implements ApplyTarget {
   async fetch(refs: readonly TargetRef[]): Promise<Map<ObjectId, K8sObject>> {
     const state = await this.observer.observe(refs);
     const failed = state.failedLists[0];
-    if (failed) throw new Error(`listing ${failed.kind} in ${failed.namespace || 'all namespaces'} failed: ${failed.message}`);
+    if (failed)
+      throw new Error(
+        `listing ${failed.kind} in ${failed.namespace || 'all namespaces'} failed: ${failed.message}`,
+      );
     return state.live;
   }
 

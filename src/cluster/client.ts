@@ -2,7 +2,12 @@
 // Groundwork never uses; the config module alone handles kubeconfig, contexts, in-cluster and auth.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions, type RequestOptions } from 'node:https';
+import {
+  Agent as HttpsAgent,
+  request as httpsRequest,
+  type AgentOptions,
+  type RequestOptions,
+} from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, ConnectionError, type StatusBody } from './api-error.js';
 
@@ -55,7 +60,11 @@ export class KubeClient {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/$/, '');
-    const agentOpts: AgentOptions = { keepAlive: true, maxSockets: opts.maxSockets ?? 32, ...(tls as AgentOptions) };
+    const agentOpts: AgentOptions = {
+      keepAlive: true,
+      maxSockets: opts.maxSockets ?? 32,
+      ...(tls as AgentOptions),
+    };
     this.agent = this.server.startsWith('http:') ? new HttpAgent(agentOpts) : new HttpsAgent(agentOpts);
   }
 
@@ -105,7 +114,12 @@ export class KubeClient {
    * Opens a streaming GET (watches) and calls `onLine` for each newline-delimited JSON event.
    * Resolves when the server closes the stream; rejects on HTTP errors. Abort with `signal`.
    */
-  async stream(path: string, query: RequestOpts['query'], onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
+  async stream(
+    path: string,
+    query: RequestOpts['query'],
+    onLine: (line: string) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const res = await this.send('GET', path, { query, signal });
     if ((res.statusCode ?? 0) >= 300) {
       const text = await readBody(res);
@@ -134,8 +148,14 @@ export class KubeClient {
     this.counts[method] = (this.counts[method] ?? 0) + 1;
     const headers = await this.headers();
     const url = new URL(this.server + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const payload = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const payload =
+      opts.body === undefined
+        ? undefined
+        : typeof opts.body === 'string'
+          ? opts.body
+          : JSON.stringify(opts.body);
     const reqHeaders: Record<string, string> = {
       ...headers,
       Accept: 'application/json',
@@ -148,7 +168,11 @@ export class KubeClient {
     }
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
-      const req = send(url, { method, headers: reqHeaders, agent: this.agent, signal: opts.signal, ...this.tls }, resolve);
+      const req = send(
+        url,
+        { method, headers: reqHeaders, agent: this.agent, signal: opts.signal, ...this.tls },
+        resolve,
+      );
       req.on('error', reject);
       req.end(payload);
     });

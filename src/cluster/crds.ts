@@ -30,13 +30,19 @@ export async function installCrds(
 }
 
 /** Polls until every named CRD has `Established=True`; throws `CrdNotEstablished` naming the laggards. */
-export async function waitForCrdsEstablished(client: KubeClient, names: readonly string[], timeoutMs: number): Promise<void> {
+export async function waitForCrdsEstablished(
+  client: KubeClient,
+  names: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let pending = [...names];
   while (pending.length > 0) {
     const list = await client.request<{ items: K8sObject[] }>('GET', CRD_PATH);
     const established = new Set(
-      list.items.filter((c) => findCondition(c, 'Established')?.status === 'True').map((c) => c.metadata.name),
+      list.items
+        .filter((c) => findCondition(c, 'Established')?.status === 'True')
+        .map((c) => c.metadata.name),
     );
     pending = pending.filter((n) => !established.has(n));
     if (pending.length === 0) return;

@@ -18,7 +18,12 @@ interface DiscoveryV2 {
     metadata: { name: string };
     versions: {
       version: string;
-      resources: { resource: string; responseKind: { kind: string }; scope: 'Namespaced' | 'Cluster'; verbs: string[] }[];
+      resources: {
+        resource: string;
+        responseKind: { kind: string };
+        scope: 'Namespaced' | 'Cluster';
+        verbs: string[];
+      }[];
     }[];
   }[];
 }

@@ -1,4 +1,11 @@
-import { INVENTORY_LABEL, INVENTORY_NAMESPACE, inventoryData, inventoryName, parseInventoryData, type Inventory } from '../apply/inventory.js';
+import {
+  INVENTORY_LABEL,
+  INVENTORY_NAMESPACE,
+  inventoryData,
+  inventoryName,
+  parseInventoryData,
+  type Inventory,
+} from '../apply/inventory.js';
 import { GroundworkError } from '../core/errors.js';
 import type { K8sObject } from '../core/object.js';
 import { FIELD_MANAGER } from '../plan/plan.js';
@@ -19,11 +26,19 @@ export class InventoryStore {
   /** The stored inventory, or undefined when none exists yet. Any other failure throws (never "empty"). */
   async read(platform: string, overlay: string): Promise<Inventory | undefined> {
     try {
-      const cm = await this.client.request<K8sObject & { data?: Record<string, string> }>('GET', this.path(platform, overlay));
+      const cm = await this.client.request<K8sObject & { data?: Record<string, string> }>(
+        'GET',
+        this.path(platform, overlay),
+      );
       return parseInventoryData(cm.data);
     } catch (err) {
       if (isNotFound(err)) return undefined;
-      throw new GroundworkError({ code: 'InventoryReadFailed', subject: `inventory ${platform}/${overlay}`, message: err instanceof Error ? err.message : String(err), cause: err });
+      throw new GroundworkError({
+        code: 'InventoryReadFailed',
+        subject: `inventory ${platform}/${overlay}`,
+        message: err instanceof Error ? err.message : String(err),
+        cause: err,
+      });
     }
   }
 
@@ -61,5 +76,10 @@ export class InventoryStore {
 
 /** True when two inventories record the same revision and objects (a write would change nothing). */
 export function sameInventory(a: Inventory | undefined, b: Inventory): boolean {
-  return !!a && a.revision === b.revision && a.objects.size === b.objects.size && [...b.objects].every((id) => a.objects.has(id));
+  return (
+    !!a &&
+    a.revision === b.revision &&
+    a.objects.size === b.objects.size &&
+    [...b.objects].every((id) => a.objects.has(id))
+  );
 }

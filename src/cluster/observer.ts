@@ -43,7 +43,13 @@ export class ClusterObserver {
   static wanted(desired: readonly K8sObject[], inventory: Iterable<ObjectId> = []): Wanted[] {
     const out = new Map<ObjectId, Wanted>();
     for (const o of desired) {
-      out.set(idOf(o), { id: idOf(o), apiVersion: o.apiVersion, kind: o.kind, group: splitApiVersion(o.apiVersion).group, namespace: o.metadata.namespace ?? '' });
+      out.set(idOf(o), {
+        id: idOf(o),
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        group: splitApiVersion(o.apiVersion).group,
+        namespace: o.metadata.namespace ?? '',
+      });
     }
     for (const id of inventory) {
       if (out.has(id)) continue;
@@ -55,10 +61,17 @@ export class ClusterObserver {
 
   /** Lists what is needed to see every wanted object. A failed list is recorded, never thrown. */
   async observe(wanted: readonly Wanted[]): Promise<ObservedState> {
-    const state: ObservedState = { live: new Map(), listed: new Map(), failedLists: [], unknownKinds: new Set() };
+    const state: ObservedState = {
+      live: new Map(),
+      listed: new Map(),
+      failedLists: [],
+      unknownKinds: new Set(),
+    };
     const groups = new Map<string, { info: ResourceInfo; namespace: string; apiVersion: string }>();
     for (const w of wanted) {
-      const info = w.apiVersion ? await this.discovery.tryResolve(w.apiVersion, w.kind) : await this.discovery.resolveGroupKind(w.group, w.kind);
+      const info = w.apiVersion
+        ? await this.discovery.tryResolve(w.apiVersion, w.kind)
+        : await this.discovery.resolveGroupKind(w.group, w.kind);
       if (!info) {
         // A kind the server does not serve has no objects: desired ones wait for their CRD.
         if (w.apiVersion) state.unknownKinds.add(`${w.apiVersion}/${w.kind}`);
@@ -73,10 +86,16 @@ export class ClusterObserver {
       [...groups.values()].map((g) =>
         limit(async () => {
           try {
-            for (const obj of await listAll(this.client, g.info, g.namespace || undefined)) state.listed.set(idOf(obj), obj);
+            for (const obj of await listAll(this.client, g.info, g.namespace || undefined))
+              state.listed.set(idOf(obj), obj);
           } catch (err) {
             if (err instanceof ApiError && err.status === 404 && g.namespace) return; // namespace does not exist yet: nothing in it
-            state.failedLists.push({ apiVersion: g.apiVersion, kind: g.info.kind, namespace: g.namespace, message: err instanceof Error ? err.message : String(err) });
+            state.failedLists.push({
+              apiVersion: g.apiVersion,
+              kind: g.info.kind,
+              namespace: g.namespace,
+              message: err instanceof Error ? err.message : String(err),
+            });
           }
         }),
       ),
@@ -92,14 +111,19 @@ export class ClusterObserver {
    * Server-side dry-run applies (field manager `groundwork`): what each object would become.
    * Failures are returned as problems (conflicts with the other managers and fields), not thrown.
    */
-  async dryRun(objects: readonly { id: ObjectId; body: K8sObject; force: boolean }[]): Promise<Map<ObjectId, K8sObject | DryRunProblem>> {
+  async dryRun(
+    objects: readonly { id: ObjectId; body: K8sObject; force: boolean }[],
+  ): Promise<Map<ObjectId, K8sObject | DryRunProblem>> {
     const limit = pLimit(this.opts.dryRunConcurrency ?? 16);
     const out = new Map<ObjectId, K8sObject | DryRunProblem>();
     await Promise.all(
       objects.map((o) =>
         limit(async () => {
           try {
-            out.set(o.id, await ssaPatch(this.client, this.discovery, o.body, { force: o.force, dryRun: true }));
+            out.set(
+              o.id,
+              await ssaPatch(this.client, this.discovery, o.body, { force: o.force, dryRun: true }),
+            );
           } catch (err) {
             out.set(o.id, toProblem(err));
           }
@@ -113,10 +137,18 @@ export class ClusterObserver {
 /** A server error as a plan problem; conflicts keep the other managers and their fields. */
 export function toProblem(err: unknown): DryRunProblem {
   if (err instanceof ApiError) {
-    const conflicts = err.reason === 'Conflict'
-      ? err.causes.map((c) => ({ manager: /conflict with "([^"]+)"/.exec(c.message ?? '')?.[1] ?? '(unknown)', field: c.field ?? '' }))
-      : [];
-    return { code: err.reason, message: err.body?.message ?? err.message, ...(conflicts.length ? { conflicts } : {}) };
+    const conflicts =
+      err.reason === 'Conflict'
+        ? err.causes.map((c) => ({
+            manager: /conflict with "([^"]+)"/.exec(c.message ?? '')?.[1] ?? '(unknown)',
+            field: c.field ?? '',
+          }))
+        : [];
+    return {
+      code: err.reason,
+      message: err.body?.message ?? err.message,
+      ...(conflicts.length ? { conflicts } : {}),
+    };
   }
   return { code: 'Error', message: err instanceof Error ? err.message : String(err) };
 }

@@ -17,7 +17,11 @@ export async function ssaPatch(
   return client.request<K8sObject>('PATCH', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
     body: obj,
     contentType: 'application/apply-patch+yaml',
-    query: { fieldManager: opts.fieldManager ?? FIELD_MANAGER, force: opts.force ? true : undefined, dryRun: opts.dryRun ? 'All' : undefined },
+    query: {
+      fieldManager: opts.fieldManager ?? FIELD_MANAGER,
+      force: opts.force ? true : undefined,
+      dryRun: opts.dryRun ? 'All' : undefined,
+    },
     signal: opts.signal,
   });
 }

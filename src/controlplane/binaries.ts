@@ -77,7 +77,11 @@ function binariesFromEnv(env: NodeJS.ProcessEnv, cachedDir: string | undefined):
   }
   for (const path of [kubeApiserver, etcd]) {
     if (!existsSync(path)) {
-      throw new GroundworkError({ code: 'ControlPlaneBinariesMissing', message: `${path} does not exist`, fix: 'check KUBEBUILDER_ASSETS / TEST_ASSET_* paths' });
+      throw new GroundworkError({
+        code: 'ControlPlaneBinariesMissing',
+        message: `${path} does not exist`,
+        fix: 'check KUBEBUILDER_ASSETS / TEST_ASSET_* paths',
+      });
     }
   }
   const cachedKcm = cachedDir ? join(cachedDir, 'kube-controller-manager') : undefined;
@@ -94,7 +98,9 @@ function binariesFromEnv(env: NodeJS.ProcessEnv, cachedDir: string | undefined):
 export async function newestCachedBuild(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const root = join(cacheRoot(env), 'controlplane');
   if (!existsSync(root)) return undefined;
-  const dirs = (await readdir(root)).filter((d) => /^v\d+\.\d+\.\d+$/.test(d) && isCompleteBinaryDir(join(root, d)));
+  const dirs = (await readdir(root)).filter(
+    (d) => /^v\d+\.\d+\.\d+$/.test(d) && isCompleteBinaryDir(join(root, d)),
+  );
   dirs.sort((a, b) => {
     const pa = a.slice(1).split('.').map(Number);
     const pb = b.slice(1).split('.').map(Number);

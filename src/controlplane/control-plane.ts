@@ -137,13 +137,33 @@ export class LocalControlPlane {
       await waitForServer({ server, caFile, token: credentials.adminToken, processes, timeoutMs: 90_000 });
       const caPem = await readFile(caFile, 'utf8');
       const kubeconfig = join(workDir, 'kubeconfig');
-      await writeFile(kubeconfig, kubeconfigYaml({ server, caPem, token: credentials.adminToken, name: 'groundwork-local', user: 'admin' }), { mode: 0o600 });
+      await writeFile(
+        kubeconfig,
+        kubeconfigYaml({
+          server,
+          caPem,
+          token: credentials.adminToken,
+          name: 'groundwork-local',
+          user: 'admin',
+        }),
+        { mode: 0o600 },
+      );
 
       let kcmPid: number | undefined;
       if (binaries.kubeControllerManager) {
         progress.start('starting kube-controller-manager');
         const kcmConfig = join(workDir, 'kcm.kubeconfig');
-        await writeFile(kcmConfig, kubeconfigYaml({ server, caPem, token: credentials.controllerManagerToken, name: 'groundwork-local', user: 'kcm' }), { mode: 0o600 });
+        await writeFile(
+          kcmConfig,
+          kubeconfigYaml({
+            server,
+            caPem,
+            token: credentials.controllerManagerToken,
+            name: 'groundwork-local',
+            user: 'kcm',
+          }),
+          { mode: 0o600 },
+        );
         const kcm = startProcess({
           name: 'kube-controller-manager',
           binary: binaries.kubeControllerManager,
@@ -163,7 +183,9 @@ export class LocalControlPlane {
         processes.push(kcm);
         kcmPid = kcm.pid;
       } else {
-        progress.info('kube-controller-manager not available: namespace deletion and garbage collection will not run');
+        progress.info(
+          'kube-controller-manager not available: namespace deletion and garbage collection will not run',
+        );
       }
       progress.succeed(`control plane ready at ${server} (${formatElapsed(Date.now() - started)})`);
       const info: ControlPlaneInfo = {
@@ -172,7 +194,11 @@ export class LocalControlPlane {
         workDir,
         etcdDir,
         etcdUrl,
-        pids: { etcd: etcd.pid, kubeApiserver: apiserver.pid, ...(kcmPid ? { kubeControllerManager: kcmPid } : {}) },
+        pids: {
+          etcd: etcd.pid,
+          kubeApiserver: apiserver.pid,
+          ...(kcmPid ? { kubeControllerManager: kcmPid } : {}),
+        },
         binaries,
         ...(auditLog ? { auditLog } : {}),
         startedAt: new Date().toISOString(),
@@ -182,7 +208,8 @@ export class LocalControlPlane {
       progress.fail('control plane failed to start');
       await Promise.all(processes.map((p) => p.stop(2000)));
       await rm(etcdDir, { recursive: true, force: true });
-      if (ownsWorkDir && !process.env.GROUNDWORK_KEEP_LOGS) await rm(workDir, { recursive: true, force: true });
+      if (ownsWorkDir && !process.env.GROUNDWORK_KEEP_LOGS)
+        await rm(workDir, { recursive: true, force: true });
       throw err instanceof GroundworkError
         ? err
         : new GroundworkError({ code: 'ControlPlaneStartFailed', message: String(err), cause: err });

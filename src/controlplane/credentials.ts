@@ -41,12 +41,24 @@ export async function writeCredentials(dir: string): Promise<ControlPlaneCredent
 }
 
 /** A kubeconfig document for one server, CA bundle and bearer token. */
-export function kubeconfigYaml(opts: { server: string; caPem: string; token: string; name: string; user: string }): string {
+export function kubeconfigYaml(opts: {
+  server: string;
+  caPem: string;
+  token: string;
+  name: string;
+  user: string;
+}): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
-      { name: opts.name, cluster: { server: opts.server, 'certificate-authority-data': Buffer.from(opts.caPem).toString('base64') } },
+      {
+        name: opts.name,
+        cluster: {
+          server: opts.server,
+          'certificate-authority-data': Buffer.from(opts.caPem).toString('base64'),
+        },
+      },
     ],
     users: [{ name: opts.user, user: { token: opts.token } }],
     contexts: [{ name: opts.name, context: { cluster: opts.name, user: opts.user, namespace: 'default' } }],

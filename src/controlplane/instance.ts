@@ -37,7 +37,10 @@ export async function readInstance(name: string): Promise<InstanceState | undefi
  * installs the CRDs found in `crdDirs`, and records its state. Returns the running instance
  * unchanged when it is already up.
  */
-export async function upInstance(name: string, opts: { crdDirs: string[]; progress?: Progress }): Promise<{ state: InstanceState; started: boolean }> {
+export async function upInstance(
+  name: string,
+  opts: { crdDirs: string[]; progress?: Progress },
+): Promise<{ state: InstanceState; started: boolean }> {
   const existing = await readInstance(name);
   if (existing && processesOf(existing).every((p) => p.alive)) return { state: existing, started: false };
   if (existing) await downInstance(name);
@@ -77,7 +80,10 @@ export async function downInstance(name: string): Promise<InstanceState | undefi
 export async function instanceStatus(name: string): Promise<InstanceStatus | undefined> {
   const state = await readInstance(name);
   if (!state) return undefined;
-  const status: InstanceStatus = { state, processes: processesOf(state).map(({ name: n, pid, alive }) => ({ name: n, pid, alive })) };
+  const status: InstanceStatus = {
+    state,
+    processes: processesOf(state).map(({ name: n, pid, alive }) => ({ name: n, pid, alive })),
+  };
   try {
     const client = await KubeClient.load({ kubeconfig: state.kubeconfig, retries: 1 });
     status.version = (await client.request<{ gitVersion: string }>('GET', '/version')).gitVersion;
@@ -95,7 +101,11 @@ function processesOf(state: InstanceState): { name: string; pid: number; binary:
     { name: 'kube-apiserver', pid: state.pids.kubeApiserver, binary: state.binaries.kubeApiserver },
   ];
   if (state.pids.kubeControllerManager && state.binaries.kubeControllerManager) {
-    list.push({ name: 'kube-controller-manager', pid: state.pids.kubeControllerManager, binary: state.binaries.kubeControllerManager });
+    list.push({
+      name: 'kube-controller-manager',
+      pid: state.pids.kubeControllerManager,
+      binary: state.binaries.kubeControllerManager,
+    });
   }
   return list.map((p) => ({ ...p, alive: isAlive(p.pid) && commandMatches(p.pid, p.binary) }));
 }
@@ -127,5 +137,10 @@ async function terminate(pid: number): Promise<void> {
 }
 
 export function notRunning(name: string): GroundworkError {
-  return new GroundworkError({ code: 'ClusterNotRunning', subject: `cluster ${name}`, message: 'not running', fix: `run \`groundwork cluster up --name ${name}\`` });
+  return new GroundworkError({
+    code: 'ClusterNotRunning',
+    subject: `cluster ${name}`,
+    message: 'not running',
+    fix: `run \`groundwork cluster up --name ${name}\``,
+  });
 }

@@ -64,7 +64,7 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 
 /** Reads a condition by type from `status.conditions`, if any. */
 export function findCondition(obj: object | undefined, type: string): Condition | undefined {
-  const conditions = ((obj as { status?: { conditions?: Condition[] } } | undefined)?.status)?.conditions;
+  const conditions = (obj as { status?: { conditions?: Condition[] } } | undefined)?.status?.conditions;
   return Array.isArray(conditions) ? conditions.find((c) => c?.type === type) : undefined;
 }
 

@@ -42,7 +42,11 @@ export function parseObjects(text: string, source: string): K8sObject[] {
     });
   } catch (err) {
     if (err instanceof GroundworkError) throw err;
-    throw new GroundworkError({ code: 'InvalidManifest', subject: `${source} (document ${index + 1})`, message: err instanceof Error ? err.message : String(err) });
+    throw new GroundworkError({
+      code: 'InvalidManifest',
+      subject: `${source} (document ${index + 1})`,
+      message: err instanceof Error ? err.message : String(err),
+    });
   }
   return out;
 }

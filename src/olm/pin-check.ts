@@ -14,7 +14,9 @@ import { wantedCSVs } from './pin.js';
 export async function checkPinsAgainstCatalogs(ctx: PostSynthContext): Promise<ValidationIssue[]> {
   if (ctx.config.catalogs.length === 0) return [];
   const catalogs = await Promise.all(ctx.config.catalogs.map((c) => loadCatalog(join(ctx.dir, c))));
-  return ctx.manifests.filter((m) => m.object.kind === 'Subscription').flatMap((m) => checkSubscription(m, catalogs));
+  return ctx.manifests
+    .filter((m) => m.object.kind === 'Subscription')
+    .flatMap((m) => checkSubscription(m, catalogs));
 }
 
 function checkSubscription(m: Manifest, catalogs: readonly Catalog[]): ValidationIssue[] {
@@ -37,7 +39,13 @@ function checkSubscription(m: Manifest, catalogs: readonly Catalog[]): Validatio
   if (!spec.startingCSV) return [];
   const result = wantedCSVs(
     catalog,
-    { package: spec.name, channel: spec.channel, pin: spec.startingCSV, startingCSV: spec.startingCSV, installed: undefined },
+    {
+      package: spec.name,
+      channel: spec.channel,
+      pin: spec.startingCSV,
+      startingCSV: spec.startingCSV,
+      installed: undefined,
+    },
     path,
   );
   if (result.ok || result.path.ok) return [];

@@ -10,14 +10,21 @@ import { appliedPaths, hasManagedPath, type ManagedStep } from './managed-fields
  */
 export function isSubset(desired: unknown, live: unknown, ownKey = '', containerKey = ''): boolean {
   if (Array.isArray(desired)) {
-    return Array.isArray(live) && desired.length === live.length && desired.every((d, i) => isSubset(d, live[i]));
+    return (
+      Array.isArray(live) && desired.length === live.length && desired.every((d, i) => isSubset(d, live[i]))
+    );
   }
   if (isPlainObject(desired)) {
     return isPlainObject(live) && Object.entries(desired).every(([k, v]) => isSubset(v, live[k], k, ownKey));
   }
   if (desired === live) return true;
   // Resource quantities are canonicalized by the server (`1000m` -> `1`, `1024Mi` -> `1Gi`).
-  return typeof desired === 'string' && typeof live === 'string' && QUANTITY_MAPS.has(containerKey) && sameQuantity(desired, live);
+  return (
+    typeof desired === 'string' &&
+    typeof live === 'string' &&
+    QUANTITY_MAPS.has(containerKey) &&
+    sameQuantity(desired, live)
+  );
 }
 
 /** Keys of maps whose values are resource quantities (`resources.limits`, `requests`, quota `hard`, ...). */
@@ -27,7 +34,12 @@ const QUANTITY_MAPS = new Set(['limits', 'requests', 'hard', 'capacity', 'alloca
  * Fields that `manager` applied earlier and `desired` no longer sets: server-side apply removes
  * them on the next apply, so their presence is a change.
  */
-export function removedFields(desired: K8sObject, live: K8sObject, manager: string, ignore: readonly string[] = []): ManagedStep[][] {
+export function removedFields(
+  desired: K8sObject,
+  live: K8sObject,
+  manager: string,
+  ignore: readonly string[] = [],
+): ManagedStep[][] {
   const ignored = ignore.map(parsePointer);
   return appliedPaths(live, manager).filter(
     (path) => !hasManagedPath(desired, path) && !ignored.some((p) => p.every((seg, i) => path[i] === seg)),
@@ -39,7 +51,11 @@ export function removedFields(desired: K8sObject, live: K8sObject, manager: stri
  * previously applied was removed. `false` does not mean "changed" — only that a server-side
  * dry-run must decide (defaults and normalization, e.g. `1000m` → `1`, are the server's to apply).
  */
-export function looksUnchanged(desired: K8sObject, live: K8sObject, opts: { manager: string; ignore: readonly string[] }): boolean {
+export function looksUnchanged(
+  desired: K8sObject,
+  live: K8sObject,
+  opts: { manager: string; ignore: readonly string[] },
+): boolean {
   const d = withoutPointers(desired, opts.ignore);
   const l = withoutPointers(live, opts.ignore);
   return isSubset(d, l) && removedFields(d, live, opts.manager, opts.ignore).length === 0;

@@ -25,7 +25,11 @@ export interface DriftItem {
 }
 
 /** Objects every namespace gets from Kubernetes/OpenShift controllers: never "extra". */
-const BUILTIN = [/^_?.*_kube-root-ca\.crt__ConfigMap$/, /_openshift-service-ca\.crt__ConfigMap$/, /_(default|builder|deployer)__ServiceAccount$/];
+const BUILTIN = [
+  /^_?.*_kube-root-ca\.crt__ConfigMap$/,
+  /_openshift-service-ca\.crt__ConfigMap$/,
+  /_(default|builder|deployer)__ServiceAccount$/,
+];
 
 /**
  * Drift from a plan (whose diffs come from a forced server-side dry-run, so server defaults and
@@ -48,7 +52,12 @@ export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>
         ref: i.ref,
         type: 'modified',
         // Plan diffs are already redacted for Secrets (values replaced by short hashes).
-        fields: i.diff.map((d) => ({ path: d.path, expected: d.after, actual: d.before, ...(d.owners?.[0] ? { manager: d.owners[0] } : {}) })),
+        fields: i.diff.map((d) => ({
+          path: d.path,
+          expected: d.after,
+          actual: d.before,
+          ...(d.owners?.[0] ? { manager: d.owners[0] } : {}),
+        })),
       });
     }
   }
@@ -58,8 +67,11 @@ export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>
     if (desired.has(id) || inventoried.has(id)) continue;
     if (!managedNamespaces.has(ref.namespace) || !managedKinds.has(`${ref.group}/${ref.kind}`)) continue;
     if (obj.metadata.ownerReferences?.length || BUILTIN.some((re) => re.test(id))) continue;
-    if (obj.kind === 'Secret' && (obj as { type?: string }).type === 'kubernetes.io/service-account-token') continue;
+    if (obj.kind === 'Secret' && (obj as { type?: string }).type === 'kubernetes.io/service-account-token')
+      continue;
     out.push({ id, ref, type: 'extra', fields: [] });
   }
-  return out.sort((a, b) => (a.type === b.type ? describeRef(a.ref).localeCompare(describeRef(b.ref)) : a.type.localeCompare(b.type)));
+  return out.sort((a, b) =>
+    a.type === b.type ? describeRef(a.ref).localeCompare(describeRef(b.ref)) : a.type.localeCompare(b.type),
+  );
 }

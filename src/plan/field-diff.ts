@@ -32,12 +32,15 @@ function walk(before: unknown, after: unknown, path: Path, out: FieldDiff[]): vo
     return;
   }
   if (isPlainObject(before) && isPlainObject(after)) {
-    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) walk(before[k], after[k], [...path, k], out);
+    for (const k of new Set([...Object.keys(before), ...Object.keys(after)]))
+      walk(before[k], after[k], [...path, k], out);
     return;
   }
   if (Array.isArray(before) && Array.isArray(after)) {
-    for (let i = 0; i < Math.max(before.length, after.length); i++) walk(before[i], after[i], [...path, i], out);
+    for (let i = 0; i < Math.max(before.length, after.length); i++)
+      walk(before[i], after[i], [...path, i], out);
     return;
   }
-  if (JSON.stringify(before) !== JSON.stringify(after)) out.push({ path: toPointer(path), op: 'replace', before, after });
+  if (JSON.stringify(before) !== JSON.stringify(after))
+    out.push({ path: toPointer(path), op: 'replace', before, after });
 }

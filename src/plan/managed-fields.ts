@@ -123,7 +123,11 @@ export function hasManagedPath(value: unknown, path: readonly ManagedStep[]): bo
       cur = cur[step.index];
       if (cur === undefined) return false;
     } else if ('key' in step) {
-      cur = cur.find((item) => isPlainObject(item) && Object.entries(step.key).every(([f, v]) => JSON.stringify(item[f]) === JSON.stringify(v)));
+      cur = cur.find(
+        (item) =>
+          isPlainObject(item) &&
+          Object.entries(step.key).every(([f, v]) => JSON.stringify(item[f]) === JSON.stringify(v)),
+      );
       if (cur === undefined) return false;
     } else {
       const found = cur.some((item) => JSON.stringify(item) === JSON.stringify(step.value));
@@ -143,7 +147,9 @@ export function formatManagedPath(path: readonly ManagedStep[]): string {
         : 'index' in s
           ? `[${s.index}]`
           : 'key' in s
-            ? `[${Object.entries(s.key).map(([k, v]) => `${k}=${String(v)}`).join(',')}]`
+            ? `[${Object.entries(s.key)
+                .map(([k, v]) => `${k}=${String(v)}`)
+                .join(',')}]`
             : `[=${JSON.stringify(s.value)}]`,
     )
     .join('');

@@ -1,6 +1,14 @@
 import type { K8sObject } from '../core/object.js';
 
-const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink', 'deletionGracePeriodSeconds'];
+const SERVER_METADATA = [
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'managedFields',
+  'selfLink',
+  'deletionGracePeriodSeconds',
+];
 const CLIENT_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration'];
 
 /**

@@ -70,11 +70,17 @@ export class Plan {
     const prunes = this.items.filter((i) => i.action === 'prune').length;
     if (prunes === 0) return undefined;
     if (this.desiredCount === 0) {
-      return { reason: 'NoDesiredObjects', message: `synth produced no objects; refusing to prune ${prunes} object(s)` };
+      return {
+        reason: 'NoDesiredObjects',
+        message: `synth produced no objects; refusing to prune ${prunes} object(s)`,
+      };
     }
     if (this.failedLists.length > 0) {
       const f = this.failedLists[0]!;
-      return { reason: 'ObservationIncomplete', message: `listing ${f.kind} in ${f.namespace || 'all namespaces'} failed (${f.message}); refusing to prune` };
+      return {
+        reason: 'ObservationIncomplete',
+        message: `listing ${f.kind} in ${f.namespace || 'all namespaces'} failed (${f.message}); refusing to prune`,
+      };
     }
     const share = opts.maxPruneShare ?? 0.3;
     const size = this.inventorySize ?? 0;
@@ -89,21 +95,36 @@ export class Plan {
 
   /** One line per changed object, then the counts. */
   toString(): string {
-    const lines = [`Plan for ${this.platform}/${this.overlay}${this.revision ? ` at ${this.revision}` : ''}:`];
+    const lines = [
+      `Plan for ${this.platform}/${this.overlay}${this.revision ? ` at ${this.revision}` : ''}:`,
+    ];
     for (const i of this.items.filter((x) => x.action !== 'unchanged')) {
-      lines.push(`  ${symbol(i.action)} ${describeRef(i.ref).padEnd(60)} ${i.action}${i.reason ? ` (${i.reason})` : ''}${i.problem ? ` ! ${i.problem.message}` : ''}`);
+      lines.push(
+        `  ${symbol(i.action)} ${describeRef(i.ref).padEnd(60)} ${i.action}${i.reason ? ` (${i.reason})` : ''}${i.problem ? ` ! ${i.problem.message}` : ''}`,
+      );
       for (const d of i.diff) lines.push(`      ${d.path}: ${show(d.before)} → ${show(d.after)}`);
     }
     const c = this.counts;
-    lines.push(`${c.create} to create, ${c.update} to update, ${c.prune} to prune, ${c.skip} skipped, ${c.unchanged} unchanged.`);
+    lines.push(
+      `${c.create} to create, ${c.update} to update, ${c.prune} to prune, ${c.skip} skipped, ${c.unchanged} unchanged.`,
+    );
     return lines.join('\n');
   }
 
   toMarkdown(): string {
     const c = this.counts;
-    const out = [`### Plan: \`${this.platform}/${this.overlay}\``, '', `| create | update | prune | skip | unchanged |`, '|---|---|---|---|---|', `| ${c.create} | ${c.update} | ${c.prune} | ${c.skip} | ${c.unchanged} |`, ''];
+    const out = [
+      `### Plan: \`${this.platform}/${this.overlay}\``,
+      '',
+      `| create | update | prune | skip | unchanged |`,
+      '|---|---|---|---|---|',
+      `| ${c.create} | ${c.update} | ${c.prune} | ${c.skip} | ${c.unchanged} |`,
+      '',
+    ];
     for (const i of this.items.filter((x) => x.action !== 'unchanged')) {
-      out.push(`- **${i.action}** \`${describeRef(i.ref)}\`${i.reason ? ` (${i.reason})` : ''}${i.problem ? `: ${i.problem.message}` : ''}`);
+      out.push(
+        `- **${i.action}** \`${describeRef(i.ref)}\`${i.reason ? ` (${i.reason})` : ''}${i.problem ? `: ${i.problem.message}` : ''}`,
+      );
       if (i.diff.length) {
         out.push('  <details><summary>fields</summary>', '', '  ```diff');
         for (const d of i.diff) {

@@ -41,11 +41,17 @@ export interface PlanOptions {
  * The objects whose fate a server-side dry-run must decide: desired and live, and not already
  * equal by the request-free test (`looksUnchanged`). A freshly applied platform yields none.
  */
-export function needsDryRun(desired: readonly Manifest[], live: ReadonlyMap<ObjectId, K8sObject>): ObjectId[] {
+export function needsDryRun(
+  desired: readonly Manifest[],
+  live: ReadonlyMap<ObjectId, K8sObject>,
+): ObjectId[] {
   return desired
     .filter((m) => {
       const l = live.get(m.id);
-      return l !== undefined && !looksUnchanged(m.object, l, { manager: FIELD_MANAGER, ignore: policyOf(m.object).ignorePointers });
+      return (
+        l !== undefined &&
+        !looksUnchanged(m.object, l, { manager: FIELD_MANAGER, ignore: policyOf(m.object).ignorePointers })
+      );
     })
     .map((m) => m.id);
 }
@@ -68,30 +74,76 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     const stage = stageOf(live);
     items.push(
       policy.keep
-        ? { id, ref, stage, action: 'skip', reason: 'KeepAnnotation', message: 'annotated groundwork.io/prune: keep', diff: [], policy, live: redactSecret(live) }
+        ? {
+            id,
+            ref,
+            stage,
+            action: 'skip',
+            reason: 'KeepAnnotation',
+            message: 'annotated groundwork.io/prune: keep',
+            diff: [],
+            policy,
+            live: redactSecret(live),
+          }
         : { id, ref, stage, action: 'prune', diff: [], policy, live: redactSecret(live) },
     );
   }
-  return new Plan({ ...opts, items, failedLists: observed.failedLists, desiredCount: desired.length, inventorySize: observed.inventory?.size });
+  return new Plan({
+    ...opts,
+    items,
+    failedLists: observed.failedLists,
+    desiredCount: desired.length,
+    inventorySize: observed.inventory?.size,
+  });
 }
 
 function planDesired(m: Manifest, observed: Observation, forceAll: boolean): PlanItem {
   const policy = policyOf(m.object);
-  const base = { id: m.id, ref: refOf(m.object), stage: m.stage, source: m.source, policy, desired: redactSecret(m.object), diff: [] };
+  const base = {
+    id: m.id,
+    ref: refOf(m.object),
+    stage: m.stage,
+    source: m.source,
+    policy,
+    desired: redactSecret(m.object),
+    diff: [],
+  };
   const failed = observed.failedLists.find(
-    (f) => f.kind === m.object.kind && f.apiVersion === m.object.apiVersion && (f.namespace === '' || f.namespace === (m.object.metadata.namespace ?? '')),
+    (f) =>
+      f.kind === m.object.kind &&
+      f.apiVersion === m.object.apiVersion &&
+      (f.namespace === '' || f.namespace === (m.object.metadata.namespace ?? '')),
   );
-  if (failed) return { ...base, action: 'skip', reason: 'ListFailed', message: `could not list ${m.object.kind}: ${failed.message}` };
+  if (failed)
+    return {
+      ...base,
+      action: 'skip',
+      reason: 'ListFailed',
+      message: `could not list ${m.object.kind}: ${failed.message}`,
+    };
   const live = observed.live.get(m.id);
   if (!live) {
-    if (m.object.kind === 'ClusterVersion' && !(m.object.spec as { clusterID?: string } | undefined)?.clusterID) {
-      return { ...base, action: 'skip', reason: 'NotCreatedByGroundwork', message: 'the installer creates the ClusterVersion; Groundwork only updates it' };
+    if (
+      m.object.kind === 'ClusterVersion' &&
+      !(m.object.spec as { clusterID?: string } | undefined)?.clusterID
+    ) {
+      return {
+        ...base,
+        action: 'skip',
+        reason: 'NotCreatedByGroundwork',
+        message: 'the installer creates the ClusterVersion; Groundwork only updates it',
+      };
     }
     const unknown = observed.unknownKinds.has(`${m.object.apiVersion}/${m.object.kind}`);
     return {
       ...base,
       action: 'create',
-      ...(unknown ? { reason: m.stage === 'operands' ? ('AwaitsOperator' as const) : ('CrdInThisApply' as const), message: `${m.object.kind} is not served yet; its CRD must be Established first` } : {}),
+      ...(unknown
+        ? {
+            reason: m.stage === 'operands' ? ('AwaitsOperator' as const) : ('CrdInThisApply' as const),
+            message: `${m.object.kind} is not served yet; its CRD must be Established first`,
+          }
+        : {}),
     };
   }
   const liveView = { ...base, live: redactSecret(live) };
@@ -107,10 +159,21 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
   if (diff.length === 0) return { ...liveView, action: 'unchanged' };
   // The dry-run is forced so the diff is complete; a real apply without force is refused when
   // another manager owns a field it changes, and the plan says so up front.
-  const conflicts = diff.flatMap((d) => (d.owners ?? []).filter((o) => o !== FIELD_MANAGER).slice(0, 1).map((manager) => ({ manager, field: d.path })));
+  const conflicts = diff.flatMap((d) =>
+    (d.owners ?? [])
+      .filter((o) => o !== FIELD_MANAGER)
+      .slice(0, 1)
+      .map((manager) => ({ manager, field: d.path })),
+  );
   if (conflicts.length > 0 && !forceAll && !policy.forceConflicts) {
     const message = `conflict with ${[...new Set(conflicts.map((c) => c.manager))].join(', ')} on ${conflicts.map((c) => c.field).join(', ')}`;
-    return { ...liveView, action: 'update', diff, problem: { code: 'Conflict', message, conflicts }, message };
+    return {
+      ...liveView,
+      action: 'update',
+      diff,
+      problem: { code: 'Conflict', message, conflicts },
+      message,
+    };
   }
   return { ...liveView, action: 'update', diff };
 }

@@ -9,7 +9,14 @@ export function parseQuantity(text: string): { num: bigint; den: bigint } | unde
   const [, sign, int, frac = '', suffix, exp] = m;
   let num = BigInt(`${int}${frac}`) * (sign === '-' ? -1n : 1n);
   let den = 10n ** BigInt(frac.length);
-  const binary: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+  const binary: Record<string, bigint> = {
+    Ki: 1n << 10n,
+    Mi: 1n << 20n,
+    Gi: 1n << 30n,
+    Ti: 1n << 40n,
+    Pi: 1n << 50n,
+    Ei: 1n << 60n,
+  };
   const decimal: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
   const power = suffix ? decimal[suffix] : exp !== undefined ? Number(exp) : 0;
   if (suffix && binary[suffix]) num *= binary[suffix]!;

@@ -10,11 +10,15 @@ export function redactSecret<T extends K8sObject | undefined>(obj: T): T {
   const copy = { ...obj } as K8sObject;
   for (const field of ['data', 'stringData'] as const) {
     const values = obj[field] as Record<string, string> | undefined;
-    if (values) copy[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, redactedValue(v)]));
+    if (values)
+      copy[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, redactedValue(v)]));
   }
   const annotations = obj.metadata.annotations;
   if (annotations?.['kubectl.kubernetes.io/last-applied-configuration']) {
-    copy.metadata = { ...obj.metadata, annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': '<redacted>' } };
+    copy.metadata = {
+      ...obj.metadata,
+      annotations: { ...annotations, 'kubectl.kubernetes.io/last-applied-configuration': '<redacted>' },
+    };
   }
   return copy as T;
 }

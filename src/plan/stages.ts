@@ -36,7 +36,12 @@ export interface StageSpec {
 }
 
 export const STAGES: readonly StageSpec[] = [
-  { name: 'crds', kinds: ['apiextensions.k8s.io/CustomResourceDefinition'], wait: 'crds-established', description: 'CustomResourceDefinitions' },
+  {
+    name: 'crds',
+    kinds: ['apiextensions.k8s.io/CustomResourceDefinition'],
+    wait: 'crds-established',
+    description: 'CustomResourceDefinitions',
+  },
   {
     name: 'namespaces',
     kinds: [
@@ -52,18 +57,51 @@ export const STAGES: readonly StageSpec[] = [
     wait: 'none',
     description: 'Namespaces, RBAC and ServiceAccounts',
   },
-  { name: 'resources', kinds: [], wait: 'none', description: 'plain objects (everything not placed elsewhere)' },
-  { name: 'catalog-sources', kinds: ['operators.coreos.com/CatalogSource'], wait: 'none', description: 'CatalogSources' },
-  { name: 'operator-groups', kinds: ['operators.coreos.com/OperatorGroup'], wait: 'none', description: 'OperatorGroups' },
-  { name: 'subscriptions', kinds: ['operators.coreos.com/Subscription'], wait: 'csvs-succeeded', description: 'Subscriptions, then their CSVs' },
-  { name: 'operands', kinds: [], wait: 'healthy', description: "operands: custom resources of operator-provided CRDs" },
+  {
+    name: 'resources',
+    kinds: [],
+    wait: 'none',
+    description: 'plain objects (everything not placed elsewhere)',
+  },
+  {
+    name: 'catalog-sources',
+    kinds: ['operators.coreos.com/CatalogSource'],
+    wait: 'none',
+    description: 'CatalogSources',
+  },
+  {
+    name: 'operator-groups',
+    kinds: ['operators.coreos.com/OperatorGroup'],
+    wait: 'none',
+    description: 'OperatorGroups',
+  },
+  {
+    name: 'subscriptions',
+    kinds: ['operators.coreos.com/Subscription'],
+    wait: 'csvs-succeeded',
+    description: 'Subscriptions, then their CSVs',
+  },
+  {
+    name: 'operands',
+    kinds: [],
+    wait: 'healthy',
+    description: 'operands: custom resources of operator-provided CRDs',
+  },
   {
     name: 'machine-configs',
-    kinds: ['machineconfiguration.openshift.io/MachineConfigPool', 'machineconfiguration.openshift.io/MachineConfig'],
+    kinds: [
+      'machineconfiguration.openshift.io/MachineConfigPool',
+      'machineconfiguration.openshift.io/MachineConfig',
+    ],
     wait: 'pools-updated',
     description: 'MachineConfigPools and MachineConfigs',
   },
-  { name: 'cluster-version', kinds: ['config.openshift.io/ClusterVersion'], wait: 'none', description: 'ClusterVersion' },
+  {
+    name: 'cluster-version',
+    kinds: ['config.openshift.io/ClusterVersion'],
+    wait: 'none',
+    description: 'ClusterVersion',
+  },
 ];
 
 /** Annotation that places an object in a stage explicitly (e.g. a plain object that must wait for operands). */

@@ -17,7 +17,8 @@ export type PlanAction = 'create' | 'update' | 'prune' | 'skip' | 'unchanged';
 export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'prune', 'skip', 'unchanged'];
 
 /** Why an object is skipped; stable codes. */
-export type SkipReason = 'ListFailed' | 'KeepAnnotation' | 'NotCreatedByGroundwork' | 'PruneDisabled' | 'PruneBlocked';
+export type SkipReason =
+  'ListFailed' | 'KeepAnnotation' | 'NotCreatedByGroundwork' | 'PruneDisabled' | 'PruneBlocked';
 
 /** A problem the server reported during the dry-run of an update (the update will fail the same way). */
 export interface DryRunProblem {

@@ -13,7 +13,12 @@ export interface DriftReportJson {
   revision?: string;
   generatedAt: string;
   summary: { drifted: number; missing: number; modified: number; extra: number };
-  items: { id: string; object: string; type: DriftItem['type']; fields: { path: string; expected: unknown; actual: unknown; manager?: string }[] }[];
+  items: {
+    id: string;
+    object: string;
+    type: DriftItem['type'];
+    fields: { path: string; expected: unknown; actual: unknown; manager?: string }[];
+  }[];
 }
 
 export class DriftReport {
@@ -31,7 +36,12 @@ export class DriftReport {
 
   get summary(): DriftReportJson['summary'] {
     const count = (t: DriftItem['type']) => this.items.filter((i) => i.type === t).length;
-    return { drifted: this.items.length, missing: count('missing'), modified: count('modified'), extra: count('extra') };
+    return {
+      drifted: this.items.length,
+      missing: count('missing'),
+      modified: count('modified'),
+      extra: count('extra'),
+    };
   }
 
   toJSON(): DriftReportJson {
@@ -43,23 +53,37 @@ export class DriftReport {
       ...(this.revision ? { revision: this.revision } : {}),
       generatedAt: this.generatedAt.toISOString(),
       summary: this.summary,
-      items: this.items.map((i) => ({ id: i.id, object: describeRef(i.ref), type: i.type, fields: i.fields })),
+      items: this.items.map((i) => ({
+        id: i.id,
+        object: describeRef(i.ref),
+        type: i.type,
+        fields: i.fields,
+      })),
     };
   }
 
   /** A table for terminals: one row per drifted field (or object). */
   toString(): string {
-    if (!this.drifted) return `No drift: ${this.platform}/${this.overlay} matches git${this.revision ? ` (${this.revision})` : ''}.`;
-    const rows: string[][] = [['TYPE', 'OBJECT', 'FIELD', 'EXPECTED (git)', 'ACTUAL (cluster)', 'CHANGED BY']];
+    if (!this.drifted)
+      return `No drift: ${this.platform}/${this.overlay} matches git${this.revision ? ` (${this.revision})` : ''}.`;
+    const rows: string[][] = [
+      ['TYPE', 'OBJECT', 'FIELD', 'EXPECTED (git)', 'ACTUAL (cluster)', 'CHANGED BY'],
+    ];
     for (const i of this.items) {
       if (i.fields.length === 0) rows.push([i.type, describeRef(i.ref), '', '', '', '']);
-      for (const f of i.fields) rows.push([i.type, describeRef(i.ref), f.path, show(f.expected), show(f.actual), f.manager ?? '']);
+      for (const f of i.fields)
+        rows.push([i.type, describeRef(i.ref), f.path, show(f.expected), show(f.actual), f.manager ?? '']);
     }
     const widths = rows[0]!.map((_, c) => Math.min(48, Math.max(...rows.map((r) => r[c]!.length))));
     const s = this.summary;
     return [
       `Drift in ${this.platform}/${this.overlay}: ${s.missing} missing, ${s.modified} modified, ${s.extra} extra`,
-      ...rows.map((r) => r.map((cell, c) => clip(cell, widths[c]!).padEnd(widths[c]!)).join('  ').trimEnd()),
+      ...rows.map((r) =>
+        r
+          .map((cell, c) => clip(cell, widths[c]!).padEnd(widths[c]!))
+          .join('  ')
+          .trimEnd(),
+      ),
     ].join('\n');
   }
 
@@ -76,7 +100,10 @@ export class DriftReport {
     ];
     for (const i of this.items) {
       if (i.fields.length === 0) out.push(`| ${i.type} | \`${describeRef(i.ref)}\` | | | | |`);
-      for (const f of i.fields) out.push(`| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${show(f.expected)}\` | \`${show(f.actual)}\` | ${f.manager ?? ''} |`);
+      for (const f of i.fields)
+        out.push(
+          `| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${show(f.expected)}\` | \`${show(f.actual)}\` | ${f.manager ?? ''} |`,
+        );
     }
     return out.join('\n');
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isPlainObject, type K8sObject } from '../core/object.js';
-import { formatSelector, matchesSelector, type LabelSelector } from './label-selector.js';
+import { formatSelector, matchesLabelSelector, type LabelSelector } from '../core/label-selector.js';
 import { nodeApplyFailure, validateMachineConfig } from './mco-ignition.js';
 
 export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
@@ -48,7 +48,7 @@ export function renderPool(
   const selector = ((pool.spec as { machineConfigSelector?: LabelSelector } | undefined)
     ?.machineConfigSelector ?? {}) as LabelSelector;
   const selected = configs
-    .filter((mc) => !isRendered(mc) && matchesSelector(selector, mc.metadata.labels))
+    .filter((mc) => !isRendered(mc) && matchesLabelSelector(mc.metadata.labels ?? {}, selector))
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   if (selected.length === 0)
     return fail(`no MachineConfigs found matching selector ${formatSelector(selector)}`);

@@ -4,7 +4,7 @@ import type { K8sObject } from '../core/object.js';
 import { PATHS, getOptional, list, mergePatch, objectPath } from './api.js';
 import { systemClock, timestamp, type Clock } from './clock.js';
 import { sameJson } from './json.js';
-import { selectsEverything, type LabelSelector } from './label-selector.js';
+import { selectsEverything, type LabelSelector } from '../core/label-selector.js';
 import { PollingLoop, type ErrorHandler, type Simulator } from './loop.js';
 import { maxUnavailable, stepNodes, type SimNode } from './mco-nodes.js';
 import { poolStatus, type PoolStatus } from './mco-pool-status.js';

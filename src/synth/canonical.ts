@@ -31,7 +31,9 @@ function sortValue(value: unknown, depth: number, parentKey: string): unknown {
 
 /** `sha256:<hex>` of the canonical compact JSON of a value. */
 export function contentHash(value: unknown): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(canonicalize(value))).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonicalize(value)))
+    .digest('hex')}`;
 }
 
 /** YAML with fixed formatting (no line folding, 2-space indent), so output is byte-identical everywhere. */

@@ -26,7 +26,10 @@ export const CONFIG_FILE = 'groundwork.yaml';
 
 const schema = z
   .object({
-    name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label').max(40),
+    name: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label')
+      .max(40),
     entry: z.string().default('platform/main.ts'),
     overlays: z.string().default('overlays'),
     defaultOverlay: z.string().default('dev'),

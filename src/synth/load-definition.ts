@@ -10,7 +10,12 @@ import { isPlatformDefinition, type PlatformDefinition } from './define-platform
  */
 export async function loadDefinition(file: string): Promise<PlatformDefinition> {
   if (!existsSync(file)) {
-    throw new GroundworkError({ code: 'CompileFailed', subject: file, message: 'platform entry not found', fix: 'set `entry` in groundwork.yaml' });
+    throw new GroundworkError({
+      code: 'CompileFailed',
+      subject: file,
+      message: 'platform entry not found',
+      fix: 'set `entry` in groundwork.yaml',
+    });
   }
   let mod: { default?: unknown };
   try {

@@ -17,7 +17,13 @@ export interface Manifest {
 /** Builds a manifest from an emitted object (canonicalized, hashed, staged). */
 export function toManifest(object: K8sObject, source: string): Manifest {
   const canonical = canonicalize(object);
-  return { id: idOf(canonical), stage: stageOf(canonical), object: canonical, hash: contentHash(canonical), source };
+  return {
+    id: idOf(canonical),
+    stage: stageOf(canonical),
+    object: canonical,
+    hash: contentHash(canonical),
+    source,
+  };
 }
 
 /** Stable order: stage, then kind, namespace, name, and group to break ties. */
@@ -55,6 +61,11 @@ export function setHash(manifests: readonly Manifest[]): string {
 export function manifestFile(m: Manifest, ext: 'yaml' | 'json'): string {
   const n = String(stageIndex(m.stage) + 1).padStart(2, '0');
   const group = m.id.split('_')[2];
-  const parts = [m.object.kind.toLowerCase(), group ? group : undefined, m.object.metadata.namespace, m.object.metadata.name].filter(Boolean);
+  const parts = [
+    m.object.kind.toLowerCase(),
+    group ? group : undefined,
+    m.object.metadata.namespace,
+    m.object.metadata.name,
+  ].filter(Boolean);
   return `${n}-${m.stage}/${parts.join('_')}.${ext}`;
 }

@@ -34,7 +34,12 @@ interface Layer {
  * schema. Every problem is reported with the overlay file, line and key, e.g.
  * `overlays/prod.yaml:7: clusterVersion.channel: ...`; throws SynthValidationError.
  */
-export async function loadOverlayValues(dir: string, name: string, schema: z.ZodType, displayRoot: string): Promise<unknown> {
+export async function loadOverlayValues(
+  dir: string,
+  name: string,
+  schema: z.ZodType,
+  displayRoot: string,
+): Promise<unknown> {
   const layers = await loadChain(dir, name, displayRoot, []);
   const merged = layers.reduce<Record<string, unknown>>((acc, l) => deepMerge(acc, l.values), {});
   const parsed = schema.safeParse(merged);
@@ -45,16 +50,31 @@ export async function loadOverlayValues(dir: string, name: string, schema: z.Zod
     for (let len = path.length; len > 0; len--) {
       const prefix = path.slice(0, len);
       const layer = [...layers].reverse().find((l) => l.doc.hasIn(prefix));
-      if (layer) return { path: `${layer.file}${lineOf(layer, prefix)}`, field: formatPath(path), message: issue.message, severity: 'error' as const };
+      if (layer)
+        return {
+          path: `${layer.file}${lineOf(layer, prefix)}`,
+          field: formatPath(path),
+          message: issue.message,
+          severity: 'error' as const,
+        };
     }
-    return { path: layers[layers.length - 1]!.file, field: formatPath(path), message: issue.message, severity: 'error' as const };
+    return {
+      path: layers[layers.length - 1]!.file,
+      field: formatPath(path),
+      message: issue.message,
+      severity: 'error' as const,
+    };
   });
   throw new SynthValidationError(issues);
 }
 
 async function loadChain(dir: string, name: string, displayRoot: string, seen: string[]): Promise<Layer[]> {
   if (seen.includes(name)) {
-    throw new GroundworkError({ code: 'InvalidOverlay', subject: `overlay ${name}`, message: `extends cycle: ${[...seen, name].join(' -> ')}` });
+    throw new GroundworkError({
+      code: 'InvalidOverlay',
+      subject: `overlay ${name}`,
+      message: `extends cycle: ${[...seen, name].join(' -> ')}`,
+    });
   }
   const path = [join(dir, `${name}.yaml`), join(dir, `${name}.yml`)].find((p) => existsSync(p));
   if (!path) {
@@ -63,24 +83,32 @@ async function loadChain(dir: string, name: string, displayRoot: string, seen: s
       code: 'UnknownOverlay',
       subject: `overlay ${name}`,
       message: `no ${name}.yaml in ${relative(displayRoot, dir) || '.'}`,
-      fix: known.length ? `use one of: ${known.join(', ')}` : `create ${relative(displayRoot, join(dir, `${name}.yaml`))}`,
+      fix: known.length
+        ? `use one of: ${known.join(', ')}`
+        : `create ${relative(displayRoot, join(dir, `${name}.yaml`))}`,
     });
   }
   const file = relative(displayRoot, path);
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(path, 'utf8'), { lineCounter: lines });
   if (doc.errors.length > 0) {
-    throw new SynthValidationError([{ path: file, field: '', message: doc.errors[0]!.message, severity: 'error' }]);
+    throw new SynthValidationError([
+      { path: file, field: '', message: doc.errors[0]!.message, severity: 'error' },
+    ]);
   }
   const raw = (doc.toJS() ?? {}) as unknown;
   if (!isPlainObject(raw)) {
-    throw new SynthValidationError([{ path: file, field: '', message: 'an overlay must be a YAML mapping of values', severity: 'error' }]);
+    throw new SynthValidationError([
+      { path: file, field: '', message: 'an overlay must be a YAML mapping of values', severity: 'error' },
+    ]);
   }
   const { extends: parent, ...values } = raw;
   const layer: Layer = { file, doc, lines, values };
   if (parent === undefined) return [layer];
   if (typeof parent !== 'string') {
-    throw new SynthValidationError([{ path: file, field: 'extends', message: 'must be the name of another overlay', severity: 'error' }]);
+    throw new SynthValidationError([
+      { path: file, field: 'extends', message: 'must be the name of another overlay', severity: 'error' },
+    ]);
   }
   return [...(await loadChain(dir, parent, displayRoot, [...seen, name])), layer];
 }
@@ -94,10 +122,14 @@ function lineOf(layer: Layer, path: (string | number)[]): string {
 }
 
 /** Objects merge key by key; anything else from `over` replaces `base`. */
-export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
-    out[k] = isPlainObject(v) && isPlainObject(base[k]) ? deepMerge(base[k] as Record<string, unknown>, v) : v;
+    out[k] =
+      isPlainObject(v) && isPlainObject(base[k]) ? deepMerge(base[k] as Record<string, unknown>, v) : v;
   }
   return out;
 }

@@ -74,7 +74,13 @@ export class Platform extends Chart {
   /** Ignores differences at `pointers` for every object of a kind (optionally one name/namespace). */
   ignoreDifferences(rule: IgnoreRule): void {
     for (const p of rule.pointers) {
-      if (!p.startsWith('/')) Validation.error(this, 'ignoreDifferences', `pointer ${JSON.stringify(p)} must start with "/"`, 'use JSON pointer syntax, e.g. /spec/replicas');
+      if (!p.startsWith('/'))
+        Validation.error(
+          this,
+          'ignoreDifferences',
+          `pointer ${JSON.stringify(p)} must start with "/"`,
+          'use JSON pointer syntax, e.g. /spec/replicas',
+        );
     }
     this.ignoreRules.push(rule);
   }
@@ -89,7 +95,10 @@ export class Platform extends Chart {
       if (pointers.length === 0) continue;
       const current = (obj.metadata.toJson() as { annotations?: Record<string, string> }).annotations;
       const existing = JSON.parse(current?.[ANNOTATIONS.ignoreDifferences] ?? '[]') as string[];
-      obj.metadata.addAnnotation(ANNOTATIONS.ignoreDifferences, JSON.stringify([...new Set([...existing, ...pointers])].sort()));
+      obj.metadata.addAnnotation(
+        ANNOTATIONS.ignoreDifferences,
+        JSON.stringify([...new Set([...existing, ...pointers])].sort()),
+      );
     }
   }
 }

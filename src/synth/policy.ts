@@ -21,7 +21,10 @@ export interface ObjectPolicyProps {
  */
 export function withPolicy<T extends ApiObject>(obj: T, policy: ObjectPolicyProps): T {
   if (policy.ignoreDifferences?.length) {
-    obj.metadata.addAnnotation(ANNOTATIONS.ignoreDifferences, JSON.stringify([...policy.ignoreDifferences].sort()));
+    obj.metadata.addAnnotation(
+      ANNOTATIONS.ignoreDifferences,
+      JSON.stringify([...policy.ignoreDifferences].sort()),
+    );
   }
   if (policy.prune) obj.metadata.addAnnotation(ANNOTATIONS.prune, policy.prune);
   if (policy.conflicts) obj.metadata.addAnnotation(ANNOTATIONS.conflicts, policy.conflicts);

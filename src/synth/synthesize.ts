@@ -40,7 +40,12 @@ export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
   const config = await loadProjectConfig(opts.dir);
   const overlay = opts.overlay ?? config.defaultOverlay;
   const definition = await loadDefinition(join(opts.dir, config.entry));
-  const values = await loadOverlayValues(join(opts.dir, config.overlays), overlay, definition.values, opts.dir);
+  const values = await loadOverlayValues(
+    join(opts.dir, config.overlays),
+    overlay,
+    definition.values,
+    opts.dir,
+  );
   return synthesizeDefinition(definition, values, { config, overlay, dir: opts.dir });
 }
 
@@ -72,7 +77,8 @@ export async function synthesizeDefinition(
 export async function synthesizeAll(dir: string): Promise<SynthResult[]> {
   const config = await loadProjectConfig(dir);
   const results: SynthResult[] = [];
-  for (const overlay of await listOverlays(join(dir, config.overlays))) results.push(await synthesize({ dir, overlay }));
+  for (const overlay of await listOverlays(join(dir, config.overlays)))
+    results.push(await synthesize({ dir, overlay }));
   return results;
 }
 
@@ -81,7 +87,8 @@ async function collect(app: App, config: ProjectConfig, overlay: string, dir: st
   for (const c of all) if (Platform.isPlatform(c)) c.finalize();
   const issues: ValidationIssue[] = [...Validation.all(app)];
   for (const c of app.node.findAll()) {
-    for (const message of c.node.validate()) issues.push({ path: c.node.path, field: '', message, severity: 'error' });
+    for (const message of c.node.validate())
+      issues.push({ path: c.node.path, field: '', message, severity: 'error' });
   }
   const manifests: Manifest[] = [];
   const seen = new Map<string, string>();
@@ -89,7 +96,13 @@ async function collect(app: App, config: ProjectConfig, overlay: string, dir: st
     const m = toManifest(obj.toJson() as K8sObject, obj.node.path);
     const other = seen.get(m.id);
     if (other) {
-      issues.push({ path: obj.node.path, field: '', message: `${m.object.kind} ${m.object.metadata.namespace ? `${m.object.metadata.namespace}/` : ''}${m.object.metadata.name} is also emitted by ${other}`, fix: 'each object must be declared once; remove or rename one of them', severity: 'error' });
+      issues.push({
+        path: obj.node.path,
+        field: '',
+        message: `${m.object.kind} ${m.object.metadata.namespace ? `${m.object.metadata.namespace}/` : ''}${m.object.metadata.name} is also emitted by ${other}`,
+        fix: 'each object must be declared once; remove or rename one of them',
+        severity: 'error',
+      });
       continue;
     }
     seen.set(m.id, obj.node.path);
@@ -98,5 +111,11 @@ async function collect(app: App, config: ProjectConfig, overlay: string, dir: st
   issues.push(...(await runPostSynthChecks({ app, config, manifests, dir })));
   if (issues.some((i) => i.severity === 'error')) throw new SynthValidationError(issues);
   manifests.sort(compareManifests);
-  return { platform: config.name, overlay, manifests, hash: setHash(manifests), warnings: issues.filter((i) => i.severity === 'warning') };
+  return {
+    platform: config.name,
+    overlay,
+    manifests,
+    hash: setHash(manifests),
+    warnings: issues.filter((i) => i.severity === 'warning'),
+  };
 }

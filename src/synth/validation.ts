@@ -30,10 +30,22 @@ function issuesOf(scope: IConstruct): ValidationIssue[] {
  */
 export const Validation = {
   error(scope: IConstruct, field: string, message: string, fix?: string): void {
-    issuesOf(scope).push({ path: scope.node.path, field, message, ...(fix ? { fix } : {}), severity: 'error' });
+    issuesOf(scope).push({
+      path: scope.node.path,
+      field,
+      message,
+      ...(fix ? { fix } : {}),
+      severity: 'error',
+    });
   },
   warn(scope: IConstruct, field: string, message: string, fix?: string): void {
-    issuesOf(scope).push({ path: scope.node.path, field, message, ...(fix ? { fix } : {}), severity: 'warning' });
+    issuesOf(scope).push({
+      path: scope.node.path,
+      field,
+      message,
+      ...(fix ? { fix } : {}),
+      severity: 'warning',
+    });
   },
   /** Everything recorded so far in the tree of `scope`, in recording order. */
   all(scope: IConstruct): readonly ValidationIssue[] {

@@ -15,7 +15,13 @@ export function manifestIndex(result: SynthResult, format: OutputFormat): Manife
     overlay: result.overlay,
     hash: result.hash,
     count: result.manifests.length,
-    objects: result.manifests.map((m) => ({ id: m.id, stage: m.stage, file: manifestFile(m, format), hash: m.hash, source: m.source })),
+    objects: result.manifests.map((m) => ({
+      id: m.id,
+      stage: m.stage,
+      file: manifestFile(m, format),
+      hash: m.hash,
+      source: m.source,
+    })),
   };
 }
 
@@ -30,7 +36,11 @@ export function renderStream(result: SynthResult, format: OutputFormat): string 
  * `index.json`. Each overlay directory is built beside the target and swapped in by rename, so a
  * reader never sees a half-written or stale mix; other overlays' directories are left alone.
  */
-export async function writeSynthOutput(results: readonly SynthResult[], out: string, format: OutputFormat): Promise<string[]> {
+export async function writeSynthOutput(
+  results: readonly SynthResult[],
+  out: string,
+  format: OutputFormat,
+): Promise<string[]> {
   const written: string[] = [];
   for (const result of results) {
     const target = join(out, result.overlay);

@@ -17,7 +17,9 @@ describe('apiserver restart mid-apply', () => {
   it('leaves a partial change set, and a re-run converges with nothing duplicated or lost', async () => {
     const session = new ClusterSession(await KubeClient.load({ kubeconfig: cp.info.kubeconfig, retries: 1 }));
     await session.client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'restart' } } });
-    const objects = Array.from({ length: 400 }, (_, i) => configMap('restart', `cm-${String(i).padStart(3, '0')}`, { i: String(i) }));
+    const objects = Array.from({ length: 400 }, (_, i) =>
+      configMap('restart', `cm-${String(i).padStart(3, '0')}`, { i: String(i) }),
+    );
     const synth = synthOf(objects, { overlay: 'restart' });
     const revision = 'main@sha1:00000000000000000000000000000000000000aa';
 
@@ -27,7 +29,8 @@ describe('apiserver restart mid-apply', () => {
       wait: false,
       concurrency: 4,
       listener: (e) => {
-        if (e.type === 'object' && e.done === 60 && !restarting) restarting = cp.restartApiserver({ downMs: 1500 });
+        if (e.type === 'object' && e.done === 60 && !restarting)
+          restarting = cp.restartApiserver({ downMs: 1500 });
       },
     });
     await restarting;
@@ -43,7 +46,10 @@ describe('apiserver restart mid-apply', () => {
     expect(second.error).toBeUndefined();
     expect(second.counts.created + second.counts.unchanged).toBe(400);
 
-    const list = await session2.client.request<{ items: { metadata: { name: string } }[] }>('GET', '/api/v1/namespaces/restart/configmaps');
+    const list = await session2.client.request<{ items: { metadata: { name: string } }[] }>(
+      'GET',
+      '/api/v1/namespaces/restart/configmaps',
+    );
     const names = list.items.map((i) => i.metadata.name).filter((n) => n.startsWith('cm-'));
     expect(names).toHaveLength(400);
     expect(new Set(names).size).toBe(400);

@@ -9,13 +9,24 @@ const cluster = useCluster({ namespacePrefix: 'gw-engine' });
 const REV = 'main@sha1:0000000000000000000000000000000000000001';
 
 async function session(): Promise<ClusterSession> {
-  return new ClusterSession(await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: 'groundwork-e2e' }));
+  return new ClusterSession(
+    await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: 'groundwork-e2e' }),
+  );
 }
 
-async function reconcile(s: ClusterSession, objects: Parameters<typeof synthOf>[0], opts: { prune?: boolean; allowMassPrune?: boolean } = {}) {
+async function reconcile(
+  s: ClusterSession,
+  objects: Parameters<typeof synthOf>[0],
+  opts: { prune?: boolean; allowMassPrune?: boolean } = {},
+) {
   const synth = synthOf(objects, { overlay: cluster.namespace });
   const observed = await observeAndPlan(s, synth, { revision: REV });
-  const changes = await applyObserved(s, observed, { revision: REV, wait: false, prune: opts.prune ?? false, allowMassPrune: opts.allowMassPrune ?? false });
+  const changes = await applyObserved(s, observed, {
+    revision: REV,
+    wait: false,
+    prune: opts.prune ?? false,
+    allowMassPrune: opts.allowMassPrune ?? false,
+  });
   return { observed, changes };
 }
 
@@ -31,13 +42,26 @@ describe('reconcile engine on the real control plane', () => {
         kind: 'Deployment',
         metadata: { name: 'web', namespace: ns },
         // Leaves many fields to server defaults (strategy, revisionHistoryLimit, container defaults).
-        spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1000m' } } }] } } },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1000m' } } }] },
+          },
+        },
       },
       {
         apiVersion: 'operators.coreos.com/v1alpha1',
         kind: 'Subscription',
         metadata: { name: 'gitops', namespace: ns },
-        spec: { name: 'openshift-gitops-operator', channel: 'latest', source: 'redhat-operators', sourceNamespace: 'openshift-marketplace', installPlanApproval: 'Automatic' },
+        spec: {
+          name: 'openshift-gitops-operator',
+          channel: 'latest',
+          source: 'redhat-operators',
+          sourceNamespace: 'openshift-marketplace',
+          installPlanApproval: 'Automatic',
+        },
       },
     ];
     const first = await reconcile(s, objects);
@@ -60,9 +84,17 @@ describe('reconcile engine on the real control plane', () => {
     const objects = [configMap(ns, 'settings', { mode: 'strict', level: '3' })];
     await reconcile(s, objects);
     // Someone edits behind git's back with an Update (like `kubectl edit`).
-    const live = await s.client.request<{ metadata: { resourceVersion: string } }>('GET', `/api/v1/namespaces/${ns}/configmaps/settings`);
+    const live = await s.client.request<{ metadata: { resourceVersion: string } }>(
+      'GET',
+      `/api/v1/namespaces/${ns}/configmaps/settings`,
+    );
     await s.client.request('PUT', `/api/v1/namespaces/${ns}/configmaps/settings`, {
-      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns, resourceVersion: live.metadata.resourceVersion }, data: { mode: 'lax', level: '3' } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'settings', namespace: ns, resourceVersion: live.metadata.resourceVersion },
+        data: { mode: 'lax', level: '3' },
+      },
       query: { fieldManager: 'kubectl-edit' },
     });
     const observed = await observeAndPlan(s, synthOf(objects, { overlay: ns }), { revision: REV });
@@ -79,11 +111,18 @@ describe('reconcile engine on the real control plane', () => {
   it('reports a missing object and an unexpected extra object in a managed namespace', async () => {
     const s = await session();
     const nsName = `${cluster.namespace}-managed`;
-    const objects = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: nsName } }, configMap(nsName, 'wanted', { a: '1' })];
+    const objects = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: nsName } },
+      configMap(nsName, 'wanted', { a: '1' }),
+    ];
     await reconcile(s, objects);
     await s.client.request('DELETE', `/api/v1/namespaces/${nsName}/configmaps/wanted`);
-    await s.client.request('POST', `/api/v1/namespaces/${nsName}/configmaps`, { body: { metadata: { name: 'handmade' }, data: { b: '2' } } });
-    const observed = await observeAndPlan(s, synthOf(objects, { overlay: cluster.namespace }), { revision: REV });
+    await s.client.request('POST', `/api/v1/namespaces/${nsName}/configmaps`, {
+      body: { metadata: { name: 'handmade' }, data: { b: '2' } },
+    });
+    const observed = await observeAndPlan(s, synthOf(objects, { overlay: cluster.namespace }), {
+      revision: REV,
+    });
     const items = driftOf(observed).map((i) => `${i.type} ${i.ref.kind}/${i.ref.name}`);
     expect(items).toEqual(['extra ConfigMap/handmade', 'missing ConfigMap/wanted']);
     await s.client.request('DELETE', `/api/v1/namespaces/${nsName}`);
@@ -95,11 +134,18 @@ describe('reconcile engine on the real control plane', () => {
     const ns = cluster.namespace;
     const all = ['a', 'b', 'c', 'd'].map((n) => configMap(ns, n, { n }));
     await reconcile(s, all, { prune: true });
-    await s.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'not-ours' } } });
+    await s.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { metadata: { name: 'not-ours' } },
+    });
     const { changes } = await reconcile(s, all.slice(0, 3), { prune: true });
     expect(changes.error).toBeUndefined();
     expect(changes.entries.filter((e) => e.action === 'deleted').map((e) => e.ref.name)).toEqual(['d']);
-    const names = (await s.client.request<{ items: { metadata: { name: string } }[] }>('GET', `/api/v1/namespaces/${ns}/configmaps`)).items.map((i) => i.metadata.name);
+    const names = (
+      await s.client.request<{ items: { metadata: { name: string } }[] }>(
+        'GET',
+        `/api/v1/namespaces/${ns}/configmaps`,
+      )
+    ).items.map((i) => i.metadata.name);
     expect(names).toEqual(expect.arrayContaining(['a', 'b', 'c', 'not-ours']));
     expect(names).not.toContain('d');
     s.client.close();
@@ -146,13 +192,21 @@ describe('reconcile engine on the real control plane', () => {
     const s = await session();
     const ns = cluster.namespace;
     // Another tool applied the field first with server-side apply and owns it.
-    await ssa(s.client, `/api/v1/namespaces/${ns}/configmaps/shared`, configMap(ns, 'shared', { owner: 'helm' }), { fieldManager: 'helm' });
+    await ssa(
+      s.client,
+      `/api/v1/namespaces/${ns}/configmaps/shared`,
+      configMap(ns, 'shared', { owner: 'helm' }),
+      { fieldManager: 'helm' },
+    );
     const { observed, changes } = await reconcile(s, [configMap(ns, 'shared', { owner: 'groundwork' })]);
     expect(observed.plan.items[0]?.problem?.code).toBe('Conflict');
     expect(observed.plan.items[0]?.problem?.conflicts).toEqual([{ manager: 'helm', field: '/data/owner' }]);
     expect(changes.failed[0]?.code).toBe('Conflict');
     expect(changes.failed[0]?.message).toContain('helm');
-    const live = await s.client.request<{ data: Record<string, string> }>('GET', `/api/v1/namespaces/${ns}/configmaps/shared`);
+    const live = await s.client.request<{ data: Record<string, string> }>(
+      'GET',
+      `/api/v1/namespaces/${ns}/configmaps/shared`,
+    );
     expect(live.data.owner).toBe('helm');
     s.client.close();
   });
@@ -169,20 +223,45 @@ describe('reconcile engine on the real control plane', () => {
         group,
         scope: 'Namespaced',
         names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', default: 3 } } } } } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { size: { type: 'integer', default: 3 } } },
+                },
+              },
+            },
+          },
+        ],
       },
     };
-    const widgets = ['small', 'large'].map((name) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name, namespace: ns }, spec: {} }));
+    const widgets = ['small', 'large'].map((name) => ({
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name, namespace: ns },
+      spec: {},
+    }));
     const { changes, observed } = await reconcile(s, [crd, ...widgets]);
     expect(observed.plan.items.filter((i) => i.reason === 'CrdInThisApply')).toHaveLength(2);
     expect(changes.error).toBeUndefined();
     expect(changes.counts.created).toBe(3);
-    const live = await s.client.request<{ items: { spec: { size: number } }[] }>('GET', `/apis/${group}/v1/namespaces/${ns}/widgets`);
+    const live = await s.client.request<{ items: { spec: { size: number } }[] }>(
+      'GET',
+      `/apis/${group}/v1/namespaces/${ns}/widgets`,
+    );
     expect(live.items.map((w) => w.spec.size)).toEqual([3, 3]);
     // CRD schema defaults (size: 3) are not drift.
     const again = await reconcile(s, [crd, ...widgets]);
     expect(again.observed.plan.hasChanges).toBe(false);
-    await s.client.request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`);
+    await s.client.request(
+      'DELETE',
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`,
+    );
     s.client.close();
   });
 });

@@ -8,20 +8,47 @@ import { configMap, synthOf } from '../harness/engine.js';
 import { apiError, FakeTarget } from './fake-target.js';
 
 const ns = (name: string): K8sObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-const og: K8sObject = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og', namespace: 'ops' }, spec: {} };
-const sub: K8sObject = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'sub', namespace: 'ops' }, spec: { name: 'x', channel: 'c', source: 's', sourceNamespace: 'm' } };
-const empty: Observation = { live: new Map(), dryRun: new Map(), inventory: undefined, failedLists: [], unknownKinds: new Set<string>() };
+const og: K8sObject = {
+  apiVersion: 'operators.coreos.com/v1',
+  kind: 'OperatorGroup',
+  metadata: { name: 'og', namespace: 'ops' },
+  spec: {},
+};
+const sub: K8sObject = {
+  apiVersion: 'operators.coreos.com/v1alpha1',
+  kind: 'Subscription',
+  metadata: { name: 'sub', namespace: 'ops' },
+  spec: { name: 'x', channel: 'c', source: 's', sourceNamespace: 'm' },
+};
+const empty: Observation = {
+  live: new Map(),
+  dryRun: new Map(),
+  inventory: undefined,
+  failedLists: [],
+  unknownKinds: new Set<string>(),
+};
 
 function planOf(objects: K8sObject[], observed: Partial<Observation> = {}) {
-  return plan(synthOf(objects, { overlay: 'dev' }).manifests, { ...empty, ...observed }, { platform: 'p', overlay: 'dev' });
+  return plan(
+    synthOf(objects, { overlay: 'dev' }).manifests,
+    { ...empty, ...observed },
+    { platform: 'p', overlay: 'dev' },
+  );
 }
 
 describe('applyPlan', () => {
   it('writes stage by stage in the order of the stage table', async () => {
     const target = new FakeTarget();
-    const changes = await applyPlan(planOf([sub, og, configMap('ops', 'cfg', {}), ns('ops')]), target, { wait: false });
+    const changes = await applyPlan(planOf([sub, og, configMap('ops', 'cfg', {}), ns('ops')]), target, {
+      wait: false,
+    });
     expect(changes.error).toBeUndefined();
-    expect(target.log).toEqual(['apply Namespace/ops', 'apply ConfigMap/cfg', 'apply OperatorGroup/og', 'apply Subscription/sub']);
+    expect(target.log).toEqual([
+      'apply Namespace/ops',
+      'apply ConfigMap/cfg',
+      'apply OperatorGroup/og',
+      'apply Subscription/sub',
+    ]);
     expect(changes.counts.created).toBe(4);
   });
 
@@ -30,13 +57,20 @@ describe('applyPlan', () => {
     target.failApply.set('og', [apiError(422, 'Invalid', 'spec.upgradeStrategy: Unsupported value')]);
     const changes = await applyPlan(planOf([sub, og, ns('ops')]), target, { wait: false });
     expect(changes.error?.message).toContain('stage operator-groups');
-    expect(changes.entries.map((e) => `${e.action} ${e.ref.kind}`)).toEqual(['created Namespace', 'failed OperatorGroup']);
+    expect(changes.entries.map((e) => `${e.action} ${e.ref.kind}`)).toEqual([
+      'created Namespace',
+      'failed OperatorGroup',
+    ]);
     expect(target.log).not.toContain('apply Subscription/sub');
   });
 
   it('reports conflicts with the other manager and does not force them', async () => {
     const target = new FakeTarget();
-    target.failApply.set('cfg', [apiError(409, 'Conflict', 'Apply failed with 1 conflict', [{ reason: 'FieldManagerConflict', message: 'conflict with "helm" using v1', field: '.data.a' }])]);
+    target.failApply.set('cfg', [
+      apiError(409, 'Conflict', 'Apply failed with 1 conflict', [
+        { reason: 'FieldManagerConflict', message: 'conflict with "helm" using v1', field: '.data.a' },
+      ]),
+    ]);
     const changes = await applyPlan(planOf([configMap('ops', 'cfg', { a: '1' })]), target, { wait: false });
     expect(changes.failed[0]).toMatchObject({ code: 'Conflict' });
     expect(changes.failed[0]!.message).toContain('.data.a (helm)');
@@ -44,41 +78,79 @@ describe('applyPlan', () => {
 
   it('explains an immutable field, and recreates only when the object asks for it', async () => {
     const immutable = () => apiError(422, 'Invalid', 'spec.selector: Invalid value: field is immutable');
-    const dep = (annotations?: Record<string, string>): K8sObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'ops', ...(annotations ? { annotations } : {}) }, spec: { selector: { matchLabels: { v: '2' } } } });
+    const dep = (annotations?: Record<string, string>): K8sObject => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'ops', ...(annotations ? { annotations } : {}) },
+      spec: { selector: { matchLabels: { v: '2' } } },
+    });
     const live = (d: K8sObject) => new Map([[idOf(d), { ...d, metadata: { ...d.metadata, uid: 'u' } }]]);
-    const dryRun = (d: K8sObject) => new Map([[idOf(d), { ...d, spec: { selector: { matchLabels: { v: '3' } } } }]]);
+    const dryRun = (d: K8sObject) =>
+      new Map([[idOf(d), { ...d, spec: { selector: { matchLabels: { v: '3' } } } }]]);
 
     const plain = dep();
     const t1 = new FakeTarget();
     t1.failApply.set('web', [immutable()]);
-    const c1 = await applyPlan(planOf([plain], { live: live(plain), dryRun: dryRun(plain) }), t1, { wait: false });
+    const c1 = await applyPlan(planOf([plain], { live: live(plain), dryRun: dryRun(plain) }), t1, {
+      wait: false,
+    });
     expect(c1.failed[0]).toMatchObject({ code: 'Immutable' });
     expect(c1.failed[0]!.message).toContain('groundwork.io/on-immutable: recreate');
 
     const recreate = dep({ 'groundwork.io/on-immutable': 'recreate' });
     const t2 = new FakeTarget();
     t2.failApply.set('web', [immutable()]);
-    const c2 = await applyPlan(planOf([recreate], { live: live(recreate), dryRun: dryRun(recreate) }), t2, { wait: false });
+    const c2 = await applyPlan(planOf([recreate], { live: live(recreate), dryRun: dryRun(recreate) }), t2, {
+      wait: false,
+    });
     expect(c2.error).toBeUndefined();
-    expect(t2.log).toEqual(['fail Deployment/web', 'delete Deployment/web Foreground', 'apply Deployment/web']);
-    expect(c2.entries[0]).toMatchObject({ action: 'configured', message: 'recreated (immutable field changed)' });
+    expect(t2.log).toEqual([
+      'fail Deployment/web',
+      'delete Deployment/web Foreground',
+      'apply Deployment/web',
+    ]);
+    expect(c2.entries[0]).toMatchObject({
+      action: 'configured',
+      message: 'recreated (immutable field changed)',
+    });
   });
 
   it('prunes in reverse stage order with namespaces last, and records the inventory before and after', async () => {
     const target = new FakeTarget();
-    const liveObjs = [ns('old'), configMap('old', 'cm', {}), { ...sub, metadata: { name: 'oldsub', namespace: 'old' } }, ns('keep-ns')].map((o) => ({ ...o, metadata: { ...o.metadata, uid: 'u' } }));
+    const liveObjs = [
+      ns('old'),
+      configMap('old', 'cm', {}),
+      { ...sub, metadata: { name: 'oldsub', namespace: 'old' } },
+      ns('keep-ns'),
+    ].map((o) => ({ ...o, metadata: { ...o.metadata, uid: 'u' } }));
     for (const o of liveObjs) target.objects.set(idOf(o), o);
-    const desired = [ns('keep-ns'), configMap('keep-ns', 'a', {}), configMap('keep-ns', 'b', {}), configMap('keep-ns', 'c', {}), configMap('keep-ns', 'd', {}), configMap('keep-ns', 'e', {}), configMap('keep-ns', 'f', {})];
+    const desired = [
+      ns('keep-ns'),
+      configMap('keep-ns', 'a', {}),
+      configMap('keep-ns', 'b', {}),
+      configMap('keep-ns', 'c', {}),
+      configMap('keep-ns', 'd', {}),
+      configMap('keep-ns', 'e', {}),
+      configMap('keep-ns', 'f', {}),
+    ];
     const inventory = new Set([...liveObjs.map(idOf), ...desired.map(idOf)]);
     const writes: Inventory[] = [];
     const p = planOf(desired, { live: new Map(liveObjs.map((o) => [idOf(o), o])), inventory });
     const changes = await applyPlan(p, target, {
       wait: false,
       prune: true,
-      inventory: { previous: { platform: 'p', overlay: 'dev', revision: 'r0', objects: inventory }, revision: 'r1', write: async (inv) => void writes.push(inv) },
+      inventory: {
+        previous: { platform: 'p', overlay: 'dev', revision: 'r0', objects: inventory },
+        revision: 'r1',
+        write: async (inv) => void writes.push(inv),
+      },
     });
     expect(changes.error).toBeUndefined();
-    expect(target.log.filter((l) => l.startsWith('delete'))).toEqual(['delete Subscription/oldsub Background', 'delete ConfigMap/cm Background', 'delete Namespace/old Background']);
+    expect(target.log.filter((l) => l.startsWith('delete'))).toEqual([
+      'delete Subscription/oldsub Background',
+      'delete ConfigMap/cm Background',
+      'delete Namespace/old Background',
+    ]);
     expect(writes).toHaveLength(2);
     expect(writes[0]!.objects.size).toBe(inventory.size); // recorded before any write: old ∪ desired
     expect([...writes[1]!.objects].sort()).toEqual(desired.map(idOf).sort());
@@ -87,11 +159,15 @@ describe('applyPlan', () => {
   it('stops starting new writes once aborted and says so', async () => {
     const target = new FakeTarget();
     const controller = new AbortController();
-    const changes = await applyPlan(planOf([ns('a'), configMap('a', 'x', {}), configMap('a', 'y', {})]), target, {
-      wait: false,
-      signal: controller.signal,
-      listener: (e) => e.type === 'stage-done' && controller.abort(),
-    });
+    const changes = await applyPlan(
+      planOf([ns('a'), configMap('a', 'x', {}), configMap('a', 'y', {})]),
+      target,
+      {
+        wait: false,
+        signal: controller.signal,
+        listener: (e) => e.type === 'stage-done' && controller.abort(),
+      },
+    );
     expect((changes.error as { code?: string }).code).toBe('Interrupted');
     expect(target.log).toEqual(['apply Namespace/a']);
   });
@@ -99,8 +175,16 @@ describe('applyPlan', () => {
   it('skips operands whose kind is not served yet when not waiting', async () => {
     const target = new FakeTarget();
     target.unserved.add('argoproj.io/v1beta1/ArgoCD');
-    const argocd: K8sObject = { apiVersion: 'argoproj.io/v1beta1', kind: 'ArgoCD', metadata: { name: 'a', namespace: 'ops', annotations: { 'groundwork.io/operator': 'ops/sub' } } };
-    const changes = await applyPlan(planOf([argocd], { unknownKinds: new Set(['argoproj.io/v1beta1/ArgoCD']) }), target, { wait: false });
+    const argocd: K8sObject = {
+      apiVersion: 'argoproj.io/v1beta1',
+      kind: 'ArgoCD',
+      metadata: { name: 'a', namespace: 'ops', annotations: { 'groundwork.io/operator': 'ops/sub' } },
+    };
+    const changes = await applyPlan(
+      planOf([argocd], { unknownKinds: new Set(['argoproj.io/v1beta1/ArgoCD']) }),
+      target,
+      { wait: false },
+    );
     expect(changes.entries[0]).toMatchObject({ action: 'skipped', code: 'AwaitsOperator' });
     expect(changes.error).toBeUndefined();
   });

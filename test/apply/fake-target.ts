@@ -4,7 +4,12 @@ import { idOf, type ObjectId } from '../../src/core/object-id.js';
 import type { K8sObject } from '../../src/core/object.js';
 
 /** A server error as the engine sees it (status, reason, causes), for fault injection. */
-export function apiError(status: number, reason: string, bodyMessage: string, causes: ApiErrorLike['causes'] = []): Error & ApiErrorLike {
+export function apiError(
+  status: number,
+  reason: string,
+  bodyMessage: string,
+  causes: ApiErrorLike['causes'] = [],
+): Error & ApiErrorLike {
   return Object.assign(new Error(bodyMessage), { status, reason, bodyMessage, causes });
 }
 
@@ -37,6 +42,13 @@ export class FakeTarget implements ApplyTarget {
 
   async fetch(refs: readonly TargetRef[]): Promise<Map<ObjectId, K8sObject>> {
     return new Map(refs.filter((r) => this.objects.has(r.id)).map((r) => [r.id, this.objects.get(r.id)!]));
+  }
+
+  async list(apiVersion: string, kind: string, namespace: string): Promise<K8sObject[]> {
+    return [...this.objects.values()].filter(
+      (o) =>
+        o.apiVersion === apiVersion && o.kind === kind && (!namespace || o.metadata.namespace === namespace),
+    );
   }
 
   async serves(apiVersion: string, kind: string): Promise<boolean> {

@@ -11,14 +11,20 @@ const SUBS = '/apis/operators.coreos.com/v1alpha1';
 
 describe('local control plane', () => {
   it('serves Kubernetes >= 1.35 with every fixture CRD Established', async () => {
-    const version = await cluster.client.request<{ major: string; minor: string; gitVersion: string }>('GET', '/version');
+    const version = await cluster.client.request<{ major: string; minor: string; gitVersion: string }>(
+      'GET',
+      '/version',
+    );
     expect(Number(version.major)).toBe(1);
     expect(Number(version.minor)).toBeGreaterThanOrEqual(35);
     const fixtureNames = (await readObjects(fixturePath('crds'))).map((c) => c.metadata.name).sort();
     expect(fixtureNames.length).toBe(10);
     const installed = await listCrds(cluster.client);
     for (const name of fixtureNames) {
-      expect(installed.find((c) => c.name === name), name).toEqual({ name, established: true });
+      expect(
+        installed.find((c) => c.name === name),
+        name,
+      ).toEqual({ name, established: true });
     }
   });
 
@@ -29,9 +35,17 @@ describe('local control plane', () => {
       apiVersion: 'operators.coreos.com/v1alpha1',
       kind: 'Subscription',
       metadata: { name: 'argocd', namespace: ns },
-      spec: { name: 'argocd-operator', channel: 'alpha', source: 'community-operators', sourceNamespace: 'openshift-marketplace' },
+      spec: {
+        name: 'argocd-operator',
+        channel: 'alpha',
+        source: 'community-operators',
+        sourceNamespace: 'openshift-marketplace',
+      },
     };
-    const applied = await ssa<{ spec: { channel: string }; metadata: { managedFields: { manager: string }[] } }>(cluster.client, path, sub);
+    const applied = await ssa<{
+      spec: { channel: string };
+      metadata: { managedFields: { manager: string }[] };
+    }>(cluster.client, path, sub);
     expect(applied.spec.channel).toBe('alpha');
     expect(applied.metadata.managedFields.map((m) => m.manager)).toContain('groundwork-test');
 
@@ -45,7 +59,9 @@ describe('local control plane', () => {
 
     // Server-side apply meets the same schema earlier, in structured-merge-diff, which answers 500;
     // the adapter classifies it as Invalid so callers treat it as bad input, not a server fault.
-    const applied2 = await ssa(cluster.client, `${SUBS}/namespaces/${ns}/subscriptions/bad`, bad).catch((e: unknown) => e);
+    const applied2 = await ssa(cluster.client, `${SUBS}/namespaces/${ns}/subscriptions/bad`, bad).catch(
+      (e: unknown) => e,
+    );
     expect((applied2 as ApiError).reason).toBe('Invalid');
     expect((applied2 as ApiError).message).toContain('.spec.channel: expected string');
   });
@@ -59,10 +75,16 @@ describe('local control plane', () => {
       spec: {
         clusterID: '3ba11aa4-3a62-47d1-9158-ec54d4c49e1d',
         channel: 'stable-4.14',
-        desiredUpdate: { architecture: 'Multi', image: 'quay.io/openshift-release-dev/ocp-release@sha256:abc', version: '4.14.2' },
+        desiredUpdate: {
+          architecture: 'Multi',
+          image: 'quay.io/openshift-release-dev/ocp-release@sha256:abc',
+          version: '4.14.2',
+        },
       },
     };
-    const err = await ssa(cluster.client, `/apis/config.openshift.io/v1/clusterversions/${name}`, cv).catch((e: unknown) => e);
+    const err = await ssa(cluster.client, `/apis/config.openshift.io/v1/clusterversions/${name}`, cv).catch(
+      (e: unknown) => e,
+    );
     expect((err as ApiError).status).toBe(422);
     expect((err as ApiError).message).toContain('cannot set both Architecture and Image');
   });
@@ -70,7 +92,9 @@ describe('local control plane', () => {
   it('deletes a namespace that still holds objects', async () => {
     const ns = `gw-del-${cluster.namespace.slice(-6)}`;
     await cluster.client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
-    await cluster.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'cm' }, data: { a: '1' } } });
+    await cluster.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { metadata: { name: 'cm' }, data: { a: '1' } },
+    });
     await ssa(cluster.client, `${SUBS}/namespaces/${ns}/subscriptions/s`, {
       apiVersion: 'operators.coreos.com/v1alpha1',
       kind: 'Subscription',
@@ -79,7 +103,11 @@ describe('local control plane', () => {
     });
     await cluster.client.request('DELETE', `/api/v1/namespaces/${ns}`);
     await eventually(
-      () => cluster.client.request('GET', `/api/v1/namespaces/${ns}`).then(() => undefined, (e: unknown) => ((e as ApiError).status === 404 ? true : undefined)),
+      () =>
+        cluster.client.request('GET', `/api/v1/namespaces/${ns}`).then(
+          () => undefined,
+          (e: unknown) => ((e as ApiError).status === 404 ? true : undefined),
+        ),
       60_000,
       'namespace deletion',
     );
@@ -87,15 +115,28 @@ describe('local control plane', () => {
 
   it('garbage-collects an owner-referenced object when its owner is deleted', async () => {
     const ns = cluster.namespace;
-    const owner = await cluster.client.request<{ metadata: { uid: string } }>('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-      body: { metadata: { name: 'owner' } },
-    });
+    const owner = await cluster.client.request<{ metadata: { uid: string } }>(
+      'POST',
+      `/api/v1/namespaces/${ns}/configmaps`,
+      {
+        body: { metadata: { name: 'owner' } },
+      },
+    );
     await cluster.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-      body: { metadata: { name: 'child', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] } },
+      body: {
+        metadata: {
+          name: 'child',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }],
+        },
+      },
     });
     await cluster.client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/owner`);
     await eventually(
-      () => cluster.client.request('GET', `/api/v1/namespaces/${ns}/configmaps/child`).then(() => undefined, (e: unknown) => ((e as ApiError).status === 404 ? true : undefined)),
+      () =>
+        cluster.client.request('GET', `/api/v1/namespaces/${ns}/configmaps/child`).then(
+          () => undefined,
+          (e: unknown) => ((e as ApiError).status === 404 ? true : undefined),
+        ),
       30_000,
       'garbage collection of the child',
     );
@@ -107,12 +148,26 @@ describe('local control plane', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: ns },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      },
     });
-    const pods = await eventually(async () => {
-      const list = await cluster.client.request<{ items: unknown[] }>('GET', `/api/v1/namespaces/${ns}/pods`);
-      return list.items.length === 2 ? list.items : undefined;
-    }, 30_000, 'two pods');
+    const pods = await eventually(
+      async () => {
+        const list = await cluster.client.request<{ items: unknown[] }>(
+          'GET',
+          `/api/v1/namespaces/${ns}/pods`,
+        );
+        return list.items.length === 2 ? list.items : undefined;
+      },
+      30_000,
+      'two pods',
+    );
     expect(pods).toHaveLength(2);
   });
 

@@ -10,7 +10,9 @@ const script = new URL('./scripts/start-and-crash.ts', import.meta.url).pathname
 
 /** Runs the crash script, returns the PIDs it reported and a handle on the child. */
 function startChild(mode: 'throw' | 'wait') {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, mode], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const reported = new Promise<{ pids: number[]; etcdDir: string }>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -33,7 +35,9 @@ describe('control-plane process lifecycle', () => {
       const a = await KubeClient.load({ kubeconfig: second.info.kubeconfig });
       const b = await KubeClient.load({ kubeconfig: inject('kubeconfig') });
       await a.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'only-in-second' } } });
-      await expect(b.request('GET', '/api/v1/namespaces/only-in-second')).rejects.toMatchObject({ status: 404 });
+      await expect(b.request('GET', '/api/v1/namespaces/only-in-second')).rejects.toMatchObject({
+        status: 404,
+      });
       a.close();
       b.close();
     } finally {

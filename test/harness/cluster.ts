@@ -57,12 +57,20 @@ export function ssa<T = K8sObject>(
   return client.request<T>('PATCH', path, {
     body: obj,
     contentType: 'application/apply-patch+yaml',
-    query: { fieldManager: opts.fieldManager ?? 'groundwork-test', force: opts.force, dryRun: opts.dryRun ? 'All' : undefined },
+    query: {
+      fieldManager: opts.fieldManager ?? 'groundwork-test',
+      force: opts.force,
+      dryRun: opts.dryRun ? 'All' : undefined,
+    },
   });
 }
 
 /** Polls `check` until it returns a non-undefined value or `timeoutMs` passes. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastErr: unknown;
   for (;;) {
@@ -72,7 +80,8 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     } catch (err) {
       lastErr = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -95,9 +104,28 @@ export function auditedWrites(offset: number, userAgentPrefix?: string): Audited
   return text
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { verb: string; user: { username: string }; userAgent?: string; requestURI: string; stage: string })
-    .filter((e) => e.stage === 'ResponseComplete' && ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb))
-    .map((e) => ({ verb: e.verb, user: e.user.username, userAgent: e.userAgent ?? '', uri: e.requestURI, dryRun: /[?&]dryRun=/.test(e.requestURI) }))
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          verb: string;
+          user: { username: string };
+          userAgent?: string;
+          requestURI: string;
+          stage: string;
+        },
+    )
+    .filter(
+      (e) =>
+        e.stage === 'ResponseComplete' &&
+        ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb),
+    )
+    .map((e) => ({
+      verb: e.verb,
+      user: e.user.username,
+      userAgent: e.userAgent ?? '',
+      uri: e.requestURI,
+      dryRun: /[?&]dryRun=/.test(e.requestURI),
+    }))
     .filter((w) => !userAgentPrefix || w.userAgent.startsWith(userAgentPrefix));
 }
 

@@ -32,6 +32,10 @@ export function asNew(obj: K8sObject, metadata: { name: string; namespace?: stri
   const { status: _status, ...rest } = structuredClone(obj);
   return {
     ...rest,
-    metadata: { name: metadata.name, ...(metadata.namespace ? { namespace: metadata.namespace } : {}), labels: obj.metadata.labels ?? {} },
+    metadata: {
+      name: metadata.name,
+      ...(metadata.namespace ? { namespace: metadata.namespace } : {}),
+      labels: obj.metadata.labels ?? {},
+    },
   } as K8sObject;
 }

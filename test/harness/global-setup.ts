@@ -51,6 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const pids = cp.pids;
     await cp.stop();
     const alive = pids.filter(isAlive);
-    if (alive.length > 0) throw new Error(`control-plane processes still alive after stop: ${alive.join(', ')}`);
+    if (alive.length > 0)
+      throw new Error(`control-plane processes still alive after stop: ${alive.join(', ')}`);
   };
 }

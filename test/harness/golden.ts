@@ -12,6 +12,7 @@ export function expectGolden(path: string, actual: string): void {
     writeFileSync(path, actual);
     return;
   }
-  if (!existsSync(path)) throw new Error(`golden file ${path} is missing: run with UPDATE_GOLDEN=1 and review it`);
+  if (!existsSync(path))
+    throw new Error(`golden file ${path} is missing: run with UPDATE_GOLDEN=1 and review it`);
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }

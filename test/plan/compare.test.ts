@@ -10,14 +10,24 @@ describe('isSubset', () => {
     ['extra live fields (server defaults)', { a: 1 }, { a: 1, b: 2 }, true],
     ['different value', { a: 1 }, { a: 2 }, false],
     ['missing in live', { a: 1, c: 3 }, { a: 1 }, false],
-    ['nested defaults in list items', { c: [{ name: 'x' }] }, { c: [{ name: 'x', imagePullPolicy: 'Always' }] }, true],
+    [
+      'nested defaults in list items',
+      { c: [{ name: 'x' }] },
+      { c: [{ name: 'x', imagePullPolicy: 'Always' }] },
+      true,
+    ],
     ['list length differs', { c: [1, 2] }, { c: [1, 2, 3] }, false],
     ['list order differs', { c: ['a', 'b'] }, { c: ['b', 'a'] }, false],
     ['string vs number', { a: '1' }, { a: 1 }, false],
     ['quantity canonicalized in requests', { requests: { cpu: '1000m' } }, { requests: { cpu: '1' } }, true],
     ['binary quantities in limits', { limits: { memory: '1024Mi' } }, { limits: { memory: '1Gi' } }, true],
     ['quantities differ', { limits: { memory: '1Gi' } }, { limits: { memory: '1G' } }, false],
-    ['quantity-looking strings elsewhere stay strings', { data: { x: '1000m' } }, { data: { x: '1' } }, false],
+    [
+      'quantity-looking strings elsewhere stay strings',
+      { data: { x: '1000m' } },
+      { data: { x: '1' } },
+      false,
+    ],
   ])('%s', (_name, desired, live, expected) => {
     expect(isSubset(desired, live)).toBe(expected);
   });
@@ -61,18 +71,33 @@ data: {a: "1", b: "2", c: "3"}
 
 describe('removedFields / looksUnchanged', () => {
   it('finds fields Groundwork applied that desired no longer sets', () => {
-    const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' }, data: { a: '1' } } as K8sObject;
+    const desired = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'n' },
+      data: { a: '1' },
+    } as K8sObject;
     expect(removedFields(desired, live, 'groundwork')).toEqual([['data', 'b']]);
     expect(looksUnchanged(desired, live, { manager: 'groundwork', ignore: [] })).toBe(false);
   });
 
   it('ignores fields other managers own', () => {
-    const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' }, data: { a: '1', b: '2' } } as K8sObject;
+    const desired = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'n' },
+      data: { a: '1', b: '2' },
+    } as K8sObject;
     expect(looksUnchanged(desired, live, { manager: 'groundwork', ignore: [] })).toBe(true);
   });
 
   it('honours ignore pointers', () => {
-    const desired = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' }, data: { a: 'changed', b: '2' } } as K8sObject;
+    const desired = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'n' },
+      data: { a: 'changed', b: '2' },
+    } as K8sObject;
     expect(looksUnchanged(desired, live, { manager: 'groundwork', ignore: [] })).toBe(false);
     expect(looksUnchanged(desired, live, { manager: 'groundwork', ignore: ['/data/a'] })).toBe(true);
   });

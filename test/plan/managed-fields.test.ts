@@ -48,8 +48,12 @@ spec:
 
 describe('managed fields', () => {
   it('names the owners of a field, matching list items by key', () => {
-    expect(ownersOf(deployment, ['spec', 'template', 'spec', 'containers', 1, 'image'])).toEqual(['groundwork']);
-    expect(ownersOf(deployment, ['spec', 'template', 'spec', 'containers', 0, 'image'])).toEqual(['kubectl-set']);
+    expect(ownersOf(deployment, ['spec', 'template', 'spec', 'containers', 1, 'image'])).toEqual([
+      'groundwork',
+    ]);
+    expect(ownersOf(deployment, ['spec', 'template', 'spec', 'containers', 0, 'image'])).toEqual([
+      'kubectl-set',
+    ]);
     expect(ownersOf(deployment, ['spec', 'replicas'])).toEqual(['groundwork', 'hpa-controller']);
     expect(ownersOf(deployment, ['spec', 'paused'])).toEqual([]);
   });
@@ -68,6 +72,8 @@ describe('managed fields', () => {
     const desired = { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } } };
     const [, image] = appliedPaths(deployment, 'groundwork');
     expect(hasManagedPath(desired, image!)).toBe(true);
-    expect(hasManagedPath({ spec: { template: { spec: { containers: [{ name: 'other' }] } } } }, image!)).toBe(false);
+    expect(
+      hasManagedPath({ spec: { template: { spec: { containers: [{ name: 'other' }] } } } }, image!),
+    ).toBe(false);
   });
 });

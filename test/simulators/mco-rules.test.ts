@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSelector, matchesSelector } from '../../src/simulators/label-selector.js';
+import { formatSelector, matchesLabelSelector } from '../../src/core/label-selector.js';
 import { validateMachineConfig } from '../../src/simulators/mco-ignition.js';
 import { countMachines, maxUnavailable, stepNodes, type SimNode } from '../../src/simulators/mco-nodes.js';
 import { setPoolCondition } from '../../src/simulators/mco-pool-status.js';
@@ -81,9 +81,9 @@ describe('label selectors', () => {
     ],
   };
   it('matches labels and expressions', () => {
-    expect(matchesSelector(selector, { role: 'worker', zone: 'a' })).toBe(true);
-    expect(matchesSelector(selector, { role: 'worker', zone: 'c' })).toBe(false);
-    expect(matchesSelector(selector, { role: 'worker', zone: 'a', legacy: '' })).toBe(false);
+    expect(matchesLabelSelector({ role: 'worker', zone: 'a' }, selector)).toBe(true);
+    expect(matchesLabelSelector({ role: 'worker', zone: 'c' }, selector)).toBe(false);
+    expect(matchesLabelSelector({ role: 'worker', zone: 'a', legacy: '' }, selector)).toBe(false);
   });
   it('prints like labels.Selector', () => {
     expect(formatSelector(selector)).toBe('!legacy,role=worker,zone in (a,b)');

@@ -27,14 +27,22 @@ describe('the example platform', () => {
     const stages = manifests.map((m) => m.stage);
     expect(stages[0]).toBe('namespaces');
     expect(stages.at(-1)).toBe('cluster-version');
-    const subs = manifests.filter((m) => m.object.kind === 'Subscription').map((m) => m.object.metadata.namespace);
+    const subs = manifests
+      .filter((m) => m.object.kind === 'Subscription')
+      .map((m) => m.object.metadata.namespace);
     expect(subs).toEqual([...subs].sort());
   });
 
   it('gives the pinned operator Manual approval and startingCSV, and shares nothing with other operators', async () => {
     const { manifests, warnings } = await synthesize({ dir: repo, overlay: 'prod' });
-    const kepler = manifests.find((m) => m.object.kind === 'Subscription' && m.object.metadata.name === 'kepler-operator')!;
-    expect(kepler.object.spec).toMatchObject({ installPlanApproval: 'Manual', startingCSV: 'kepler-operator.v0.21.0', source: 'community-operators' });
+    const kepler = manifests.find(
+      (m) => m.object.kind === 'Subscription' && m.object.metadata.name === 'kepler-operator',
+    )!;
+    expect(kepler.object.spec).toMatchObject({
+      installPlanApproval: 'Manual',
+      startingCSV: 'kepler-operator.v0.21.0',
+      source: 'community-operators',
+    });
     expect(warnings).toEqual([]);
   });
 
@@ -42,6 +50,8 @@ describe('the example platform', () => {
     const { manifests } = await synthesize({ dir: repo, overlay: 'dev' });
     const argocd = manifests.find((m) => m.object.kind === 'ArgoCD')!;
     expect(argocd.stage).toBe('operands');
-    expect(argocd.object.metadata.annotations?.['groundwork.io/operator']).toBe('openshift-gitops-operator/openshift-gitops-operator');
+    expect(argocd.object.metadata.annotations?.['groundwork.io/operator']).toBe(
+      'openshift-gitops-operator/openshift-gitops-operator',
+    );
   });
 });

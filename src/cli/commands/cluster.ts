@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { defaultCrdDirs } from '../../controlplane/crd-dirs.js';
-import { downInstance, instanceStatus, notRunning, readInstance, upInstance } from '../../controlplane/instance.js';
+import {
+  downInstance,
+  instanceStatus,
+  notRunning,
+  readInstance,
+  upInstance,
+} from '../../controlplane/instance.js';
 import { terminalProgress } from '../progress.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
@@ -10,7 +16,9 @@ import type { CommandModule } from './index.js';
 export const registerCluster: CommandModule = (program: Command, setExitCode) => {
   const cluster = program
     .command('cluster')
-    .description('run a real local control plane (etcd, kube-apiserver, kube-controller-manager) on loopback');
+    .description(
+      'run a real local control plane (etcd, kube-apiserver, kube-controller-manager) on loopback',
+    );
 
   cluster
     .command('up')
@@ -23,11 +31,19 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
         progress: terminalProgress(),
       });
       const out = process.stdout;
-      out.write(started ? `Local control plane "${state.name}" is up.\n` : `Local control plane "${state.name}" was already running.\n`);
-      out.write(`  server:     ${state.server}\n  kubeconfig: ${state.kubeconfig}\n  CRDs:       ${state.crds.length}\n\n`);
+      out.write(
+        started
+          ? `Local control plane "${state.name}" is up.\n`
+          : `Local control plane "${state.name}" was already running.\n`,
+      );
+      out.write(
+        `  server:     ${state.server}\n  kubeconfig: ${state.kubeconfig}\n  CRDs:       ${state.crds.length}\n\n`,
+      );
       out.write(`Point kubectl at it:\n  export KUBECONFIG=${state.kubeconfig}\n`);
       if (state.binaries.kubectl) out.write(`  ${state.binaries.kubectl} get crds\n`);
-      out.write(`Stop it with: groundwork cluster down${opts.name === 'default' ? '' : ` --name ${opts.name}`}\n`);
+      out.write(
+        `Stop it with: groundwork cluster down${opts.name === 'default' ? '' : ` --name ${opts.name}`}\n`,
+      );
     });
 
   cluster
@@ -36,7 +52,11 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
     .option('--name <name>', 'instance name', 'default')
     .action(async (opts: { name: string }) => {
       const state = await downInstance(opts.name);
-      process.stdout.write(state ? `Stopped "${opts.name}" (pids ${Object.values(state.pids).join(', ')}).\n` : `No instance "${opts.name}".\n`);
+      process.stdout.write(
+        state
+          ? `Stopped "${opts.name}" (pids ${Object.values(state.pids).join(', ')}).\n`
+          : `No instance "${opts.name}".\n`,
+      );
     });
 
   cluster
@@ -59,7 +79,9 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
           `  kubeconfig: ${status.state.kubeconfig}`,
           `  binaries:   ${status.state.binaries.source} (${status.state.binaries.kubeApiserver})`,
           '  processes:',
-          ...status.processes.map((p) => `    ${p.name.padEnd(24)} pid ${String(p.pid).padEnd(8)} ${p.alive ? 'running' : 'GONE'}`),
+          ...status.processes.map(
+            (p) => `    ${p.name.padEnd(24)} pid ${String(p.pid).padEnd(8)} ${p.alive ? 'running' : 'GONE'}`,
+          ),
           `  CRDs (${status.crds?.length ?? 0}):`,
           ...(status.crds ?? []).map((c) => `    ${c.name}${c.established ? '' : ' (not Established)'}`),
         ];

@@ -35,9 +35,13 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       const session = await openSession(flags);
       try {
         const revision = await describeWorkTree(resolve(flags.dir));
-        const { plan } = await observeAndPlan(session, synth, { revision, force: flags.forceConflicts ?? false });
+        const { plan } = await observeAndPlan(session, synth, {
+          revision,
+          force: flags.forceConflicts ?? false,
+        });
         process.stdout.write(`${render(plan, flags.format)}\n`);
-        if (plan.problems.length > 0) process.stderr.write(`${plan.problems.length} object(s) would fail to apply (see above)\n`);
+        if (plan.problems.length > 0)
+          process.stderr.write(`${plan.problems.length} object(s) would fail to apply (see above)\n`);
         setExitCode(plan.hasChanges ? ExitCode.Changes : ExitCode.Ok);
       } finally {
         session.client.close();
@@ -63,7 +67,10 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       process.once('SIGTERM', onSignal);
       try {
         const revision = await describeWorkTree(resolve(flags.dir));
-        const observed = await observeAndPlan(session, synth, { revision, force: flags.forceConflicts ?? false });
+        const observed = await observeAndPlan(session, synth, {
+          revision,
+          force: flags.forceConflicts ?? false,
+        });
         const changes = await applyObserved(session, observed, {
           revision,
           prune: flags.prune ?? false,
@@ -96,7 +103,12 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
         const revision = await describeWorkTree(resolve(flags.dir));
         const observed = await observeAndPlan(session, synth, { revision });
         const report = new DriftReport(synth.platform, synth.overlay, driftOf(observed), revision);
-        const out = flags.format === 'json' ? JSON.stringify(report.toJSON(), null, 2) : flags.format === 'markdown' ? report.toMarkdown() : report.toString();
+        const out =
+          flags.format === 'json'
+            ? JSON.stringify(report.toJSON(), null, 2)
+            : flags.format === 'markdown'
+              ? report.toMarkdown()
+              : report.toString();
         process.stdout.write(`${out}\n`);
         setExitCode(report.drifted ? ExitCode.Changes : ExitCode.Ok);
       } finally {
@@ -105,7 +117,10 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
     });
 };
 
-function render(plan: { toString(): string; toMarkdown(): string; toJSON(): object }, format: string): string {
+function render(
+  plan: { toString(): string; toMarkdown(): string; toJSON(): object },
+  format: string,
+): string {
   if (format === 'json') return JSON.stringify(plan.toJSON(), null, 2);
   if (format === 'markdown') return plan.toMarkdown();
   return plan.toString();

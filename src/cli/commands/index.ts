@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCatalog } from './catalog.js';
 import { registerCluster } from './cluster.js';
 import { registerPreview } from './preview.js';
 import { registerEngine } from './engine.js';
@@ -11,7 +12,14 @@ export type SetExitCode = (code: number) => void;
 /** Each command module adds its subcommands to the program. */
 export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
 
-const modules: CommandModule[] = [registerCluster, registerSynth, registerEngine, registerUpgradePath, registerPreview];
+const modules: CommandModule[] = [
+  registerCluster,
+  registerSynth,
+  registerEngine,
+  registerCatalog,
+  registerUpgradePath,
+  registerPreview,
+];
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
   for (const register of modules) register(program, setExitCode);

@@ -29,11 +29,15 @@ export const registerSynth: CommandModule = (program: Command, setExitCode) => {
       const dir = resolve(flags.dir);
       let results: SynthResult[];
       try {
-        results = flags.allOverlays ? await synthesizeAll(dir) : [await synthesize({ dir, overlay: flags.overlay })];
+        results = flags.allOverlays
+          ? await synthesizeAll(dir)
+          : [await synthesize({ dir, overlay: flags.overlay })];
       } catch (err) {
         if (!(err instanceof SynthValidationError)) throw err;
         process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\n`);
-        process.stderr.write(`synth failed: ${err.issues.filter((i) => i.severity === 'error').length} error(s); nothing was written\n`);
+        process.stderr.write(
+          `synth failed: ${err.issues.filter((i) => i.severity === 'error').length} error(s); nothing was written\n`,
+        );
         setExitCode(ExitCode.Error);
         return;
       }

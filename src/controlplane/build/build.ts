@@ -53,7 +53,10 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
   const readGoMod = (module: string) => async (v: string) =>
     readFile(await downloadGoMod(`${module}@${v}`, scratch), 'utf8');
   const kube = await newestBuildable(
-    candidateVersions(await moduleVersions('k8s.io/kubernetes', scratch), opts.kubernetesMinors ?? ['1.36', '1.35']),
+    candidateVersions(
+      await moduleVersions('k8s.io/kubernetes', scratch),
+      opts.kubernetesMinors ?? ['1.36', '1.35'],
+    ),
     go,
     readGoMod('k8s.io/kubernetes'),
   );
@@ -99,7 +102,12 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
     await tidy(etcdModule, `etcd ${etcd.version}`, progress);
     await compile(etcdModule, ETCD_MAIN, join(tmpDir, 'etcd'), '-s -w', progress);
 
-    const record: BuildRecord = { kubernetes: kube.version, etcd: etcd.version, go, builtAt: new Date().toISOString() };
+    const record: BuildRecord = {
+      kubernetes: kube.version,
+      etcd: etcd.version,
+      go,
+      builtAt: new Date().toISOString(),
+    };
     await writeFile(join(tmpDir, 'versions.json'), `${JSON.stringify(record, null, 2)}\n`);
     await rm(finalDir, { recursive: true, force: true });
     await rename(tmpDir, finalDir);
@@ -122,7 +130,13 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
 function versionLdflags(version: string): string {
   const [major, minor] = version.replace(/^v/, '').split('.');
   const pkgs = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'];
-  const vars = { gitVersion: version, gitMajor: major, gitMinor: minor, gitTreeState: 'clean', buildDate: '1970-01-01T00:00:00Z' };
+  const vars = {
+    gitVersion: version,
+    gitMajor: major,
+    gitMinor: minor,
+    gitTreeState: 'clean',
+    buildDate: '1970-01-01T00:00:00Z',
+  };
   const flags = pkgs.flatMap((p) => Object.entries(vars).map(([k, v]) => `-X ${p}.${k}=${v}`));
   return ['-s', '-w', ...flags].join(' ');
 }
@@ -135,13 +149,24 @@ async function tidy(moduleDir: string, what: string, progress: Progress): Promis
     cwd: moduleDir,
     onLine: (line) => {
       const m = /^go: downloading (\S+)/.exec(line);
-      if (m) progress.update(`downloading modules for ${what}: ${++downloads} (${m[1]}), ${formatElapsed(Date.now() - started)}`);
+      if (m)
+        progress.update(
+          `downloading modules for ${what}: ${++downloads} (${m[1]}), ${formatElapsed(Date.now() - started)}`,
+        );
     },
   });
-  progress.succeed(`modules for ${what} ready (${downloads} downloaded, ${formatElapsed(Date.now() - started)})`);
+  progress.succeed(
+    `modules for ${what} ready (${downloads} downloaded, ${formatElapsed(Date.now() - started)})`,
+  );
 }
 
-async function compile(moduleDir: string, pkg: string, out: string, ldflags: string, progress: Progress): Promise<void> {
+async function compile(
+  moduleDir: string,
+  pkg: string,
+  out: string,
+  ldflags: string,
+  progress: Progress,
+): Promise<void> {
   const name = pkg.split('/').at(-1) === 'v3' ? 'etcd' : pkg.split('/').at(-1)!;
   const started = Date.now();
   let packages = 0;

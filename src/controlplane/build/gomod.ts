@@ -20,7 +20,11 @@ export function stagingModules(goMod: string): string[] {
  * The throwaway go.mod that builds binaries from `k8s.io/kubernetes vX.Y.Z`: it requires
  * the release and replaces every staging module with its published `v0.Y.Z` twin.
  */
-export function kubernetesBuildGoMod(opts: { version: string; goVersion: string; staging: string[] }): string {
+export function kubernetesBuildGoMod(opts: {
+  version: string;
+  goVersion: string;
+  staging: string[];
+}): string {
   const [, minor, patch] = opts.version.replace(/^v/, '').split('.');
   const stagingVersion = `v0.${minor}.${patch}`;
   const replaces = opts.staging.map((m) => `\t${m} => ${m} ${stagingVersion}`).join('\n');

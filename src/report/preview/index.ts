@@ -27,7 +27,12 @@ export {
   type RiskSeverity,
 } from './risk-note.js';
 export { synthFailureOf, type SynthFailure, type SynthFailureOptions } from './synth-failure.js';
-export { poolsSelecting, describePool, ROLE_LABEL, type SelectingPool } from './pools.js';
-export { matchesLabelSelector } from './label-selector.js';
+export {
+  poolsSelecting,
+  describePool,
+  ROLE_LABEL,
+  type SelectingPool,
+} from '../../machine-config/pool-selection.js';
+export { matchesLabelSelector } from '../../core/label-selector.js';
 export { redactSecret } from './redact-secret.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './unified-diff.js';

@@ -7,7 +7,8 @@ import type { SynthChildOutput } from './protocol.js';
 
 async function run(): Promise<SynthChildOutput> {
   const [dir, overlay] = process.argv.slice(2);
-  if (!dir || !overlay) return { ok: false, error: { code: 'Usage', message: 'usage: main.ts <dir> <overlay>|--all' } };
+  if (!dir || !overlay)
+    return { ok: false, error: { code: 'Usage', message: 'usage: main.ts <dir> <overlay>|--all' } };
   try {
     const results = overlay === '--all' ? await synthesizeAll(dir) : [await synthesize({ dir, overlay })];
     return { ok: true, results };
@@ -16,9 +17,18 @@ async function run(): Promise<SynthChildOutput> {
       return { ok: false, error: { code: err.code, message: err.message, issues: [...err.issues] } };
     }
     if (err instanceof GroundworkError) {
-      return { ok: false, error: { code: err.code, message: err.message, ...(err.fix ? { fix: err.fix } : {}) } };
+      return {
+        ok: false,
+        error: { code: err.code, message: err.message, ...(err.fix ? { fix: err.fix } : {}) },
+      };
     }
-    return { ok: false, error: { code: 'BuildFailed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } };
+    return {
+      ok: false,
+      error: {
+        code: 'BuildFailed',
+        message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      },
+    };
   }
 }
 

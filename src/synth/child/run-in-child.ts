@@ -20,7 +20,9 @@ export interface ChildSynthOptions {
 const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
 
 // From the sources (tsx) the child is main.ts; from a build (dist/) it is main.js.
-const MAIN = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './main.ts' : './main.js', import.meta.url));
+const MAIN = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './main.ts' : './main.js', import.meta.url),
+);
 const HOOKS = fileURLToPath(new URL('./register-hooks.mjs', import.meta.url));
 
 /**
@@ -59,7 +61,14 @@ export function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (timedOut) {
-        reject(new GroundworkError({ code: 'SynthTimeout', subject: opts.dir, message: `synth did not finish within ${(opts.timeoutMs ?? 60_000) / 1000}s`, fix: 'look for an endless loop or a slow computation in the platform code' }));
+        reject(
+          new GroundworkError({
+            code: 'SynthTimeout',
+            subject: opts.dir,
+            message: `synth did not finish within ${(opts.timeoutMs ?? 60_000) / 1000}s`,
+            fix: 'look for an endless loop or a slow computation in the platform code',
+          }),
+        );
         return;
       }
       let parsed: SynthChildOutput | undefined;
@@ -81,7 +90,14 @@ export function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[
       }
       if (parsed.ok) resolve(parsed.results);
       else if (parsed.error.issues) reject(new SynthValidationError(parsed.error.issues));
-      else reject(new GroundworkError({ code: parsed.error.code, message: parsed.error.message, ...(parsed.error.fix ? { fix: parsed.error.fix } : {}) }));
+      else
+        reject(
+          new GroundworkError({
+            code: parsed.error.code,
+            message: parsed.error.message,
+            ...(parsed.error.fix ? { fix: parsed.error.fix } : {}),
+          }),
+        );
     });
   });
 }

@@ -1,7 +1,7 @@
 import { describeRef } from '../../../core/object-id.js';
 import { isPlainObject, type K8sObject } from '../../../core/object.js';
 import { isKind, type ManifestPair } from '../manifest-pair.js';
-import { describePool, poolsSelecting, type SelectingPool } from '../pools.js';
+import { describePool, poolsSelecting, type SelectingPool } from '../../../machine-config/pool-selection.js';
 import type { RiskNote } from '../risk-note.js';
 
 const MCO = 'machineconfiguration.openshift.io';

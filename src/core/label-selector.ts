@@ -1,4 +1,14 @@
-import { isPlainObject } from '../../core/object.js';
+import { isPlainObject } from './object.js';
+
+/** A Kubernetes `metav1.LabelSelector`. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: {
+    key: string;
+    operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+    values?: string[];
+  }[];
+}
 
 /**
  * Whether `labels` match a Kubernetes `LabelSelector` (`matchLabels` and `matchExpressions`, all
@@ -41,4 +51,33 @@ function matchesExpression(labels: Readonly<Record<string, string>>, expr: unkno
     default:
       return false;
   }
+}
+
+/** True when the selector selects nothing in particular (`{}`), which the MCO refuses for pools. */
+export function selectsEverything(selector: LabelSelector | undefined): boolean {
+  return (
+    Object.keys(selector?.matchLabels ?? {}).length === 0 && (selector?.matchExpressions ?? []).length === 0
+  );
+}
+
+/** The selector as `labels.Selector.String()` prints it: requirements sorted by key, `k=v`, `k in (a,b)`, `!k`. */
+export function formatSelector(selector: LabelSelector): string {
+  const reqs: { key: string; text: string }[] = [];
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) reqs.push({ key: k, text: `${k}=${v}` });
+  for (const e of selector.matchExpressions ?? []) {
+    const values = [...(e.values ?? [])].sort().join(',');
+    const text =
+      e.operator === 'In'
+        ? `${e.key} in (${values})`
+        : e.operator === 'NotIn'
+          ? `${e.key} notin (${values})`
+          : e.operator === 'Exists'
+            ? e.key
+            : `!${e.key}`;
+    reqs.push({ key: e.key, text });
+  }
+  return reqs
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((r) => r.text)
+    .join(',');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { K8sObject } from '../../../src/core/object.js';
-import { poolsSelecting, ROLE_LABEL } from '../../../src/report/preview/pools.js';
-import { machineConfig, pool } from './helpers.js';
+import type { K8sObject } from '../../src/core/object.js';
+import { poolsSelecting, ROLE_LABEL } from '../../src/machine-config/pool-selection.js';
+import { machineConfig, pool } from '../report/preview/helpers.js';
 
 const role = (r: string): Record<string, string> => ({ [ROLE_LABEL]: r });
 const infra = pool('infra', {

@@ -1,9 +1,10 @@
-import { ANNOTATIONS } from '../../core/annotations.js';
-import { isPlainObject, type K8sObject } from '../../core/object.js';
-import { matchesLabelSelector } from './label-selector.js';
+import { ANNOTATIONS } from '../core/annotations.js';
+import { isPlainObject, type K8sObject } from '../core/object.js';
+import { matchesLabelSelector } from '../core/label-selector.js';
 
-/** The label through which the built-in pools select MachineConfigs. */
-export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
+import { ROLE_LABEL } from './pool.js';
+
+export { ROLE_LABEL };
 
 /** A MachineConfigPool as the preview reports it. */
 export interface SelectingPool {

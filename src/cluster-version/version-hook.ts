@@ -1,0 +1,237 @@
+import type { StageContext, StageHook } from '../apply/apply.js';
+import type { WaitCheck } from '../apply/wait.js';
+import { ANNOTATIONS } from '../core/annotations.js';
+import type { K8sObject } from '../core/object.js';
+import {
+  currentVersion,
+  previousVersion,
+  readClusterOperators,
+  readClusterVersion,
+  upgradeableOf,
+  type ClusterVersionState,
+} from './cluster-state.js';
+import { graphFromClusterVersion, mergeGraphs, nodeOf, type UpdateGraph } from './graph.js';
+import { planUpdatePath, type UpdatePath } from './path.js';
+import { nextUpdateAction, type UpdateAction, type UpdateTarget } from './stepper.js';
+import { compareVersions, parseVersion } from './version.js';
+import { ownersOf } from '../plan/managed-fields.js';
+
+/** Field manager of `spec.desiredUpdate` and of pool pauses for EUS updates, apart from `groundwork`. */
+export const VERSION_MANAGER = 'groundwork-version';
+
+const CV = 'config.openshift.io/v1';
+const MCP = 'machineconfiguration.openshift.io/v1';
+
+/** Refusals that no later cluster state can cure: the target itself is invalid. */
+const DEFINITIVE = new Set([
+  'InvalidVersion',
+  'InvalidChannel',
+  'NotInChannel',
+  'Downgrade',
+  'MajorVersionUpdate',
+  'NotEusToEus',
+  'SkippedMinor',
+  'RiskNotAccepted',
+]);
+
+interface Intent {
+  name: string;
+  target: UpdateTarget;
+  controlPlaneOnly: boolean;
+}
+
+/**
+ * The cluster-version stage's hook: walks the cluster to the target one valid update at a time.
+ * Each pass reads the live ClusterVersion and ClusterOperators, plans the path over the update
+ * graph (the repository's graph files merged with the live `availableUpdates`/`conditionalUpdates`),
+ * and takes the stepper's next action: set `spec.desiredUpdate` to the next step, wait for it to
+ * complete with the cluster Available, report a blocker, or finish. An invalid target (skipped
+ * minor, downgrade, not in the channel, ...) refuses the whole apply before anything is written.
+ */
+export function clusterVersionHook(opts: { graphs: readonly UpdateGraph[] }): StageHook {
+  return {
+    async preflight(ctx) {
+      const problems: string[] = [];
+      for (const intent of intents(ctx)) {
+        const live = await liveState(ctx, intent.name);
+        if (!live) continue;
+        const path = plannedPath(intent, live, opts.graphs);
+        if (!path.ok && DEFINITIVE.has(path.reason))
+          problems.push(
+            `ClusterVersion/${intent.name}: target ${intent.target.version} refused (${path.reason}): ${path.message}`,
+          );
+      }
+      return problems.length ? problems.join('; ') : undefined;
+    },
+    async check(ctx) {
+      const pending: string[] = [];
+      for (const intent of intents(ctx)) {
+        const live = await liveState(ctx, intent.name);
+        if (!live) continue;
+        const path = plannedPath(intent, live, opts.graphs);
+        const action =
+          path.ok || path.reason === 'BlockedByUpgradeable'
+            ? nextUpdateAction({
+                clusterVersion: live.cv,
+                clusterOperators: live.operators,
+                target: intent.target,
+                path,
+              })
+            : ({ action: 'blocked', reason: path.reason, message: path.message } as UpdateAction);
+        const result = await act(ctx, intent, live, action);
+        if (result.failed) return { done: false, pending, failed: result.failed };
+        if (result.pending) pending.push(result.pending);
+      }
+      if (pending.length > 0 && !ctx.wait) return { done: false, pending, deferred: pending.join('; ') };
+      return { done: pending.length === 0, pending } satisfies WaitCheck;
+    },
+  };
+}
+
+function intents(ctx: StageContext): Intent[] {
+  return ctx.items
+    .map((i) => i.desired!)
+    .filter((o) => o.kind === 'ClusterVersion' && o.metadata.annotations?.[ANNOTATIONS.targetVersion])
+    .map((o) => {
+      const a = o.metadata.annotations!;
+      const image = a[ANNOTATIONS.targetImage];
+      return {
+        name: o.metadata.name,
+        controlPlaneOnly: a[ANNOTATIONS.controlPlaneOnly] === 'true',
+        target: {
+          version: a[ANNOTATIONS.targetVersion]!,
+          channel: (o.spec as { channel?: string } | undefined)?.channel,
+          acceptedRisks: JSON.parse(a[ANNOTATIONS.acceptedRisks] ?? '[]') as string[],
+          ...(image ? { image } : {}),
+        },
+      };
+    });
+}
+
+async function liveState(
+  ctx: StageContext,
+  name: string,
+): Promise<{ cv: ClusterVersionState; raw: K8sObject; operators: K8sObject[] } | undefined> {
+  const raw = (await ctx.target.list(CV, 'ClusterVersion', '')).find((c) => c.metadata.name === name);
+  if (!raw?.status) return undefined;
+  return { cv: readClusterVersion(raw), raw, operators: await ctx.target.list(CV, 'ClusterOperator', '') };
+}
+
+/**
+ * The path from the cluster's current version. With a graph file it is the whole way; from the
+ * live ClusterVersion alone only the next hops are known, so the path is planned to the best hop
+ * towards the target (the target itself, else the newest release of the next minor not past it,
+ * else the newest patch of the current minor), and re-planned after every step.
+ */
+function plannedPath(
+  intent: Intent,
+  live: { cv: ClusterVersionState; operators: K8sObject[] },
+  files: readonly UpdateGraph[],
+): UpdatePath {
+  const current = currentVersion(live.cv)?.version ?? live.cv.status?.desired?.version ?? '';
+  const graph = mergeGraphs([...files, graphFromClusterVersion(live.cv)]);
+  const options = {
+    from: current,
+    channel: intent.target.channel,
+    acceptedRisks: intent.target.acceptedRisks ?? [],
+    upgradeable: upgradeableOf(live.cv, readClusterOperators(live.operators)),
+    // Mid-way through an EUS update the cluster sits on the odd minor: plan the rest as a normal update.
+    eusControlPlaneOnly: intent.controlPlaneOnly && (parseVersion(current)?.minor ?? 1) % 2 === 0,
+    ...(previousVersion(live.cv)?.version ? { previousVersion: previousVersion(live.cv)!.version } : {}),
+  };
+  const full = planUpdatePath(graph, { ...options, to: intent.target.version });
+  if (
+    full.ok ||
+    files.length > 0 ||
+    nodeOf(graph, intent.target.version) ||
+    (full.reason !== 'NotInGraph' && full.reason !== 'NoPath')
+  )
+    return full;
+  const hop = bestHop(graph, current, intent.target.version);
+  return hop ? planUpdatePath(graph, { ...options, to: hop }) : full;
+}
+
+function bestHop(graph: UpdateGraph, from: string, target: string): string | undefined {
+  const cur = parseVersion(from);
+  const tgt = parseVersion(target);
+  if (!cur || !tgt || compareVersions(target, from) <= 0) return undefined;
+  const offered = graph.edges
+    .filter((e) => e.from === from)
+    .map((e) => e.to)
+    .filter((v) => compareVersions(v, target) <= 0);
+  const minorOf = (v: string) => parseVersion(v)!.minor;
+  const newest = (vs: string[]) => vs.sort(compareVersions).at(-1);
+  return (
+    newest(offered.filter((v) => minorOf(v) === cur.minor + 1)) ??
+    newest(offered.filter((v) => minorOf(v) === cur.minor))
+  );
+}
+
+async function act(
+  ctx: StageContext,
+  intent: Intent,
+  live: { raw: K8sObject; cv: ClusterVersionState },
+  action: UpdateAction,
+): Promise<{ failed?: string; pending?: string }> {
+  if (intent.controlPlaneOnly) await eusPools(ctx, action.action !== 'done');
+  switch (action.action) {
+    case 'done':
+      return {};
+    case 'blocked':
+      return {
+        failed: `ClusterVersion/${intent.name}: update to ${intent.target.version} blocked (${action.reason}): ${action.message}`,
+      };
+    case 'wait':
+      return { pending: `ClusterVersion/${intent.name}: ${action.message}` };
+    case 'set-desired-update':
+      await ctx.target.apply(
+        {
+          apiVersion: CV,
+          kind: 'ClusterVersion',
+          metadata: { name: intent.name },
+          spec: { desiredUpdate: action.desiredUpdate },
+        },
+        { force: true, fieldManager: VERSION_MANAGER },
+      );
+      ctx.notice(`ClusterVersion/${intent.name}: ${action.message}`);
+      return {
+        pending: `ClusterVersion/${intent.name}: updating to ${action.desiredUpdate.version} (target ${intent.target.version})`,
+      };
+  }
+}
+
+/**
+ * EUS-to-EUS control-plane-only: non-master pools stay paused while the control plane goes
+ * through both minors, and are unpaused when the target is reached. Only pools this hook paused
+ * (it owns `spec.paused`) are unpaused; a pool someone else paused stays paused.
+ */
+async function eusPools(ctx: StageContext, updating: boolean): Promise<void> {
+  for (const pool of await ctx.target.list(MCP, 'MachineConfigPool', '')) {
+    if (pool.metadata.name === 'master') continue;
+    const paused = (pool.spec as { paused?: boolean } | undefined)?.paused === true;
+    const ours = ownersOf(pool, ['spec', 'paused']).includes(VERSION_MANAGER);
+    if (updating && !paused) {
+      await ctx.target.apply(
+        {
+          apiVersion: MCP,
+          kind: 'MachineConfigPool',
+          metadata: { name: pool.metadata.name },
+          spec: { paused: true },
+        },
+        { force: true, fieldManager: VERSION_MANAGER },
+      );
+      ctx.notice(`MachineConfigPool/${pool.metadata.name}: paused for the control-plane-only EUS update`);
+    } else if (!updating && paused && ours) {
+      await ctx.target.apply(
+        {
+          apiVersion: MCP,
+          kind: 'MachineConfigPool',
+          metadata: { name: pool.metadata.name },
+          spec: { paused: false },
+        },
+        { force: true, fieldManager: VERSION_MANAGER },
+      );
+      ctx.notice(`MachineConfigPool/${pool.metadata.name}: unpaused, the EUS update is complete`);
+    }
+  }
+}

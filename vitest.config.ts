@@ -29,6 +29,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           pool: 'forks',
+          // One file at a time: e2e files share cluster-scoped objects (CRDs, ClusterOperators,
+          // the master/worker pools) that a real cluster has once.
+          fileParallelism: false,
         },
       },
     ],

@@ -95,6 +95,8 @@ export class ClusterVersionTarget extends Construct {
       metadata: {
         name: p.name ?? 'version',
         annotations: {
+          // The installer set channel and upstream; declaring them here takes them over.
+          [ANNOTATIONS.conflicts]: 'force',
           [ANNOTATIONS.targetVersion]: p.version,
           ...(p.image ? { [ANNOTATIONS.targetImage]: p.image } : {}),
           ...(p.acceptedRisks?.length

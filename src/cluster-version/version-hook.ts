@@ -69,15 +69,24 @@ export function clusterVersionHook(opts: { graphs: readonly UpdateGraph[] }): St
         const live = await liveState(ctx, intent.name);
         if (!live) continue;
         const path = plannedPath(intent, live, opts.graphs);
-        const action =
-          path.ok || path.reason === 'BlockedByUpgradeable'
+        // From the live ClusterVersion alone, "not in the graph" means the update service has not
+        // offered a step yet (the CVO refreshes availableUpdates after a channel change): wait.
+        const notOffered =
+          !path.ok && opts.graphs.length === 0 && (path.reason === 'NotInGraph' || path.reason === 'NoPath');
+        const action: UpdateAction = notOffered
+          ? {
+              action: 'wait',
+              reason: 'DesiredUpdatePending',
+              message: `waiting for the update service to offer a step from ${path.from} towards ${intent.target.version}`,
+            }
+          : path.ok || path.reason === 'BlockedByUpgradeable'
             ? nextUpdateAction({
                 clusterVersion: live.cv,
                 clusterOperators: live.operators,
-                target: intent.target,
+                target: stepTarget(intent, path),
                 path,
               })
-            : ({ action: 'blocked', reason: path.reason, message: path.message } as UpdateAction);
+            : { action: 'blocked', reason: path.reason, message: path.message };
         const result = await act(ctx, intent, live, action);
         if (result.failed) return { done: false, pending, failed: result.failed };
         if (result.pending) pending.push(result.pending);
@@ -118,10 +127,10 @@ async function liveState(
 }
 
 /**
- * The path from the cluster's current version. With a graph file it is the whole way; from the
- * live ClusterVersion alone only the next hops are known, so the path is planned to the best hop
- * towards the target (the target itself, else the newest release of the next minor not past it,
- * else the newest patch of the current minor), and re-planned after every step.
+ * The path from the cluster's current version. With a graph file it is the whole way. From the live
+ * ClusterVersion alone only the next hops are known, so the path goes to the best hop towards the
+ * target that the channel offers (the target itself, else the newest release of the next minor not
+ * past it, else the newest patch of the current minor) and is planned again after every step.
  */
 function plannedPath(
   intent: Intent,
@@ -129,7 +138,8 @@ function plannedPath(
   files: readonly UpdateGraph[],
 ): UpdatePath {
   const current = currentVersion(live.cv)?.version ?? live.cv.status?.desired?.version ?? '';
-  const graph = mergeGraphs([...files, graphFromClusterVersion(live.cv)]);
+  const liveGraph = graphFromClusterVersion(live.cv);
+  const graph = mergeGraphs([...files, liveGraph]);
   const options = {
     from: current,
     channel: intent.target.channel,
@@ -139,26 +149,29 @@ function plannedPath(
     eusControlPlaneOnly: intent.controlPlaneOnly && (parseVersion(current)?.minor ?? 1) % 2 === 0,
     ...(previousVersion(live.cv)?.version ? { previousVersion: previousVersion(live.cv)!.version } : {}),
   };
-  const full = planUpdatePath(graph, { ...options, to: intent.target.version });
+  const direct = () => planUpdatePath(graph, { ...options, to: intent.target.version });
   if (
-    full.ok ||
     files.length > 0 ||
-    nodeOf(graph, intent.target.version) ||
-    (full.reason !== 'NotInGraph' && full.reason !== 'NoPath')
+    nodeOf(liveGraph, intent.target.version) ||
+    compareVersions(intent.target.version, current) <= 0
   )
-    return full;
-  const hop = bestHop(graph, current, intent.target.version);
-  return hop ? planUpdatePath(graph, { ...options, to: hop }) : full;
+    return direct();
+  const hop = bestHop(graph, current, intent.target.version, intent.target.channel);
+  return hop ? planUpdatePath(graph, { ...options, to: hop }) : direct();
 }
 
-function bestHop(graph: UpdateGraph, from: string, target: string): string | undefined {
+function bestHop(
+  graph: UpdateGraph,
+  from: string,
+  target: string,
+  channel: string | undefined,
+): string | undefined {
   const cur = parseVersion(from);
-  const tgt = parseVersion(target);
-  if (!cur || !tgt || compareVersions(target, from) <= 0) return undefined;
+  if (!cur || !parseVersion(target)) return undefined;
   const offered = graph.edges
-    .filter((e) => e.from === from)
+    .filter((e) => e.from === from && compareVersions(e.to, target) <= 0)
     .map((e) => e.to)
-    .filter((v) => compareVersions(v, target) <= 0);
+    .filter((v) => !channel || (nodeOf(graph, v)?.channels ?? []).includes(channel));
   const minorOf = (v: string) => parseVersion(v)!.minor;
   const newest = (vs: string[]) => vs.sort(compareVersions).at(-1);
   return (
@@ -167,16 +180,29 @@ function bestHop(graph: UpdateGraph, from: string, target: string): string | und
   );
 }
 
+/** The stepper's target: the end of the planned path (a hop towards the real target when the graph is live-only). */
+function stepTarget(intent: Intent, path: UpdatePath): UpdateTarget {
+  if (path.to === intent.target.version) return intent.target;
+  const { image: _image, ...rest } = intent.target;
+  return { ...rest, version: path.to };
+}
+
 async function act(
   ctx: StageContext,
   intent: Intent,
   live: { raw: K8sObject; cv: ClusterVersionState },
   action: UpdateAction,
 ): Promise<{ failed?: string; pending?: string }> {
-  if (intent.controlPlaneOnly) await eusPools(ctx, action.action !== 'done');
+  const current = currentVersion(live.cv)?.version;
+  const reached = current === intent.target.version;
+  if (intent.controlPlaneOnly) await eusPools(ctx, !(action.action === 'done' && reached));
   switch (action.action) {
     case 'done':
-      return {};
+      return reached
+        ? {}
+        : {
+            pending: `ClusterVersion/${intent.name}: at ${current}, planning the next step towards ${intent.target.version}`,
+          };
     case 'blocked':
       return {
         failed: `ClusterVersion/${intent.name}: update to ${intent.target.version} blocked (${action.reason}): ${action.message}`,

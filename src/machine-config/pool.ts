@@ -184,7 +184,11 @@ export class MachineConfigPool extends Construct {
     if (this.builtIn && !declared) return;
 
     const annotations: Record<string, string> = {};
-    if (this.builtIn) annotations[ANNOTATIONS.prune] = 'keep';
+    if (this.builtIn) {
+      annotations[ANNOTATIONS.prune] = 'keep';
+      // The installer created the pool and owns its fields; the declared ones are taken over.
+      annotations[ANNOTATIONS.conflicts] = 'force';
+    }
     if (windows.length > 0) {
       annotations[ANNOTATIONS.maintenanceWindows] = serializeWindows(p.maintenanceWindows ?? []);
       // The engine flips spec.paused with the windows; that is not drift.

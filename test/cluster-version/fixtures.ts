@@ -2,14 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type ChannelFile, parseChannelFile } from '../../src/cluster-version/graph-data.js';
-import {
-  type ReleaseNode,
-  type UpdateEdge,
-  type UpdateGraph,
-  graphFromCincinnati,
-  updateGraph,
-} from '../../src/cluster-version/graph.js';
-import { compareVersions, parseVersion } from '../../src/cluster-version/version.js';
+import { type UpdateGraph, graphFromCincinnati } from '../../src/cluster-version/graph.js';
 
 /** Shared real-world fixtures (never edited: tests derive variants from copies). */
 export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
@@ -56,32 +49,7 @@ export function clusterState(scenario: 'not-upgrading' | '4.14.1-paused-worker-p
   };
 }
 
-/**
- * Test derivation for graph-data: the channel files list releases but carry no edges, so the test
- * builds a "mesh" over the releases they list: every release updates to every newer release of its
- * own minor and to every release of the next minor. Each node's channels are the files listing it;
- * payloads are empty (unknown). Real graphs are sparser; the mesh isolates channel and blocked-edge
- * behaviour from edge availability.
- */
-export function meshFromChannelFiles(files: readonly ChannelFile[]): UpdateGraph {
-  const versions = [...new Set(files.flatMap((f) => f.versions))].sort(compareVersions);
-  const nodes: ReleaseNode[] = versions.map((version) => ({
-    version,
-    payload: '',
-    channels: files.filter((f) => f.versions.includes(version)).map((f) => f.name),
-    metadata: {},
-  }));
-  const edges: UpdateEdge[] = [];
-  for (const from of versions) {
-    const a = parseVersion(from)!;
-    for (const to of versions) {
-      const b = parseVersion(to)!;
-      const sameMinorNewer = b.minor === a.minor && compareVersions(to, from) > 0;
-      if (sameMinorNewer || b.minor === a.minor + 1) edges.push({ from, to, risks: [] });
-    }
-  }
-  return updateGraph({ source: files.map((f) => f.name).join('+'), nodes, edges });
-}
+export { meshFromChannelFiles } from '../../src/simulators/update-service.js';
 
 /** A path's steps without their images, for literal comparison. */
 export function stepsOf(path: { ok: boolean; steps?: readonly { image?: string }[] }): unknown[] {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import { platformHooks, loadPlatformData } from '../../agent/hooks.js';
 import { applyObserved, driftOf, observeAndPlan } from '../../agent/reconcile.js';
 import { DriftReport } from '../../report/drift-report.js';
 import { describeWorkTree } from '../../source/local-revision.js';
@@ -73,6 +74,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
         });
         const changes = await applyObserved(session, observed, {
           revision,
+          hooks: platformHooks(await loadPlatformData(resolve(flags.dir))),
           prune: flags.prune ?? false,
           wait: flags.wait,
           timeoutMs: parseDuration(flags.timeout),

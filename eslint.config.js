@@ -34,7 +34,17 @@ const ioModules = [
 }));
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'scratch/**', 'out/**', 'coverage/**', '.groundwork/**', 'test/**/golden/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'scratch/**',
+      'out/**',
+      'coverage/**',
+      '.groundwork/**',
+      'test/**/golden/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,7 +20,9 @@ export interface PlatformData {
 export async function loadPlatformData(dir: string): Promise<PlatformData> {
   const config = await loadProjectConfig(dir);
   const catalogs = await Promise.all(config.catalogs.map((c) => loadCatalog(join(dir, c))));
-  const graphs = await Promise.all(config.graphs.map(async (g) => graphFromCincinnati(await readFile(join(dir, g), 'utf8'), g)));
+  const graphs = await Promise.all(
+    config.graphs.map(async (g) => graphFromCincinnati(await readFile(join(dir, g), 'utf8'), g)),
+  );
   return { catalogs, graphs };
 }
 
@@ -28,7 +30,10 @@ export async function loadPlatformData(dir: string): Promise<PlatformData> {
  * The OpenShift semantics, as stage hooks: pinned operators through InstallPlan approval,
  * graph-aware version steps, and pool-aware MachineConfig rollouts. Create them per reconcile.
  */
-export function platformHooks(data: PlatformData, opts: { now?: () => Date } = {}): Partial<Record<StageName, StageHook>> {
+export function platformHooks(
+  data: PlatformData,
+  opts: { now?: () => Date } = {},
+): Partial<Record<StageName, StageHook>> {
   return {
     subscriptions: olmApprovalHook({ catalogs: data.catalogs }),
     'machine-configs': machineConfigRolloutHook(opts.now ? { now: opts.now } : {}),

@@ -144,7 +144,7 @@ function plannedPath(
     from: current,
     channel: intent.target.channel,
     acceptedRisks: intent.target.acceptedRisks ?? [],
-    upgradeable: upgradeableOf(live.cv, readClusterOperators(live.operators)),
+    // Upgradeable=False is left to the stepper: it takes the patch steps and stops before the minor one.
     // Mid-way through an EUS update the cluster sits on the odd minor: plan the rest as a normal update.
     eusControlPlaneOnly: intent.controlPlaneOnly && (parseVersion(current)?.minor ?? 1) % 2 === 0,
     ...(previousVersion(live.cv)?.version ? { previousVersion: previousVersion(live.cv)!.version } : {}),

@@ -1,8 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyBlockedEdges, parseBlockedEdge, parseChannelFile, type ChannelFile } from '../cluster-version/graph-data.js';
-import { CHANNELS_METADATA, updateGraph, type ReleaseNode, type UpdateEdge, type UpdateGraph } from '../cluster-version/graph.js';
+import {
+  applyBlockedEdges,
+  parseBlockedEdge,
+  parseChannelFile,
+  type ChannelFile,
+} from '../cluster-version/graph-data.js';
+import {
+  CHANNELS_METADATA,
+  updateGraph,
+  type ReleaseNode,
+  type UpdateEdge,
+  type UpdateGraph,
+} from '../cluster-version/graph.js';
 import { compareVersions, parseVersion } from '../cluster-version/version.js';
 
 /**
@@ -12,7 +23,10 @@ import { compareVersions, parseVersion } from '../cluster-version/version.js';
  * list it. With `withPayloads`, each release gets a stable made-up payload pullspec
  * (`quay.io/openshift-release-dev/ocp-release@sha256:<sha256 of the version>`), as the CVO needs one.
  */
-export function meshFromChannelFiles(files: readonly ChannelFile[], opts: { withPayloads?: boolean } = {}): UpdateGraph {
+export function meshFromChannelFiles(
+  files: readonly ChannelFile[],
+  opts: { withPayloads?: boolean } = {},
+): UpdateGraph {
   const versions = [...new Set(files.flatMap((f) => f.versions))].sort(compareVersions);
   const nodes: ReleaseNode[] = versions.map((version) => {
     const channels = files.filter((f) => f.versions.includes(version)).map((f) => f.name);
@@ -20,7 +34,10 @@ export function meshFromChannelFiles(files: readonly ChannelFile[], opts: { with
       version,
       payload: opts.withPayloads ? payloadOf(version) : '',
       channels,
-      metadata: (opts.withPayloads ? { [CHANNELS_METADATA]: channels.join(',') } : {}) as Record<string, string>,
+      metadata: (opts.withPayloads ? { [CHANNELS_METADATA]: channels.join(',') } : {}) as Record<
+        string,
+        string
+      >,
     };
   });
   const edges: UpdateEdge[] = [];

@@ -36,14 +36,36 @@ export const REDHAT_PACKAGES: SyntheticPackage[] = [
     package: 'openshift-gitops-operator',
     channel: 'latest',
     csvs: [
-      { name: 'openshift-gitops-operator.v1.13.1', version: '1.13.1', ownedCRDs: [{ group: 'argoproj.io', kind: 'ArgoCD', plural: 'argocds', versions: ['v1beta1'] }] },
-      { name: 'openshift-gitops-operator.v1.14.0', version: '1.14.0', replaces: 'openshift-gitops-operator.v1.13.1', ownedCRDs: [{ group: 'argoproj.io', kind: 'ArgoCD', plural: 'argocds', versions: ['v1beta1'] }] },
+      {
+        name: 'openshift-gitops-operator.v1.13.1',
+        version: '1.13.1',
+        ownedCRDs: [{ group: 'argoproj.io', kind: 'ArgoCD', plural: 'argocds', versions: ['v1beta1'] }],
+      },
+      {
+        name: 'openshift-gitops-operator.v1.14.0',
+        version: '1.14.0',
+        replaces: 'openshift-gitops-operator.v1.13.1',
+        ownedCRDs: [{ group: 'argoproj.io', kind: 'ArgoCD', plural: 'argocds', versions: ['v1beta1'] }],
+      },
     ],
   },
   {
     package: 'openshift-cert-manager-operator',
     channel: 'stable-v1',
-    csvs: [{ name: 'cert-manager-operator.v1.14.0', version: '1.14.0', ownedCRDs: [{ group: 'operator.openshift.io', kind: 'CertManager', plural: 'certmanagers', versions: ['v1alpha1'] }] }],
+    csvs: [
+      {
+        name: 'cert-manager-operator.v1.14.0',
+        version: '1.14.0',
+        ownedCRDs: [
+          {
+            group: 'operator.openshift.io',
+            kind: 'CertManager',
+            plural: 'certmanagers',
+            versions: ['v1alpha1'],
+          },
+        ],
+      },
+    ],
   },
 ];
 
@@ -66,13 +88,19 @@ export class SimulatedOpenShift {
   static async start(opts: SimulatedOpenShiftOptions): Promise<SimulatedOpenShift> {
     // The simulators write as the operators would, under their own name (field manager = user agent).
     const client = await KubeClient.load({ kubeconfig: opts.kubeconfig, userAgent: 'openshift-simulators' });
-    const graph = opts.graph ?? (await updateServiceGraph(join(fixturesDir(), 'update-graphs', 'graph-data')));
+    const graph =
+      opts.graph ?? (await updateServiceGraph(join(fixturesDir(), 'update-graphs', 'graph-data')));
     const version = opts.version ?? '4.14.38';
     await baseline(client, { version, channel: opts.channel ?? 'stable-4.14', graph });
-    const community = opts.communityCatalogs?.length ? await loadSimulatorCatalog(opts.communityCatalogs[0]!) : undefined;
+    const community = opts.communityCatalogs?.length
+      ? await loadSimulatorCatalog(opts.communityCatalogs[0]!)
+      : undefined;
     const olm = new OlmSimulator(client, {
       catalogs: community ? { 'openshift-marketplace/community-operators': community } : {},
-      synthetic: (opts.redhatPackages ?? REDHAT_PACKAGES).map((p) => ({ ...p, source: 'openshift-marketplace/redhat-operators' })),
+      synthetic: (opts.redhatPackages ?? REDHAT_PACKAGES).map((p) => ({
+        ...p,
+        source: 'openshift-marketplace/redhat-operators',
+      })),
     });
     const cvo = new CvoSimulator(client, { graph, updateTicks: opts.updateTicks ?? 3 });
     const mco = new McoSimulator(client, {});
@@ -88,7 +116,10 @@ export class SimulatedOpenShift {
   }
 }
 
-async function baseline(client: KubeClient, opts: { version: string; channel: string; graph: UpdateGraph }): Promise<void> {
+async function baseline(
+  client: KubeClient,
+  opts: { version: string; channel: string; graph: UpdateGraph },
+): Promise<void> {
   const create = async (path: string, body: object) => {
     try {
       await client.request('POST', path, { body });
@@ -105,17 +136,30 @@ async function baseline(client: KubeClient, opts: { version: string; channel: st
     metadata: { name: 'global-operators', namespace: 'openshift-operators' },
     spec: {},
   });
-  for (const [name, display] of [['redhat-operators', 'Red Hat Operators'], ['community-operators', 'Community Operators']] as const) {
+  for (const [name, display] of [
+    ['redhat-operators', 'Red Hat Operators'],
+    ['community-operators', 'Community Operators'],
+  ] as const) {
     await create(PATHS.catalogSources('openshift-marketplace'), {
       apiVersion: 'operators.coreos.com/v1alpha1',
       kind: 'CatalogSource',
       metadata: { name, namespace: 'openshift-marketplace' },
-      spec: { sourceType: 'grpc', image: `registry.redhat.io/redhat/${name}-index:v4.14`, displayName: display, publisher: 'Red Hat', priority: -100 },
+      spec: {
+        sourceType: 'grpc',
+        image: `registry.redhat.io/redhat/${name}-index:v4.14`,
+        displayName: display,
+        publisher: 'Red Hat',
+        priority: -100,
+      },
     });
   }
   let cv;
   try {
-    cv = await installClusterVersion(client, { version: opts.version, channel: opts.channel, graph: opts.graph });
+    cv = await installClusterVersion(client, {
+      version: opts.version,
+      channel: opts.channel,
+      graph: opts.graph,
+    });
     await createClusterOperators(client, { clusterVersion: cv, version: opts.version });
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 409)) throw err;

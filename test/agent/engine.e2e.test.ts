@@ -74,7 +74,7 @@ describe('reconcile engine on the real control plane', () => {
     expect(second.observed.plan.counts.unchanged).toBe(4);
     expect(second.changes.counts.unchanged).toBe(4);
     // The server's audit log is the referee: not one create/update/patch/delete, not even a dry-run.
-    expect(auditedWrites(offset, 'groundwork-e2e')).toEqual([]);
+    expect(auditedWrites(offset, 'groundwork-e2e', { includeDryRuns: true })).toEqual([]);
     s.client.close();
   });
 

@@ -3,6 +3,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
+import { installCrds } from '../../src/cluster/crds.js';
+import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
+import { defaultCrdDirs } from '../../src/controlplane/crd-dirs.js';
+import { readObjects } from '../../src/core/yaml-files.js';
 
 /** Handles a test gets from `useCluster()`; valid inside tests and hooks. */
 export interface ClusterContext {
@@ -19,12 +23,14 @@ export interface ClusterContext {
  * const cluster = useCluster();
  * it('applies', async () => { await ssa(cluster.client, {...metadata: {namespace: cluster.namespace}}) });
  */
-export function useCluster(opts: { namespacePrefix?: string } = {}): ClusterContext {
+export function useCluster(
+  opts: { namespacePrefix?: string; controlPlane?: DedicatedControlPlane } = {},
+): ClusterContext {
   let client: KubeClient | undefined;
   let namespace = '';
-  const kubeconfig = inject('kubeconfig');
+  const kubeconfigOf = () => opts.controlPlane?.kubeconfig ?? inject('kubeconfig');
   beforeAll(async () => {
-    client = await KubeClient.load({ kubeconfig });
+    client = await KubeClient.load({ kubeconfig: kubeconfigOf() });
   });
   beforeEach(async () => {
     namespace = `${opts.namespacePrefix ?? 'gw-test'}-${randomBytes(3).toString('hex')}`;
@@ -43,7 +49,50 @@ export function useCluster(opts: { namespacePrefix?: string } = {}): ClusterCont
     get namespace() {
       return namespace;
     },
-    kubeconfig,
+    get kubeconfig() {
+      return kubeconfigOf();
+    },
+  };
+}
+
+/** A control plane of a test file's own (see `useDedicatedControlPlane`). */
+export interface DedicatedControlPlane {
+  readonly kubeconfig: string;
+  /** Its apiserver audit log (for `auditOffset`/`auditedWrites`). */
+  readonly auditLog: string;
+  readonly controlPlane: LocalControlPlane;
+}
+
+/**
+ * Starts a control plane of the test file's own, with the fixture CRDs, for tests that create
+ * cluster-wide state an OpenShift cluster has once (ClusterVersion `version`, ClusterOperators, the
+ * master/worker pools) or that restart the apiserver. Stopped after the file. Register it before
+ * `useCluster({ controlPlane })`.
+ */
+export function useDedicatedControlPlane(): DedicatedControlPlane {
+  let cp: LocalControlPlane | undefined;
+  beforeAll(async () => {
+    cp = await LocalControlPlane.start({ auditLog: true });
+    const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
+    await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
+    client.close();
+  }, 180_000);
+  afterAll(async () => {
+    await cp?.stop();
+  });
+  return {
+    get kubeconfig() {
+      if (!cp) throw new Error('useDedicatedControlPlane: used before it started');
+      return cp.info.kubeconfig;
+    },
+    get controlPlane() {
+      if (!cp) throw new Error('useDedicatedControlPlane: used before it started');
+      return cp;
+    },
+    get auditLog() {
+      if (!cp?.info.auditLog) throw new Error('useDedicatedControlPlane: used before it started');
+      return cp.info.auditLog;
+    },
   };
 }
 
@@ -96,11 +145,16 @@ export interface AuditedWrite {
 }
 
 /**
- * Writes the apiserver recorded (from its audit log) after byte `offset`, optionally filtered by user agent.
+ * Writes the apiserver recorded (from its audit log) after byte `offset`, optionally filtered by user
+ * agent. Server-side dry-runs persist nothing and are left out unless `includeDryRuns` is set.
  * Take the offset with `auditOffset()` before the action under test.
  */
-export function auditedWrites(offset: number, userAgentPrefix?: string): AuditedWrite[] {
-  const text = readFileSync(inject('auditLog'), 'utf8').slice(offset);
+export function auditedWrites(
+  offset: number,
+  userAgentPrefix?: string,
+  opts: { includeDryRuns?: boolean; log?: string } = {},
+): AuditedWrite[] {
+  const text = readFileSync(opts.log ?? inject('auditLog'), 'utf8').slice(offset);
   return text
     .split('\n')
     .filter(Boolean)
@@ -126,10 +180,11 @@ export function auditedWrites(offset: number, userAgentPrefix?: string): Audited
       uri: e.requestURI,
       dryRun: /[?&]dryRun=/.test(e.requestURI),
     }))
-    .filter((w) => !userAgentPrefix || w.userAgent.startsWith(userAgentPrefix));
+    .filter((w) => !userAgentPrefix || w.userAgent.startsWith(userAgentPrefix))
+    .filter((w) => opts.includeDryRuns || !w.dryRun);
 }
 
 /** Current end of the audit log, to pass to `auditedWrites`. */
-export function auditOffset(): number {
-  return readFileSync(inject('auditLog'), 'utf8').length;
+export function auditOffset(log: string = inject('auditLog')): number {
+  return readFileSync(log, 'utf8').length;
 }

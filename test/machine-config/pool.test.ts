@@ -82,7 +82,10 @@ describe('MachineConfigPool: built-in pools', () => {
       {
         apiVersion: 'machineconfiguration.openshift.io/v1',
         kind: 'MachineConfigPool',
-        metadata: { name: 'worker', annotations: { [ANNOTATIONS.prune]: 'keep', [ANNOTATIONS.conflicts]: 'force' } },
+        metadata: {
+          name: 'worker',
+          annotations: { [ANNOTATIONS.prune]: 'keep', [ANNOTATIONS.conflicts]: 'force' },
+        },
         spec: { maxUnavailable: '10%' },
       },
     ]);

@@ -1,0 +1,502 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments, stringify } from 'yaml';
+import { z } from 'zod';
+import { platformHooks } from '../../src/agent/hooks.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/agent/reconcile.js';
+import type { ChangeSet } from '../../src/apply/changeset.js';
+import type { ApplyEvent } from '../../src/apply/events.js';
+import { KubeClient } from '../../src/cluster/client.js';
+import { mergeGraphs, graphFromCincinnati, type UpdateGraph } from '../../src/cluster-version/graph.js';
+import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
+import { MachineConfig, MachineConfigPool } from '../../src/machine-config/index.js';
+import { parseCatalog } from '../../src/olm/catalog/index.js';
+import type { Catalog } from '../../src/olm/catalog/model.js';
+import { PlatformOperator } from '../../src/olm/constructs/platform-operator.js';
+import {
+  createClusterOperators,
+  installClusterVersion,
+  setClusterOperatorCondition,
+} from '../../src/simulators/cvo-install.js';
+import { CvoSimulator } from '../../src/simulators/cvo.js';
+import { McoSimulator } from '../../src/simulators/mco.js';
+import { catalogFromFiles } from '../../src/simulators/olm-catalog.js';
+import { OlmSimulator } from '../../src/simulators/olm.js';
+import type { Simulator } from '../../src/simulators/loop.js';
+import { definePlatform } from '../../src/synth/define-platform.js';
+import { Platform } from '../../src/synth/platform.js';
+import { synthesizeDefinition, type SynthResult } from '../../src/synth/synthesize.js';
+import {
+  auditedWrites,
+  auditOffset,
+  eventually,
+  useCluster,
+  useDedicatedControlPlane,
+} from '../harness/cluster.js';
+import { fixturePath } from '../harness/fixtures.js';
+import type { Construct } from 'constructs';
+
+// A control plane of its own: these tests create ClusterOperators and pools an OpenShift cluster has once.
+const dedicated = useDedicatedControlPlane();
+const cluster = useCluster({ namespacePrefix: 'gw-sem', controlPlane: dedicated });
+const running: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+
+const KEPLER = fixturePath('catalogs/kepler-operator.yaml');
+const REV = 'main@sha1:2222222222222222222222222222222222222222';
+
+/** The real kepler catalog cut off after `last` (a state of the catalog before newer versions appeared). */
+function keplerUpTo(last: string): { path: string; text: string }[] {
+  const order = [
+    'kepler-operator.v0.20.0',
+    'kepler-operator.v0.21.0',
+    'kepler-operator.v0.22.0',
+    'kepler-operator.v0.23.0',
+    'kepler-operator.v0.24.0',
+  ];
+  const keep = new Set(order.slice(0, order.indexOf(last) + 1));
+  const docs = parseAllDocuments(readFileSync(KEPLER, 'utf8')).map(
+    (d) => d.toJS() as { schema: string; name: string; entries?: { name: string }[] },
+  );
+  const kept = docs
+    .filter((d) => d.schema !== 'olm.bundle' || keep.has(d.name))
+    .map((d) =>
+      d.schema === 'olm.channel' ? { ...d, entries: d.entries!.filter((e) => keep.has(e.name)) } : d,
+    );
+  return [{ path: `kepler-upto-${last}.yaml`, text: kept.map((d) => `---\n${stringify(d)}`).join('') }];
+}
+
+async function session(): Promise<ClusterSession> {
+  return new ClusterSession(
+    await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: 'groundwork-e2e' }),
+  );
+}
+
+async function simulatorsClient(): Promise<KubeClient> {
+  return KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: 'openshift-simulators' });
+}
+
+async function synth(build: (scope: Construct) => void, minor = '4.16'): Promise<SynthResult> {
+  const definition = definePlatform({
+    values: z.object({}),
+    build: (scope) => build(new Platform(scope, 'p', { openshiftVersion: minor })),
+  });
+  return synthesizeDefinition(
+    definition,
+    {},
+    {
+      config: {
+        name: 'sem',
+        entry: 'test',
+        overlays: 'overlays',
+        defaultOverlay: 'x',
+        catalogs: [],
+        graphs: [],
+      },
+      overlay: cluster.namespace,
+      dir: '.',
+    },
+  );
+}
+
+async function apply(
+  s: ClusterSession,
+  result: SynthResult,
+  opts: {
+    catalogs?: Catalog[];
+    graphs?: UpdateGraph[];
+    now?: () => Date;
+    timeoutMs?: number;
+    events?: ApplyEvent[];
+  } = {},
+): Promise<ChangeSet> {
+  const observed = await observeAndPlan(s, result, { revision: REV });
+  return applyObserved(s, observed, {
+    revision: REV,
+    wait: true,
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    hooks: platformHooks(
+      { catalogs: opts.catalogs ?? [], graphs: opts.graphs ?? [] },
+      opts.now ? { now: opts.now } : {},
+    ),
+    ...(opts.events ? { listener: (e) => opts.events!.push(e) } : {}),
+  });
+}
+
+async function catalogSource(client: KubeClient, ns: string, name: string): Promise<void> {
+  await client.request('POST', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/catalogsources`, {
+    body: {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'CatalogSource',
+      metadata: { name, namespace: ns },
+      spec: { sourceType: 'grpc', image: 'registry.invalid/index:latest' },
+    },
+  });
+}
+
+const subscription = (s: ClusterSession, ns: string, name: string) =>
+  s.client.request<{ status?: { installedCSV?: string; state?: string } }>(
+    'GET',
+    `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions/${name}`,
+  );
+
+describe('pinned operator versions through InstallPlan approval', () => {
+  it('installs a pinned operator at its pin and keeps it there while newer versions appear', async () => {
+    const ns = cluster.namespace;
+    const simClient = await simulatorsClient();
+    await catalogSource(simClient, ns, 'community');
+    const olm = new OlmSimulator(simClient, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/community`]: catalogFromFiles(keplerUpTo('kepler-operator.v0.22.0')) },
+    });
+    olm.start(100);
+    running.push(olm);
+    const s = await session();
+    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
+    const desired = await synth(
+      (p) =>
+        new PlatformOperator(p, 'kepler', {
+          package: 'kepler-operator',
+          channel: 'alpha',
+          pin: 'kepler-operator.v0.21.0',
+          namespace: ns,
+          createNamespace: false,
+          installMode: 'AllNamespaces',
+          catalog: { name: 'community', namespace: ns },
+        }),
+    );
+    const changes = await apply(s, desired, { catalogs: [catalog] });
+    expect(changes.error?.message ?? '').toBe('');
+    expect((await subscription(s, ns, 'kepler-operator')).status?.installedCSV).toBe(
+      'kepler-operator.v0.21.0',
+    );
+
+    // Newer versions appear: OLM offers the next hop, which is past the pin and stays unapproved.
+    olm.setCatalog(`${ns}/community`, catalogFromFiles(keplerUpTo('kepler-operator.v0.24.0')));
+    await eventually(
+      async () =>
+        (await subscription(s, ns, 'kepler-operator')).status?.state === 'UpgradePending' ? true : undefined,
+      20_000,
+      'the next hop offered',
+    );
+    const again = await apply(s, desired, { catalogs: [catalog] });
+    expect(again.error?.message ?? '').toBe('');
+    const plans = await s.client.request<{
+      items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];
+    }>('GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);
+    const next = plans.items.find((p) =>
+      p.spec.clusterServiceVersionNames.includes('kepler-operator.v0.22.0'),
+    );
+    expect(next?.spec.approved).toBe(false);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await subscription(s, ns, 'kepler-operator')).status?.installedCSV).toBe(
+      'kepler-operator.v0.21.0',
+    );
+    s.client.close();
+    simClient.close();
+  });
+
+  it('walks a pin bump hop by hop, one approved InstallPlan per hop', async () => {
+    const ns = cluster.namespace;
+    const simClient = await simulatorsClient();
+    await catalogSource(simClient, ns, 'community');
+    const olm = new OlmSimulator(simClient, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/community`]: catalogFromFiles(keplerUpTo('kepler-operator.v0.24.0')) },
+    });
+    olm.start(100);
+    running.push(olm);
+    const s = await session();
+    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
+    const at = (pin: string) =>
+      synth(
+        (p) =>
+          new PlatformOperator(p, 'kepler', {
+            package: 'kepler-operator',
+            channel: 'alpha',
+            pin,
+            namespace: ns,
+            createNamespace: false,
+            installMode: 'AllNamespaces',
+            catalog: { name: 'community', namespace: ns },
+          }),
+      );
+    expect(
+      (await apply(s, await at('kepler-operator.v0.21.0'), { catalogs: [catalog] })).error,
+    ).toBeUndefined();
+    const events: ApplyEvent[] = [];
+    const bumped = await apply(s, await at('kepler-operator.v0.23.0'), { catalogs: [catalog], events });
+    expect(bumped.error?.message ?? '').toBe('');
+    expect((await subscription(s, ns, 'kepler-operator')).status?.installedCSV).toBe(
+      'kepler-operator.v0.23.0',
+    );
+    const approvals = events.filter(
+      (e) => e.type === 'notice' && e.message.startsWith('approved InstallPlan'),
+    );
+    expect(approvals).toHaveLength(2); // 0.21.0 -> 0.22.0 -> 0.23.0
+    s.client.close();
+    simClient.close();
+  });
+
+  it('refuses an unreachable pin before approving or writing anything', async () => {
+    const ns = cluster.namespace;
+    const s = await session();
+    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
+    const desired = await synth(
+      (p) =>
+        new PlatformOperator(p, 'kepler', {
+          package: 'kepler-operator',
+          channel: 'alpha',
+          pin: 'kepler-operator.v0.99.0',
+          namespace: ns,
+          createNamespace: false,
+          installMode: 'AllNamespaces',
+          catalog: { name: 'community', namespace: ns },
+        }),
+    );
+    const offset = auditOffset(dedicated.auditLog);
+    const changes = await apply(s, desired, { catalogs: [catalog] });
+    expect((changes.error as { code?: string }).code).toBe('PreflightFailed');
+    expect(changes.error?.message).toContain('kepler-operator.v0.99.0');
+    expect(auditedWrites(offset, 'groundwork-e2e', { log: dedicated.auditLog })).toEqual([]);
+    s.client.close();
+  });
+
+  it("never approves a batched InstallPlan that carries another operator's CSV, and says how to fix it", async () => {
+    const ns = cluster.namespace;
+    const simClient = await simulatorsClient();
+    await catalogSource(simClient, ns, 'community');
+    const olm = new OlmSimulator(simClient, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/community`]: catalogFromFiles(keplerUpTo('kepler-operator.v0.24.0')) },
+      synthetic: [
+        {
+          source: `${ns}/community`,
+          package: 'other-operator',
+          channel: 'stable',
+          csvs: [{ name: 'other-operator.v1.0.0', version: '1.0.0', ownedCRDs: [] }],
+        },
+      ],
+    });
+    olm.start(100);
+    running.push(olm);
+    const s = await session();
+    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
+    // Two operators in one namespace: the pinned Manual one makes every InstallPlan there Manual and batched.
+    const desired = await synth((p) => {
+      new PlatformOperator(p, 'kepler', {
+        package: 'kepler-operator',
+        channel: 'alpha',
+        pin: 'kepler-operator.v0.21.0',
+        namespace: ns,
+        createNamespace: false,
+        installMode: 'AllNamespaces',
+        catalog: { name: 'community', namespace: ns },
+      });
+      new PlatformOperator(p, 'other', {
+        package: 'other-operator',
+        channel: 'stable',
+        namespace: ns,
+        createNamespace: false,
+        installMode: 'AllNamespaces',
+        catalog: { name: 'community', namespace: ns },
+      });
+    });
+    expect(desired.warnings.map((w) => w.message).join()).toContain('InstallPlan');
+    const changes = await apply(s, desired, { catalogs: [catalog], timeoutMs: 20_000 });
+    expect(changes.error?.message).toContain('its own namespace');
+    const plans = await s.client.request<{
+      items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];
+    }>('GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);
+    expect(plans.items.length).toBeGreaterThan(0);
+    expect(plans.items.every((p) => !p.spec.approved)).toBe(true);
+    expect(plans.items[0]!.spec.clusterServiceVersionNames.sort()).toEqual([
+      'kepler-operator.v0.21.0',
+      'other-operator.v1.0.0',
+    ]);
+    s.client.close();
+    simClient.close();
+  });
+});
+
+describe('graph-aware cluster version steps', () => {
+  const graph = () =>
+    mergeGraphs(
+      ['stable-4.8.json', 'stable-4.9.json'].map((f) =>
+        graphFromCincinnati(readFileSync(fixturePath(`update-graphs/${f}`), 'utf8'), f),
+      ),
+    );
+
+  async function installed(name: string, version: string, channel: string) {
+    const simClient = await simulatorsClient();
+    const g = graph();
+    const cv = await installClusterVersion(simClient, { name, version, channel, graph: g });
+    await createClusterOperators(simClient, {
+      clusterVersion: cv,
+      version,
+      names: [`${name}-etcd`].length ? undefined : undefined,
+    });
+    const cvo = new CvoSimulator(simClient, { name, graph: g, updateTicks: 2 });
+    cvo.start(100);
+    running.push(cvo);
+    return { simClient, g };
+  }
+
+  const target = (name: string, channel: string, version: string) =>
+    synth((p) => new ClusterVersionTarget(p, 'version', { name, channel, version }), '4.9');
+
+  it('walks a target across a minor one step at a time, each step Completed and Available before the next', async () => {
+    const name = `cv-${cluster.namespace}`;
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9');
+    const s = await session();
+    const events: ApplyEvent[] = [];
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.9.53'), { graphs: [g], events });
+    expect(changes.error?.message ?? '').toBe('');
+    const cv = await s.client.request<{ status: { history: { version: string; state: string }[] } }>(
+      'GET',
+      `/apis/config.openshift.io/v1/clusterversions/${name}`,
+    );
+    expect(cv.status.history.map((h) => `${h.version} ${h.state}`)).toEqual([
+      '4.9.53 Completed',
+      '4.8.54 Completed',
+      '4.8.2 Completed',
+    ]);
+    const requested = events
+      .filter((e) => e.type === 'notice' && e.stage === 'cluster-version')
+      .map((e) => (e as { message: string }).message);
+    expect(requested).toHaveLength(2);
+    expect(requested[0]).toContain('4.8.54');
+    expect(requested[1]).toContain('4.9.53');
+    s.client.close();
+    simClient.close();
+  });
+
+  it('stops a minor step on Upgradeable=False and names the ClusterOperator, but takes patch steps', async () => {
+    const name = `cv-${cluster.namespace}`;
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9');
+    await setClusterOperatorCondition(simClient, 'etcd', {
+      type: 'Upgradeable',
+      status: 'False',
+      reason: 'AdminAckRequired',
+      message: 'etcd backups need checking',
+    });
+    try {
+      const s = await session();
+      const changes = await apply(s, await target(name, 'stable-4.9', '4.9.53'), {
+        graphs: [g],
+        timeoutMs: 30_000,
+      });
+      expect(changes.error?.message).toMatch(/etcd/);
+      const cv = await s.client.request<{ status: { history: { version: string }[] } }>(
+        'GET',
+        `/apis/config.openshift.io/v1/clusterversions/${name}`,
+      );
+      // The patch step was taken; the minor step is held with the blocking operator named.
+      expect(cv.status.history[0]!.version).toBe('4.8.54');
+      s.client.close();
+    } finally {
+      await setClusterOperatorCondition(simClient, 'etcd', {
+        type: 'Upgradeable',
+        status: 'True',
+        reason: 'AsExpected',
+        message: '',
+      });
+      simClient.close();
+    }
+  });
+
+  it.each([
+    ['a skipped minor', 'stable-4.9', '4.10.3'],
+    ['a downgrade', 'stable-4.8', '4.8.1'],
+    ['a target outside the channel', 'stable-4.9', '4.7.60'],
+  ])('refuses %s before any write', async (_what, channel, version) => {
+    const name = `cv-${cluster.namespace}`;
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.8');
+    const s = await session();
+    const offset = auditOffset(dedicated.auditLog);
+    const desired = await synth(
+      (p) => new ClusterVersionTarget(p, 'version', { name, channel, version }),
+      '4.9',
+    ).catch((e: Error) => e);
+    if (desired instanceof Error) {
+      // The construct already refuses it at synth time (e.g. a version its channel does not offer).
+      expect(desired.message).toMatch(/not offered by channel|validation/);
+    } else {
+      const changes = await apply(s, desired, { graphs: [g] });
+      expect((changes.error as { code?: string } | undefined)?.code).toBe('PreflightFailed');
+    }
+    expect(auditedWrites(offset, 'groundwork-e2e', { log: dedicated.auditLog })).toEqual([]);
+    s.client.close();
+    simClient.close();
+  });
+});
+
+describe('pool-aware machine config rollouts', () => {
+  it('keeps a change outside its maintenance window pending, and applies it inside the window', async () => {
+    const pool = `w${cluster.namespace.slice(-6)}`;
+    const simClient = await simulatorsClient();
+    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
+    mco.start(100);
+    running.push(mco);
+    const s = await session();
+    const windows = [{ days: ['Sat' as const], start: '02:00', duration: '2h', timezone: 'UTC' }];
+    const desired = (content: string) =>
+      synth((p) => {
+        const mcp = new MachineConfigPool(p, 'pool', {
+          name: pool,
+          inheritsWorker: false,
+          maintenanceWindows: windows,
+        });
+        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents: content }] });
+      });
+    const saturday3am = () => new Date('2026-11-21T03:00:00Z');
+    const monday = () => new Date('2026-11-23T12:00:00Z');
+    // First apply inside the window: the pool is created and rolled.
+    expect((await apply(s, await desired('v1\n'), { now: saturday3am })).error?.message ?? '').toBe('');
+    // A change on a Monday: the pool is paused and the change waits (pending, not failed).
+    const events: ApplyEvent[] = [];
+    const monday1 = await apply(s, await desired('v2\n'), { now: monday, events });
+    expect(monday1.error?.message ?? '').toBe('');
+    expect(monday1.pending.map((p) => p.message).join()).toMatch(/maintenance window/);
+    const paused = await s.client.request<{
+      spec: { paused?: boolean };
+      status: { updatedMachineCount: number; machineCount: number };
+    }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
+    expect(paused.spec.paused).toBe(true);
+    // Inside the window the pool is unpaused and the change rolls out.
+    const inWindow = await apply(s, await desired('v2\n'), { now: saturday3am });
+    expect(inWindow.error?.message ?? '').toBe('');
+    expect(inWindow.pending).toEqual([]);
+    const done = await s.client.request<{
+      spec: { paused?: boolean };
+      status: { updatedMachineCount: number; machineCount: number };
+    }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
+    expect(done.spec.paused).toBe(false);
+    expect(done.status.updatedMachineCount).toBe(done.status.machineCount);
+    s.client.close();
+    simClient.close();
+  });
+
+  it("stops the rollout of a Degraded pool with the MCO's message", async () => {
+    const pool = `d${cluster.namespace.slice(-6)}`;
+    const simClient = await simulatorsClient();
+    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
+    mco.start(100);
+    running.push(mco);
+    const s = await session();
+    const desired = (content: string) =>
+      synth((p) => {
+        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false });
+        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents: content }] });
+      });
+    expect((await apply(s, await desired('hello\n'))).error?.message ?? '').toBe('');
+    mco.degradeNode(pool, 'failed to drain node: pod-disruption budget blocks eviction');
+    const changes = await apply(s, await desired('changed\n'), { timeoutMs: 30_000 });
+    expect((changes.error as { code?: string }).code).toBe('WaitFailed');
+    expect(changes.error?.message).toContain('pod-disruption budget blocks eviction');
+    s.client.close();
+    simClient.close();
+  });
+});

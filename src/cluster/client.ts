@@ -49,6 +49,8 @@ export class KubeClient {
   readonly server: string;
   readonly counts: RequestCounts = {};
   private readonly agent: HttpsAgent | HttpAgent;
+  /** Watches hold their connection for minutes: they get their own sockets, never the request pool's. */
+  private readonly streamAgent: HttpsAgent | HttpAgent;
   private authHeaders: Record<string, string> = {};
   private authFetchedAt = 0;
 
@@ -66,6 +68,10 @@ export class KubeClient {
       ...(tls as AgentOptions),
     };
     this.agent = this.server.startsWith('http:') ? new HttpAgent(agentOpts) : new HttpsAgent(agentOpts);
+    const streamOpts: AgentOptions = { ...agentOpts, keepAlive: false, maxSockets: Infinity };
+    this.streamAgent = this.server.startsWith('http:')
+      ? new HttpAgent(streamOpts)
+      : new HttpsAgent(streamOpts);
   }
 
   /** Loads configuration like kubectl: explicit file, `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
@@ -120,7 +126,7 @@ export class KubeClient {
     onLine: (line: string) => void,
     signal?: AbortSignal,
   ): Promise<void> {
-    const res = await this.send('GET', path, { query, signal });
+    const res = await this.send('GET', path, { query, signal }, this.streamAgent);
     if ((res.statusCode ?? 0) >= 300) {
       const text = await readBody(res);
       throw new ApiError({ status: res.statusCode ?? 0, method: 'GET', path, body: parseStatus(text), text });
@@ -142,9 +148,15 @@ export class KubeClient {
   /** Closes idle keep-alive connections so the process can exit. */
   close(): void {
     this.agent.destroy();
+    this.streamAgent.destroy();
   }
 
-  private async send(method: string, path: string, opts: RequestOpts): Promise<IncomingMessage> {
+  private async send(
+    method: string,
+    path: string,
+    opts: RequestOpts,
+    agent: HttpsAgent | HttpAgent = this.agent,
+  ): Promise<IncomingMessage> {
     this.counts[method] = (this.counts[method] ?? 0) + 1;
     const headers = await this.headers();
     const url = new URL(this.server + path);
@@ -170,7 +182,7 @@ export class KubeClient {
     return new Promise((resolve, reject) => {
       const req = send(
         url,
-        { method, headers: reqHeaders, agent: this.agent, signal: opts.signal, ...this.tls },
+        { method, headers: reqHeaders, agent, signal: opts.signal, ...this.tls },
         resolve,
       );
       req.on('error', reject);

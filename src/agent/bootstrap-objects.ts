@@ -1,0 +1,193 @@
+import type { K8sObject } from '../core/object.js';
+import { AGENT_NAMESPACE_RULES, type PolicyRule } from './rbac.js';
+
+/** What `groundwork bootstrap` installs the agent with. */
+export interface BootstrapSpec {
+  platform: string;
+  overlay: string;
+  /** @default 'groundwork-system' */
+  namespace: string;
+  repository: { url: string; ref: { branch?: string; tag?: string; commit?: string }; path?: string };
+  mode: 'detect-only' | 'self-heal';
+  /** Poll interval, e.g. `1m`. */
+  interval: string;
+  image: string;
+  /** Two replicas: one acts, the other stands by (leader election). */
+  replicas: number;
+  /** Cluster rules from `platformRules`. */
+  clusterRules: PolicyRule[];
+  credentials?: { token?: string; username?: string; password?: string };
+  webhookSecret?: string;
+}
+
+export const AGENT_NAME = 'groundwork-agent';
+const SECRET = 'groundwork-git-credentials';
+
+/**
+ * The objects that run the agent in a cluster: Namespace, ServiceAccount, least-privilege RBAC,
+ * the credentials Secret, the PlatformSync status object and a Deployment with two replicas under
+ * leader election. Pure; credentials appear only in the Secret (as stringData).
+ */
+export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
+  const ns = spec.namespace;
+  const name = `${spec.platform}-${spec.overlay}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+  const labels = {
+    'app.kubernetes.io/name': 'groundwork',
+    'app.kubernetes.io/component': 'agent',
+    'groundwork.io/platform': spec.platform,
+  };
+  const ref = spec.repository.ref;
+  const refArgs = ref.commit
+    ? ['--commit', ref.commit]
+    : ref.tag
+      ? ['--tag', ref.tag]
+      : ['--branch', ref.branch ?? 'main'];
+  const hasCreds = Boolean(spec.credentials?.token || spec.credentials?.username || spec.webhookSecret);
+  const secretEnv = (env: string, key: string) => ({
+    name: env,
+    valueFrom: { secretKeyRef: { name: SECRET, key, optional: true } },
+  });
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: AGENT_NAME, namespace: ns, labels } },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: `groundwork:${name}`, labels },
+      rules: spec.clusterRules,
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `groundwork:${name}`, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `groundwork:${name}` },
+      subjects: [{ kind: 'ServiceAccount', name: AGENT_NAME, namespace: ns }],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: AGENT_NAME, namespace: ns, labels },
+      rules: [...AGENT_NAMESPACE_RULES],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: AGENT_NAME, namespace: ns, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: AGENT_NAME },
+      subjects: [{ kind: 'ServiceAccount', name: AGENT_NAME, namespace: ns }],
+    },
+    ...(hasCreds
+      ? [
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: SECRET, namespace: ns, labels },
+            type: 'Opaque',
+            stringData: {
+              ...(spec.credentials?.token ? { token: spec.credentials.token } : {}),
+              ...(spec.credentials?.username
+                ? { username: spec.credentials.username, password: spec.credentials.password ?? '' }
+                : {}),
+              ...(spec.webhookSecret ? { webhookSecret: spec.webhookSecret } : {}),
+            },
+          },
+        ]
+      : []),
+    {
+      apiVersion: 'groundwork.io/v1alpha1',
+      kind: 'PlatformSync',
+      metadata: { name, namespace: ns, labels },
+      spec: {
+        repository: {
+          url: spec.repository.url,
+          ref,
+          ...(spec.repository.path ? { path: spec.repository.path } : {}),
+        },
+        overlay: spec.overlay,
+        mode: spec.mode,
+        interval: spec.interval,
+      },
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: AGENT_NAME, namespace: ns, labels },
+      spec: {
+        replicas: spec.replicas,
+        selector: {
+          matchLabels: { 'app.kubernetes.io/name': 'groundwork', 'app.kubernetes.io/component': 'agent' },
+        },
+        template: {
+          metadata: { labels },
+          spec: {
+            serviceAccountName: AGENT_NAME,
+            securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+            containers: [
+              {
+                name: 'agent',
+                image: spec.image,
+                args: [
+                  'agent',
+                  '--repo',
+                  spec.repository.url,
+                  ...refArgs,
+                  ...(spec.repository.path ? ['--path', spec.repository.path] : []),
+                  '--overlay',
+                  spec.overlay,
+                  '--mode',
+                  spec.mode,
+                  '--interval',
+                  spec.interval,
+                  '--namespace',
+                  ns,
+                  '--sync-name',
+                  name,
+                  '--leader-elect',
+                ],
+                env: [
+                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                  { name: 'GROUNDWORK_CACHE_DIR', value: '/cache' },
+                  { name: 'HOME', value: '/tmp' },
+                  ...(hasCreds
+                    ? [
+                        secretEnv('GROUNDWORK_GIT_TOKEN', 'token'),
+                        secretEnv('GROUNDWORK_GIT_USERNAME', 'username'),
+                        secretEnv('GROUNDWORK_GIT_PASSWORD', 'password'),
+                        secretEnv('GROUNDWORK_WEBHOOK_SECRET', 'webhookSecret'),
+                      ]
+                    : []),
+                ],
+                ports: [{ name: 'http', containerPort: 8080 }],
+                readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 10 },
+                livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 20 },
+                resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true,
+                  capabilities: { drop: ['ALL'] },
+                },
+                volumeMounts: [
+                  { name: 'cache', mountPath: '/cache' },
+                  { name: 'tmp', mountPath: '/tmp' },
+                ],
+              },
+            ],
+            volumes: [
+              { name: 'cache', emptyDir: {} },
+              { name: 'tmp', emptyDir: {} },
+            ],
+          },
+        },
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: AGENT_NAME, namespace: ns, labels },
+      spec: {
+        selector: { 'app.kubernetes.io/name': 'groundwork', 'app.kubernetes.io/component': 'agent' },
+        ports: [{ name: 'http', port: 8080, targetPort: 'http' }],
+      },
+    },
+  ];
+}

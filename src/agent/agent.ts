@@ -1,0 +1,274 @@
+import type { ChangeSet } from '../apply/changeset.js';
+import { applyPlan } from '../apply/apply.js';
+import { GroundworkError, errorMessage } from '../core/errors.js';
+import { describeRef } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
+import { rollUp } from '../health/index.js';
+import type { HealthVerdict } from '../health/types.js';
+import { assessHealth } from '../health/index.js';
+import { detectDrift, type DriftItem } from '../plan/drift.js';
+import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
+import { Plan } from '../plan/plan-result.js';
+import type { PlanItem } from '../plan/types.js';
+import { SynthValidationError, formatIssue } from '../synth/validation.js';
+import type { SynthResult } from '../synth/synthesize.js';
+import type { ObservedChange } from './drift-watch.js';
+import { platformHooks, type PlatformData } from './hooks.js';
+import type { AgentPorts } from './ports.js';
+import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
+
+/** How the agent treats drift. */
+export type AgentMode = 'detect-only' | 'self-heal';
+
+/** Why a cycle did not reach the cluster; closed vocabulary (also the status reasons). */
+export type CycleFailure = 'FetchFailed' | 'SynthFailed' | 'ObserveFailed' | 'ApplyFailed' | 'Interrupted';
+
+export interface AgentConfig {
+  overlay: string;
+  mode: AgentMode;
+  /** Prune objects removed from git. @default true */
+  prune?: boolean;
+  maxPruneShare?: number;
+  /** Stage wait timeout (the agent does not block on health: hooks act once per cycle). @default 60_000 */
+  timeoutMs?: number;
+}
+
+/** The last revision that synthesized and applied, kept while later ones fail. */
+export interface GoodRevision {
+  revision: string;
+  synth: SynthResult;
+  data: PlatformData;
+}
+
+/** What the agent knows after a cycle or a drift check: the input of status, events and metrics. */
+export interface AgentState {
+  lastGood: GoodRevision | undefined;
+  lastAttemptedRevision: string | undefined;
+  failure: { reason: CycleFailure; message: string } | undefined;
+  /** Consecutive failed cycles (for backoff). */
+  failures: number;
+  drift: DriftItem[];
+  health: HealthVerdict | undefined;
+  inventory: number;
+  pending: string[];
+  lastChanges: ChangeSet | undefined;
+  reconciling: boolean;
+}
+
+/** One full cycle's outcome. */
+export interface CycleResult {
+  revision: string | undefined;
+  applied: boolean;
+  failure?: { reason: CycleFailure; message: string };
+  drift: DriftItem[];
+}
+
+/**
+ * The sync loop's brain: fetch → synth → plan → apply → health → report, one cycle at a time,
+ * plus targeted drift checks for objects the watches saw change. It keeps the last good revision:
+ * a failure upstream of apply (fetch, synth, validation, observation) changes nothing and prunes
+ * nothing, and drift keeps being checked (and, in self-heal mode, corrected) against that revision.
+ *
+ * Not a scheduler: `runner.ts` decides when cycles run (poll, webhook, backoff, leadership).
+ */
+export class Agent {
+  readonly state: AgentState = {
+    lastGood: undefined,
+    lastAttemptedRevision: undefined,
+    failure: undefined,
+    failures: 0,
+    drift: [],
+    health: undefined,
+    inventory: 0,
+    pending: [],
+    lastChanges: undefined,
+    reconciling: false,
+  };
+  private reported = new Set<string>();
+
+  constructor(
+    private readonly session: ClusterSession,
+    private readonly ports: AgentPorts,
+    private readonly config: AgentConfig,
+  ) {}
+
+  /** One full cycle. Never throws: failures are recorded in `state` and returned. */
+  async cycle(signal: AbortSignal): Promise<CycleResult> {
+    this.state.reconciling = true;
+    try {
+      return await this.runCycle(signal);
+    } finally {
+      this.state.reconciling = false;
+    }
+  }
+
+  private async runCycle(signal: AbortSignal): Promise<CycleResult> {
+    let candidate: GoodRevision;
+    try {
+      const checkout = await this.ports.fetch(signal);
+      this.state.lastAttemptedRevision = checkout.revision;
+      if (this.state.lastGood?.revision === checkout.revision) {
+        candidate = this.state.lastGood;
+      } else {
+        try {
+          const synth = await this.ports.synth(checkout.dir, this.config.overlay);
+          candidate = { revision: checkout.revision, synth, data: await this.ports.platformData(checkout.dir) };
+        } catch (err) {
+          return this.fail('SynthFailed', synthMessage(err));
+        }
+      }
+    } catch (err) {
+      return this.fail('FetchFailed', errorMessage(err));
+    }
+
+    let observed;
+    try {
+      observed = await observeAndPlan(this.session, candidate.synth, { revision: candidate.revision });
+    } catch (err) {
+      return this.fail('ObserveFailed', errorMessage(err));
+    }
+    const isNew = candidate !== this.state.lastGood;
+    const drift = detectDrift(observed.plan, observed.observed.listed);
+    // Detect-only: apply what git changed since the last good revision (nothing, for the same revision).
+    const wanted =
+      this.config.mode === 'detect-only'
+        ? onlyGitChanges(observed.plan, candidate.synth, isNew ? this.state.lastGood?.synth : candidate.synth)
+        : observed.plan;
+    const mustApply = isNew || (this.config.mode === 'self-heal' && observed.plan.hasChanges) || hasPendingWork(observed.plan);
+
+    let changes: ChangeSet | undefined;
+    if (mustApply) {
+      changes = await applyObserved(this.session, { ...observed, plan: wanted }, {
+        revision: candidate.revision,
+        prune: this.config.prune ?? true,
+        wait: false,
+        timeoutMs: this.config.timeoutMs ?? 60_000,
+        ...(this.config.maxPruneShare !== undefined ? { maxPruneShare: this.config.maxPruneShare } : {}),
+        force: this.config.mode === 'self-heal' && !isNew,
+        hooks: platformHooks(candidate.data),
+        signal,
+      });
+      this.state.lastChanges = changes;
+      if (changes.error) {
+        const reason = (changes.error as { code?: string }).code === 'Interrupted' ? 'Interrupted' : 'ApplyFailed';
+        // The apply may have written part of the new revision; the next cycle continues from there.
+        this.state.lastGood = isNew ? this.state.lastGood : candidate;
+        return this.fail(reason, changes.error.message, drift);
+      }
+      this.state.pending = changes.pending.map((p) => `${p.stage}: ${p.message}`);
+    }
+    this.state.lastGood = candidate;
+    this.state.failure = undefined;
+    this.state.failures = 0;
+    // Drift after a self-heal apply is what could not be healed; in detect-only mode it is all of it.
+    this.state.drift = mustApply && this.config.mode === 'self-heal' ? drift.filter((d) => changes?.failed.some((f) => f.id === d.id)) : drift;
+    this.state.inventory = observed.plan.items.filter((i) => i.desired).length;
+    this.state.health = await this.health(candidate.synth);
+    await this.reportDrift(this.state.drift);
+    return { revision: candidate.revision, applied: mustApply, drift: this.state.drift };
+  }
+
+  /**
+   * Re-plans just the objects the watches saw change, against the last good revision, and reports
+   * (and in self-heal mode corrects) their drift. Returns the drift found among them.
+   */
+  async checkChanges(changes: readonly ObservedChange[], signal: AbortSignal): Promise<DriftItem[]> {
+    const good = this.state.lastGood;
+    if (!good || changes.length === 0) return [];
+    const ids = new Set(changes.map((c) => c.id));
+    const manifests = good.synth.manifests.filter((m) => ids.has(m.id));
+    const live = new Map(changes.filter((c) => c.type !== 'DELETED').map((c) => [c.id, c.object] as const));
+    const dryIds = new Set(needsDryRun(manifests, live));
+    const dryRun = await this.session.observer.dryRun(manifests.filter((m) => dryIds.has(m.id)).map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })));
+    const subset = makePlan(manifests, { live, dryRun, inventory: undefined, failedLists: [], unknownKinds: new Set() }, { platform: good.synth.platform, overlay: good.synth.overlay, revision: good.revision });
+    const found = detectDrift(subset, new Map());
+    this.state.drift = [...this.state.drift.filter((d) => !ids.has(d.id)), ...found];
+    await this.reportDrift(found);
+    if (this.config.mode === 'self-heal' && found.length > 0) {
+      const heal = await applyPlan(subset, this.session.target, { force: true, wait: false, signal });
+      const healed = heal.entries.filter((e) => e.action === 'created' || e.action === 'configured').map((e) => e.id);
+      for (const d of found.filter((x) => healed.includes(x.id))) {
+        await this.ports.event(d.ref, { type: 'Normal', reason: 'DriftCorrected', action: 'Heal', note: `restored ${d.fields.map((f) => f.path).join(', ') || 'the object'} to the state in git (${good.revision})` });
+        this.reported.delete(driftKey(d));
+      }
+      this.state.drift = this.state.drift.filter((d) => !healed.includes(d.id));
+    }
+    return found;
+  }
+
+  /** Objects the drift watches should follow: the last good revision's desired objects. */
+  get managedObjects(): K8sObject[] {
+    return this.state.lastGood?.synth.manifests.map((m) => m.object) ?? [];
+  }
+
+  private fail(reason: CycleFailure, message: string, drift: DriftItem[] = this.state.drift): CycleResult {
+    this.state.failure = { reason, message };
+    this.state.failures++;
+    return { revision: this.state.lastAttemptedRevision, applied: false, failure: this.state.failure, drift };
+  }
+
+  private async health(synth: SynthResult): Promise<HealthVerdict> {
+    const live = await this.session.target.fetch(
+      synth.manifests.map((m) => ({ id: m.id, apiVersion: m.object.apiVersion, kind: m.object.kind, group: m.id.split('_')[2]!, namespace: m.object.metadata.namespace ?? '' })),
+    );
+    return rollUp(synth.manifests.map((m) => {
+      const obj = live.get(m.id);
+      return { subject: describeRef({ group: '', kind: m.object.kind, namespace: m.object.metadata.namespace ?? '', name: m.object.metadata.name }), ...(obj ? assessHealth(obj) : { status: 'Missing' as const, reason: 'NotFound', message: 'not in the cluster' }) };
+    }));
+  }
+
+  /** One Event per newly seen drift (the recorder folds repeats into a series). */
+  private async reportDrift(items: readonly DriftItem[]): Promise<void> {
+    for (const d of items) {
+      const key = driftKey(d);
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      const note =
+        d.type === 'modified'
+          ? d.fields.map((f) => `${f.path} is ${JSON.stringify(f.actual)}, git has ${JSON.stringify(f.expected)}${f.manager ? ` (changed by ${f.manager})` : ''}`).join('; ')
+          : d.type === 'missing'
+            ? 'declared in git but missing from the cluster'
+            : 'not declared in git, in a namespace Groundwork manages';
+      await this.ports.event(d.ref, { type: 'Warning', reason: 'DriftDetected', action: 'Detect', note: note.slice(0, 1000) });
+    }
+  }
+}
+
+function driftKey(d: DriftItem): string {
+  return `${d.id}|${d.type}|${d.fields.map((f) => `${f.path}=${JSON.stringify(f.actual)}`).join(',')}`;
+}
+
+/** Waits for hooks (a pinned operator mid-walk, a version step in flight) are pending work: keep applying. */
+function hasPendingWork(plan: Plan): boolean {
+  return plan.items.some((i) => (i.ref.kind === 'ClusterVersion' || i.ref.kind === 'Subscription' || i.ref.kind === 'MachineConfigPool') && i.desired !== undefined);
+}
+
+/**
+ * Detect-only mode: of a new revision, only what git changed is applied (objects whose manifest
+ * changed or appeared, and prunes of removed ones); drift on objects git did not touch stays, and
+ * is reported.
+ */
+export function onlyGitChanges(plan: Plan, next: SynthResult, previous: SynthResult | undefined): Plan {
+  if (!previous) return plan;
+  const before = new Map(previous.manifests.map((m) => [m.id, m.hash]));
+  const after = new Map(next.manifests.map((m) => [m.id, m.hash]));
+  const items: PlanItem[] = plan.items.map((i) => {
+    if (!i.desired || (i.action !== 'update' && i.action !== 'create')) return i;
+    return before.get(i.id) === after.get(i.id) ? { ...i, action: 'unchanged' as const, diff: [] } : i;
+  });
+  return new Plan({
+    platform: plan.platform,
+    overlay: plan.overlay,
+    ...(plan.revision ? { revision: plan.revision } : {}),
+    items,
+    failedLists: plan.failedLists,
+    desiredCount: plan.desiredCount,
+    inventorySize: plan.inventorySize,
+  });
+}
+
+export function synthMessage(err: unknown): string {
+  if (err instanceof SynthValidationError) return err.issues.filter((i) => i.severity === 'error').map(formatIssue).join('; ');
+  if (err instanceof GroundworkError) return err.toString();
+  return errorMessage(err);
+}

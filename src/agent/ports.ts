@@ -1,0 +1,27 @@
+import type { ObjectRef } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
+import type { SynthResult } from '../synth/synthesize.js';
+import type { PlatformData } from './hooks.js';
+
+/** A fetched revision of the platform repository. */
+export interface Checkout {
+  /** Frozen format `<branch>@sha1:<hex>`. */
+  revision: string;
+  /** Directory holding groundwork.yaml. */
+  dir: string;
+}
+
+/**
+ * The I/O the agent loop drives, as small interfaces: the real ones come from src/source,
+ * src/synth, src/cluster and src/report; tests and the quick start pass the same real parts.
+ */
+export interface AgentPorts {
+  /** Fetches the configured ref; throws on failure (never returns a stale checkout). */
+  fetch(signal: AbortSignal): Promise<Checkout>;
+  /** Synthesizes one overlay of a checkout in a child process. */
+  synth(dir: string, overlay: string): Promise<SynthResult>;
+  /** Catalogs and graphs of a checkout (groundwork.yaml). */
+  platformData(dir: string): Promise<PlatformData>;
+  /** Records an Event on an object (deduplicated by the recorder). */
+  event(regarding: K8sObject | ObjectRef, e: { type: 'Normal' | 'Warning'; reason: string; note: string; action: string }): Promise<void>;
+}

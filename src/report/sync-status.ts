@@ -1,0 +1,496 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { GroundworkError } from '../core/errors.js';
+import { describeRef } from '../core/object-id.js';
+import { HEALTH_ORDER, type HealthStatus } from '../health/types.js';
+import type { StageName } from '../plan/stages.js';
+import type { DriftReport } from './drift-report.js';
+
+export const SYNC_CONDITION_TYPES = ['Ready', 'Reconciling', 'Stalled'] as const;
+export type SyncConditionType = (typeof SYNC_CONDITION_TYPES)[number];
+
+/**
+ * Why a reconcile failed; with `Stalled=True` unless the failure is transient. The agent's
+ * `CycleFailure` values are a subset; `Interrupted` (stopped or lost leadership mid-cycle) is
+ * normally reported as transient.
+ */
+export const FAILURE_REASONS = [
+  'FetchFailed',
+  'SynthFailed',
+  'ObserveFailed',
+  'PlanFailed',
+  'ApplyFailed',
+  'PruneRefused',
+  'Interrupted',
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/**
+ * Condition reasons, a closed vocabulary:
+ * - `Progressing` (Reconciling=True, Ready=Unknown): fetching, synthesizing, planning or applying a revision;
+ * - `ProgressingWithRetry` (Reconciling=True, Ready=False with the failure reason): a transient failure;
+ * - `WaitingForHealth` (Reconciling=True, Ready=False): applied, objects still Progressing or Unknown;
+ * - `Pending` (Reconciling=True, Ready=False): a stage wait is held, e.g. a pool outside its window;
+ * - a `FailureReason` or `HealthCheckFailed` (Stalled=True, Ready=False): cannot progress without a change;
+ * - `DriftDetected` (Ready=False): the cluster differs from git (detect-only mode, or before self-heal);
+ * - `Suspended` (Ready=False): objects intentionally held (a paused pool, an update awaiting approval);
+ * - `ReconciliationSucceeded` (Ready=True): the latest revision is applied, healthy and without drift.
+ */
+export const SYNC_REASONS = [
+  ...(['Progressing', 'ProgressingWithRetry', 'WaitingForHealth', 'Pending'] as const),
+  ...FAILURE_REASONS,
+  ...(['HealthCheckFailed', 'DriftDetected', 'Suspended', 'ReconciliationSucceeded'] as const),
+] as const;
+export type SyncReason = (typeof SYNC_REASONS)[number];
+
+const count = z.number().int().nonnegative();
+const conditionSchema = z.object({
+  type: z.enum(SYNC_CONDITION_TYPES),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.enum(SYNC_REASONS),
+  message: z.string(),
+  lastTransitionTime: z.string(),
+  observedGeneration: count,
+});
+const pendingSchema = z.object({ stage: z.string(), message: z.string() });
+const driftSchema = z.object({
+  drifted: count,
+  missing: count,
+  modified: count,
+  extra: count,
+  /** The first `DRIFT_ITEMS` drifted objects: object, type and field paths (never values). */
+  items: z.array(
+    z.object({
+      object: z.string(),
+      type: z.enum(['missing', 'modified', 'extra']),
+      fields: z.array(z.string()),
+    }),
+  ),
+});
+const statusSchema = z.object({
+  /** `metadata.generation` of the PlatformSync this status was computed for. */
+  observedGeneration: count.optional(),
+  /** Always in the order Ready, Reconciling, Stalled. */
+  conditions: z.array(conditionSchema).default([]),
+  /** The revision the cluster was last brought to (`<branch>@sha1:<hex>`). */
+  lastAppliedRevision: z.string().optional(),
+  /** The revision of the last reconcile attempt, successful or not. */
+  lastAttemptedRevision: z.string().optional(),
+  /** When the status last changed because of a reconcile; a reconcile that changes nothing leaves it. */
+  lastReconcileTime: z.string().optional(),
+  inventory: z.object({ objects: count, byStage: z.record(z.string(), count).optional() }).optional(),
+  health: z
+    .object({
+      status: z.enum(HEALTH_ORDER as [HealthStatus, ...HealthStatus[]]),
+      reason: z.string(),
+      message: z.string().optional(),
+    })
+    .optional(),
+  drift: driftSchema.optional(),
+  /** Stage waits that ended without reaching their goal, e.g. a pool waiting for its maintenance window. */
+  pending: z.array(pendingSchema).optional(),
+});
+
+/**
+ * The status of a `PlatformSync` (`groundwork.io/v1alpha1`), the agent's status object, one per
+ * platform and overlay (schema in crds/groundwork.io_platformsyncs.yaml). Conditions follow
+ * kubernetes-sigs/cli-utils kstatus: `Reconciling` and `Stalled` are abnormal-true conditions,
+ * present only while True (absent means False, as in Flux); `Ready` is always present. Fields are
+ * only ever added within v1alpha1.
+ *
+ * Secret values never appear: drift items list field paths only (no expected/actual values) and
+ * every message goes through `redactText`.
+ */
+export type SyncStatusJson = z.infer<typeof statusSchema>;
+export type SyncCondition = z.infer<typeof conditionSchema>;
+export type DriftStatus = z.infer<typeof driftSchema>;
+export type PendingWait = z.infer<typeof pendingSchema>;
+
+/** How many drifted objects the status lists (the drift report has them all). */
+export const DRIFT_ITEMS = 20;
+/** Longest condition message kept; the rest is cut with an ellipsis. */
+const MESSAGE_LIMIT = 2048;
+
+/** Where a reconcile is while `Progressing`. */
+export type SyncPhase = 'fetching' | 'synthesizing' | 'planning' | 'applying' | 'waiting';
+
+/**
+ * What happened, as the agent reports it to `nextStatus`. `at` and `generation` come from the caller
+ * so the builder stays pure (no clock, no cluster).
+ */
+export type SyncEvent =
+  | {
+      type: 'progressing';
+      at: Date;
+      generation: number;
+      revision: string;
+      phase: SyncPhase;
+    }
+  | {
+      type: 'failed';
+      at: Date;
+      generation: number;
+      reason: FailureReason;
+      message: string;
+      revision?: string;
+      /** The construct path for `SynthFailed` (e.g. `platform/ingress/router`). */
+      constructPath?: string;
+      /** The object or file the failure is about (e.g. `Subscription/gitops/argocd`). */
+      subject?: string;
+      /** A failure a retry may cure (network, 5xx, conflict): Reconciling=True instead of Stalled. */
+      transient?: boolean;
+    }
+  | {
+      type: 'reconciled';
+      at: Date;
+      generation: number;
+      revision: string;
+      /** True when the cluster now holds `revision` (applied, or verified without drift in detect-only). */
+      applied: boolean;
+      /** The newest revision the source knows, when newer than `revision`. @default revision */
+      latestRevision?: string;
+      inventory: { objects: number; byStage?: Partial<Record<StageName, number>> };
+      health: { status: HealthStatus; reason: string; message?: string };
+      /** Drift that remains after this reconcile. @default no drift */
+      drift?: DriftReport;
+      pending?: readonly PendingWait[];
+    }
+  | { type: 'drift'; at: Date; drift: DriftReport };
+
+/**
+ * The status after `event`, given the previous status (undefined on first use). Pure and
+ * deterministic: a condition keeps its `lastTransitionTime` while its status stays the same, and
+ * `lastReconcileTime` moves only when something else changed, so a reconcile that finds nothing to do
+ * returns a status equal to the previous one (and the store makes no write).
+ *
+ * Emit `progressing` only when there is work to do (a new revision, or a plan with changes): a
+ * periodic check that finds nothing to do should emit only `reconciled`. A `drift` event (from the
+ * watch-driven detector, between reconciles) updates `drift` and, unless a reconcile is in progress or
+ * stalled, `Ready`.
+ *
+ * @example
+ * let s = nextStatus(undefined, { type: 'progressing', at, generation: 1, revision, phase: 'applying' });
+ * s = nextStatus(s, { type: 'reconciled', at, generation: 1, revision, applied: true, inventory, health });
+ * s.ready // true when healthy, without drift or pending waits
+ */
+export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): SyncStatus {
+  const prev: SyncStatusJson = previous?.toJSON() ?? { conditions: [] };
+  const generation = event.type === 'drift' ? (prev.observedGeneration ?? 0) : event.generation;
+  const facts: SyncStatusJson = { ...prev };
+  let wanted: WantedCondition[];
+  switch (event.type) {
+    case 'progressing':
+      facts.lastAttemptedRevision = event.revision;
+      wanted = progressingConditions(`${event.phase} revision ${event.revision}`);
+      break;
+    case 'failed': {
+      if (event.revision) facts.lastAttemptedRevision = event.revision;
+      const where = event.constructPath
+        ? `construct ${event.constructPath}: `
+        : event.subject
+          ? `${event.subject}: `
+          : '';
+      wanted = failedConditions(event.reason, `${where}${event.message}`, event.transient ?? false);
+      break;
+    }
+    case 'reconciled':
+      facts.lastAttemptedRevision = event.revision;
+      if (event.applied) facts.lastAppliedRevision = event.revision;
+      facts.inventory = event.inventory as SyncStatusJson['inventory'];
+      facts.health = {
+        status: event.health.status,
+        reason: event.health.reason,
+        ...(event.health.message ? { message: clip(redactText(event.health.message)) } : {}),
+      };
+      facts.drift = driftStatus(event.drift);
+      facts.pending = event.pending?.length
+        ? event.pending.map((p) => ({ stage: p.stage, message: clip(redactText(p.message)) }))
+        : undefined;
+      wanted = outcomeConditions(facts, event.latestRevision ?? event.revision);
+      break;
+    case 'drift':
+      facts.drift = driftStatus(event.drift);
+      wanted = inProgressOrStalled(prev)
+        ? prev.conditions
+        : outcomeConditions(facts, facts.lastAttemptedRevision);
+      break;
+  }
+  const next = clean({ ...facts, observedGeneration: generation, conditions: [] });
+  next.conditions = setConditions(prev.conditions, wanted, event.at, generation);
+  if (
+    event.type !== 'drift' &&
+    !sameJson({ ...next, lastReconcileTime: undefined }, { ...prev, lastReconcileTime: undefined })
+  )
+    next.lastReconcileTime = rfc3339(event.at);
+  return new SyncStatus(clean(next));
+}
+
+/** A status value with its renderings. Build with `nextStatus`; read back with `SyncStatus.parse`. */
+export class SyncStatus {
+  constructor(readonly value: SyncStatusJson) {}
+
+  /** Validates a status read from the cluster; throws `InvalidSyncStatus` listing every problem. */
+  static parse(json: unknown): SyncStatus {
+    const result = statusSchema.safeParse(json ?? {});
+    if (!result.success)
+      throw new GroundworkError({
+        code: 'InvalidSyncStatus',
+        subject: 'PlatformSync status',
+        message: result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+      });
+    return new SyncStatus(clean(result.data));
+  }
+
+  condition(type: SyncConditionType): SyncCondition | undefined {
+    return this.value.conditions.find((c) => c.type === type);
+  }
+
+  /** Ready=True: the latest revision is applied, healthy, without drift or held waits. */
+  get ready(): boolean {
+    return this.condition('Ready')?.status === 'True';
+  }
+
+  get reconciling(): boolean {
+    return this.condition('Reconciling')?.status === 'True';
+  }
+
+  get stalled(): boolean {
+    return this.condition('Stalled')?.status === 'True';
+  }
+
+  /** Same content (key order ignored), so a store can skip the write. */
+  equals(other: SyncStatus | SyncStatusJson | undefined): boolean {
+    if (!other) return false;
+    return sameJson(this.value, other instanceof SyncStatus ? other.value : other);
+  }
+
+  toJSON(): SyncStatusJson {
+    return structuredClone(this.value);
+  }
+
+  /** A few lines for terminals and logs. */
+  toString(): string {
+    const conditions = this.value.conditions.map(
+      (c) =>
+        `${c.type}=${c.status} ${c.reason}${c.message ? `: ${c.message}` : ''} (since ${c.lastTransitionTime})`,
+    );
+    return [...conditions, ...factLines(this.value, (t) => t)].join('\n');
+  }
+
+  toMarkdown(title = 'PlatformSync'): string {
+    const head = this.stalled
+      ? '❌ Stalled'
+      : this.reconciling
+        ? '⏳ Reconciling'
+        : this.ready
+          ? '✅ Ready'
+          : '⚠️ Not ready';
+    const rows = this.value.conditions.map(
+      (c) => `| ${c.type} | ${c.status} | ${c.reason} | ${cell(c.message)} | ${c.lastTransitionTime} |`,
+    );
+    const facts = factLines(this.value, (t) => `\`${t}\``).map((l) =>
+      l.startsWith(' ') ? `  - ${l.trim()}` : `- ${l}`,
+    );
+    return [
+      `### ${head}: \`${title}\``,
+      '',
+      '| condition | status | reason | message | since |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+      ...facts,
+    ].join('\n');
+  }
+}
+
+/** Revision, inventory, health, drift (with its items indented) and pending waits, one per line. */
+function factLines(s: SyncStatusJson, code: (text: string) => string): string[] {
+  const lines = [
+    `revision: applied ${code(s.lastAppliedRevision ?? '-')}, attempted ${code(s.lastAttemptedRevision ?? '-')}`,
+  ];
+  if (s.inventory) lines.push(`inventory: ${inventoryText(s.inventory)}`);
+  if (s.health) lines.push(`health: ${s.health.status} (${s.health.reason})`);
+  lines.push(`drift: ${driftText(s.drift)}`);
+  for (const i of s.drift?.items ?? [])
+    lines.push(`  ${i.type} ${code(i.object)}${i.fields.length ? `: ${i.fields.map(code).join(', ')}` : ''}`);
+  for (const p of s.pending ?? []) lines.push(`pending (${p.stage}): ${p.message.replace(/\n/g, ' ')}`);
+  if (s.lastReconcileTime) lines.push(`last reconcile: ${s.lastReconcileTime}`);
+  return lines;
+}
+
+/**
+ * Best-effort redaction of obvious secret material in free text (condition messages, event notes):
+ * PEM private keys, `Bearer`/`Basic` credentials, `password|token|secret|apiKey|…` key-value pairs,
+ * and the `data`/`stringData` values of a Secret rendered as JSON or YAML. Values become
+ * `<redacted sha256:xxxxxxxx>` as in `src/plan/redact.ts`. It does not make arbitrary text safe:
+ * callers pass text built from redacted values in the first place.
+ */
+export function redactText(text: string): string {
+  let out = text.replace(
+    /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g,
+    '<redacted private key>',
+  );
+  out = out.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 <redacted>');
+  out = out.replace(
+    /(?<![\w./-])(["']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|credentials?|private[_-]?key)[\w.-]*["']?\s*[:=]\s*)(?!<redacted)("[^"]*"|'[^']*'|[^\s,;}\]]+)/gi,
+    (_m, key: string, value: string) => {
+      const quote = /^["']/.test(value) ? value[0]! : '';
+      return `${key}${quote}${hashed(quote ? value.slice(1, -1) : value)}${quote}`;
+    },
+  );
+  if (/"kind"\s*:\s*"Secret"/.test(out))
+    out = out.replace(
+      /("(?:data|stringData)"\s*:\s*\{)([^{}]*)\}/g,
+      (_m, open: string, body: string) =>
+        `${open}${body.replace(/("[^"]*"\s*:\s*)"([^"]*)"/g, (_k, k: string, v: string) => `${k}"${hashed(v)}"`)}}`,
+    );
+  if (/\bkind:\s*Secret\b/.test(out))
+    out = out.replace(
+      /^(\s*)(data|stringData):[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))*)/gm,
+      (_m, indent: string, field: string, body: string) =>
+        `${indent}${field}:\n${body.replace(/^(\s+[^:\n]+:[ \t]*)(?!<redacted)(\S[^\n]*)$/gm, (_l, k: string, v: string) => `${k}${hashed(v)}`)}`,
+    );
+  return out;
+}
+
+function hashed(value: string): string {
+  return `<redacted sha256:${createHash('sha256').update(value).digest('hex').slice(0, 8)}>`;
+}
+
+type WantedCondition = Pick<SyncCondition, 'type' | 'status' | 'reason' | 'message'>;
+
+function want(
+  type: SyncConditionType,
+  status: SyncCondition['status'],
+  reason: SyncReason,
+  message: string,
+): WantedCondition {
+  return { type, status, reason, message: clip(redactText(message)) };
+}
+
+function progressingConditions(message: string): WantedCondition[] {
+  return [
+    want('Ready', 'Unknown', 'Progressing', message),
+    want('Reconciling', 'True', 'Progressing', message),
+  ];
+}
+
+function failedConditions(reason: FailureReason, message: string, transient: boolean): WantedCondition[] {
+  return transient
+    ? [want('Ready', 'False', reason, message), want('Reconciling', 'True', 'ProgressingWithRetry', message)]
+    : [want('Ready', 'False', reason, message), want('Stalled', 'True', reason, message)];
+}
+
+/** Conditions from the facts of a finished reconcile, worst first. */
+function outcomeConditions(f: SyncStatusJson, latest: string | undefined): WantedCondition[] {
+  const health = f.health?.status ?? 'Unknown';
+  const healthMessage = `${health} (${f.health?.reason ?? 'NotAssessed'})${f.health?.message ? `: ${f.health.message}` : ''}`;
+  if (health === 'Degraded' || health === 'Missing')
+    return [
+      want('Ready', 'False', 'HealthCheckFailed', healthMessage),
+      want('Stalled', 'True', 'HealthCheckFailed', healthMessage),
+    ];
+  if (f.drift && f.drift.drifted > 0)
+    return [want('Ready', 'False', 'DriftDetected', `${driftText(f.drift)}`)];
+  if (latest && f.lastAppliedRevision !== latest)
+    return progressingConditions(
+      `revision ${latest} is not applied yet (applied: ${f.lastAppliedRevision ?? 'none'})`,
+    );
+  if (f.pending?.length) {
+    const message = f.pending.map((p) => `${p.stage}: ${p.message}`).join('; ');
+    return [want('Ready', 'False', 'Pending', message), want('Reconciling', 'True', 'Pending', message)];
+  }
+  if (health === 'Progressing' || health === 'Unknown')
+    return [
+      want('Ready', 'False', 'WaitingForHealth', healthMessage),
+      want('Reconciling', 'True', 'WaitingForHealth', healthMessage),
+    ];
+  if (health === 'Suspended') return [want('Ready', 'False', 'Suspended', healthMessage)];
+  return [
+    want('Ready', 'True', 'ReconciliationSucceeded', `Applied revision: ${f.lastAppliedRevision ?? ''}`),
+  ];
+}
+
+function inProgressOrStalled(s: SyncStatusJson): boolean {
+  return s.conditions.some(
+    (c) =>
+      c.status === 'True' &&
+      (c.type === 'Stalled' || c.reason === 'Progressing' || c.reason === 'ProgressingWithRetry'),
+  );
+}
+
+/** Sets the wanted conditions in kstatus order; a condition keeps its transition time while its status holds. */
+function setConditions(
+  previous: readonly SyncCondition[],
+  wanted: readonly WantedCondition[],
+  at: Date,
+  generation: number,
+): SyncCondition[] {
+  return SYNC_CONDITION_TYPES.flatMap((type) => {
+    const w = wanted.find((c) => c.type === type);
+    if (!w) return [];
+    const old = previous.find((c) => c.type === type);
+    return [
+      {
+        type: w.type,
+        status: w.status,
+        reason: w.reason,
+        message: w.message,
+        lastTransitionTime: old && old.status === w.status ? old.lastTransitionTime : rfc3339(at),
+        observedGeneration: generation,
+      },
+    ];
+  });
+}
+
+function driftStatus(report: DriftReport | undefined): DriftStatus | undefined {
+  if (!report || !report.drifted) return undefined;
+  return {
+    ...report.summary,
+    items: report.items.slice(0, DRIFT_ITEMS).map((i) => ({
+      object: describeRef(i.ref),
+      type: i.type,
+      fields: i.fields.map((f) => f.path),
+    })),
+  };
+}
+
+function inventoryText(inv: NonNullable<SyncStatusJson['inventory']>): string {
+  const stages = Object.entries(inv.byStage ?? {}).map(([stage, n]) => `${stage} ${n}`);
+  return `${inv.objects} objects${stages.length ? ` (${stages.join(', ')})` : ''}`;
+}
+
+function driftText(d: DriftStatus | undefined): string {
+  if (!d || d.drifted === 0) return 'none';
+  return `${d.drifted} drifted (${d.missing} missing, ${d.modified} modified, ${d.extra} extra)`;
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function clip(s: string): string {
+  return s.length > MESSAGE_LIMIT ? `${s.slice(0, MESSAGE_LIMIT - 1)}…` : s;
+}
+
+/** RFC 3339 with second precision, as `metav1.Time` serializes. */
+export function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Drops undefined fields so that equal statuses compare equal. */
+function clean(s: SyncStatusJson): SyncStatusJson {
+  return JSON.parse(JSON.stringify(s)) as SyncStatusJson;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+}

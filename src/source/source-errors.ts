@@ -1,0 +1,109 @@
+import { GroundworkError } from '../core/errors.js';
+
+// Errors of the remote git source (fetch, credentials, webhooks). Subjects and messages never hold
+// credentials: the URL is scrubbed of userinfo, and every message from below is passed through
+// `redact` before it gets here.
+
+/** The remote could not be reached or answered with an error (network failure, HTTP status, not a git server). */
+export class FetchFailedError extends GroundworkError {
+  /** The HTTP status when the server answered, e.g. 404 or 503. */
+  readonly statusCode: number | undefined;
+
+  constructor(url: string, detail: string, opts: { statusCode?: number; cause?: unknown } = {}) {
+    super({
+      code: 'FetchFailed',
+      subject: url,
+      message: `fetch failed: ${detail}`,
+      fix:
+        opts.statusCode === 404
+          ? 'check the repository URL'
+          : 'check the URL and that the git server is reachable from the agent; the next poll retries',
+      cause: opts.cause,
+    });
+    this.statusCode = opts.statusCode;
+  }
+}
+
+/**
+ * The remote has no such branch or tag, or the pinned commit is not on the fetched branch. Same
+ * code as `RevisionNotFoundError` (a local repository), with a fix for a remote.
+ */
+export class RemoteRevisionNotFoundError extends GroundworkError {
+  constructor(ref: string, detail: string, cause?: unknown) {
+    super({
+      code: 'RevisionNotFound',
+      subject: ref,
+      message: detail,
+      fix: 'check that it exists on the remote (`git ls-remote <url>`); a pinned commit must be on the branch (or on HEAD)',
+      cause,
+    });
+  }
+}
+
+/** The server refused the credentials (HTTP 401 or 403), or wants some and none were given. */
+export class AuthFailedError extends GroundworkError {
+  readonly statusCode: number;
+
+  constructor(url: string, statusCode: number, withCredentials: boolean, cause?: unknown) {
+    super({
+      code: 'AuthFailed',
+      subject: url,
+      message: withCredentials
+        ? `the server refused the credentials (HTTP ${statusCode})`
+        : `the server requires credentials (HTTP ${statusCode})`,
+      fix: withCredentials
+        ? 'check the token or password and that it may read the repository'
+        : 'set GROUNDWORK_GIT_TOKEN (or GROUNDWORK_GIT_USERNAME and GROUNDWORK_GIT_PASSWORD), or reference a git Secret',
+      cause,
+    });
+    this.statusCode = statusCode;
+  }
+}
+
+/** The fetch did not finish within `timeoutMs`; it was aborted. */
+export class FetchTimeoutError extends GroundworkError {
+  constructor(url: string, timeoutMs: number) {
+    super({
+      code: 'FetchTimeout',
+      subject: url,
+      message: `fetch did not finish within ${timeoutMs} ms and was aborted`,
+      fix: 'check the network path to the git server, or raise the timeout for large repositories',
+    });
+  }
+}
+
+/** The configured `path` is not a directory in the fetched commit. */
+export class PathNotFoundError extends GroundworkError {
+  constructor(path: string, revision: string, detail = 'is not a directory in the commit') {
+    super({
+      code: 'PathNotFound',
+      subject: `${path} at ${revision}`,
+      message: detail,
+      fix: 'set path to the directory holding groundwork.yaml, relative to the repository root',
+    });
+  }
+}
+
+/** Credentials from the environment or a Secret are incomplete or not decodable. */
+export class InvalidCredentialsError extends GroundworkError {
+  constructor(source: string, detail: string) {
+    super({
+      code: 'InvalidCredentials',
+      subject: source,
+      message: detail,
+      fix: 'give either a token, or a username and a password',
+    });
+  }
+}
+
+/** A webhook body that is not a push or ping payload the parser understands. */
+export class InvalidWebhookPayloadError extends GroundworkError {
+  constructor(provider: string, detail: string) {
+    super({
+      code: 'InvalidWebhookPayload',
+      subject: `${provider} webhook`,
+      message: detail,
+      fix: 'send JSON: GitHub push events (content type application/json), or {"ref": "refs/heads/<branch>", "commit": "<sha>"}',
+    });
+  }
+}

@@ -50,7 +50,7 @@ export interface AgentState {
   drift: DriftItem[];
   health: HealthVerdict | undefined;
   inventory: number;
-  pending: string[];
+  pending: { stage: string; message: string }[];
   lastChanges: ChangeSet | undefined;
   reconciling: boolean;
 }
@@ -112,7 +112,11 @@ export class Agent {
       } else {
         try {
           const synth = await this.ports.synth(checkout.dir, this.config.overlay);
-          candidate = { revision: checkout.revision, synth, data: await this.ports.platformData(checkout.dir) };
+          candidate = {
+            revision: checkout.revision,
+            synth,
+            data: await this.ports.platformData(checkout.dir),
+          };
         } catch (err) {
           return this.fail('SynthFailed', synthMessage(err));
         }
@@ -134,34 +138,45 @@ export class Agent {
       this.config.mode === 'detect-only'
         ? onlyGitChanges(observed.plan, candidate.synth, isNew ? this.state.lastGood?.synth : candidate.synth)
         : observed.plan;
-    const mustApply = isNew || (this.config.mode === 'self-heal' && observed.plan.hasChanges) || hasPendingWork(observed.plan);
+    const mustApply =
+      isNew ||
+      (this.config.mode === 'self-heal' && observed.plan.hasChanges) ||
+      hasPendingWork(observed.plan);
 
     let changes: ChangeSet | undefined;
     if (mustApply) {
-      changes = await applyObserved(this.session, { ...observed, plan: wanted }, {
-        revision: candidate.revision,
-        prune: this.config.prune ?? true,
-        wait: false,
-        timeoutMs: this.config.timeoutMs ?? 60_000,
-        ...(this.config.maxPruneShare !== undefined ? { maxPruneShare: this.config.maxPruneShare } : {}),
-        force: this.config.mode === 'self-heal' && !isNew,
-        hooks: platformHooks(candidate.data),
-        signal,
-      });
+      changes = await applyObserved(
+        this.session,
+        { ...observed, plan: wanted },
+        {
+          revision: candidate.revision,
+          prune: this.config.prune ?? true,
+          wait: false,
+          timeoutMs: this.config.timeoutMs ?? 60_000,
+          ...(this.config.maxPruneShare !== undefined ? { maxPruneShare: this.config.maxPruneShare } : {}),
+          force: this.config.mode === 'self-heal' && !isNew,
+          hooks: platformHooks(candidate.data),
+          signal,
+        },
+      );
       this.state.lastChanges = changes;
       if (changes.error) {
-        const reason = (changes.error as { code?: string }).code === 'Interrupted' ? 'Interrupted' : 'ApplyFailed';
+        const reason =
+          (changes.error as { code?: string }).code === 'Interrupted' ? 'Interrupted' : 'ApplyFailed';
         // The apply may have written part of the new revision; the next cycle continues from there.
         this.state.lastGood = isNew ? this.state.lastGood : candidate;
         return this.fail(reason, changes.error.message, drift);
       }
-      this.state.pending = changes.pending.map((p) => `${p.stage}: ${p.message}`);
+      this.state.pending = changes.pending.map((p) => ({ stage: p.stage, message: p.message }));
     }
     this.state.lastGood = candidate;
     this.state.failure = undefined;
     this.state.failures = 0;
     // Drift after a self-heal apply is what could not be healed; in detect-only mode it is all of it.
-    this.state.drift = mustApply && this.config.mode === 'self-heal' ? drift.filter((d) => changes?.failed.some((f) => f.id === d.id)) : drift;
+    this.state.drift =
+      mustApply && this.config.mode === 'self-heal'
+        ? drift.filter((d) => changes?.failed.some((f) => f.id === d.id))
+        : drift;
     this.state.inventory = observed.plan.items.filter((i) => i.desired).length;
     this.state.health = await this.health(candidate.synth);
     await this.reportDrift(this.state.drift);
@@ -179,16 +194,31 @@ export class Agent {
     const manifests = good.synth.manifests.filter((m) => ids.has(m.id));
     const live = new Map(changes.filter((c) => c.type !== 'DELETED').map((c) => [c.id, c.object] as const));
     const dryIds = new Set(needsDryRun(manifests, live));
-    const dryRun = await this.session.observer.dryRun(manifests.filter((m) => dryIds.has(m.id)).map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })));
-    const subset = makePlan(manifests, { live, dryRun, inventory: undefined, failedLists: [], unknownKinds: new Set() }, { platform: good.synth.platform, overlay: good.synth.overlay, revision: good.revision });
+    const dryRun = await this.session.observer.dryRun(
+      manifests
+        .filter((m) => dryIds.has(m.id))
+        .map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
+    );
+    const subset = makePlan(
+      manifests,
+      { live, dryRun, inventory: undefined, failedLists: [], unknownKinds: new Set() },
+      { platform: good.synth.platform, overlay: good.synth.overlay, revision: good.revision },
+    );
     const found = detectDrift(subset, new Map());
     this.state.drift = [...this.state.drift.filter((d) => !ids.has(d.id)), ...found];
     await this.reportDrift(found);
     if (this.config.mode === 'self-heal' && found.length > 0) {
       const heal = await applyPlan(subset, this.session.target, { force: true, wait: false, signal });
-      const healed = heal.entries.filter((e) => e.action === 'created' || e.action === 'configured').map((e) => e.id);
+      const healed = heal.entries
+        .filter((e) => e.action === 'created' || e.action === 'configured')
+        .map((e) => e.id);
       for (const d of found.filter((x) => healed.includes(x.id))) {
-        await this.ports.event(d.ref, { type: 'Normal', reason: 'DriftCorrected', action: 'Heal', note: `restored ${d.fields.map((f) => f.path).join(', ') || 'the object'} to the state in git (${good.revision})` });
+        await this.ports.event(d.ref, {
+          type: 'Normal',
+          reason: 'DriftCorrected',
+          action: 'Heal',
+          note: `restored ${d.fields.map((f) => f.path).join(', ') || 'the object'} to the state in git (${good.revision})`,
+        });
         this.reported.delete(driftKey(d));
       }
       this.state.drift = this.state.drift.filter((d) => !healed.includes(d.id));
@@ -209,12 +239,30 @@ export class Agent {
 
   private async health(synth: SynthResult): Promise<HealthVerdict> {
     const live = await this.session.target.fetch(
-      synth.manifests.map((m) => ({ id: m.id, apiVersion: m.object.apiVersion, kind: m.object.kind, group: m.id.split('_')[2]!, namespace: m.object.metadata.namespace ?? '' })),
+      synth.manifests.map((m) => ({
+        id: m.id,
+        apiVersion: m.object.apiVersion,
+        kind: m.object.kind,
+        group: m.id.split('_')[2]!,
+        namespace: m.object.metadata.namespace ?? '',
+      })),
     );
-    return rollUp(synth.manifests.map((m) => {
-      const obj = live.get(m.id);
-      return { subject: describeRef({ group: '', kind: m.object.kind, namespace: m.object.metadata.namespace ?? '', name: m.object.metadata.name }), ...(obj ? assessHealth(obj) : { status: 'Missing' as const, reason: 'NotFound', message: 'not in the cluster' }) };
-    }));
+    return rollUp(
+      synth.manifests.map((m) => {
+        const obj = live.get(m.id);
+        return {
+          subject: describeRef({
+            group: '',
+            kind: m.object.kind,
+            namespace: m.object.metadata.namespace ?? '',
+            name: m.object.metadata.name,
+          }),
+          ...(obj
+            ? assessHealth(obj)
+            : { status: 'Missing' as const, reason: 'NotFound', message: 'not in the cluster' }),
+        };
+      }),
+    );
   }
 
   /** One Event per newly seen drift (the recorder folds repeats into a series). */
@@ -225,11 +273,21 @@ export class Agent {
       this.reported.add(key);
       const note =
         d.type === 'modified'
-          ? d.fields.map((f) => `${f.path} is ${JSON.stringify(f.actual)}, git has ${JSON.stringify(f.expected)}${f.manager ? ` (changed by ${f.manager})` : ''}`).join('; ')
+          ? d.fields
+              .map(
+                (f) =>
+                  `${f.path} is ${JSON.stringify(f.actual)}, git has ${JSON.stringify(f.expected)}${f.manager ? ` (changed by ${f.manager})` : ''}`,
+              )
+              .join('; ')
           : d.type === 'missing'
             ? 'declared in git but missing from the cluster'
             : 'not declared in git, in a namespace Groundwork manages';
-      await this.ports.event(d.ref, { type: 'Warning', reason: 'DriftDetected', action: 'Detect', note: note.slice(0, 1000) });
+      await this.ports.event(d.ref, {
+        type: 'Warning',
+        reason: 'DriftDetected',
+        action: 'Detect',
+        note: note.slice(0, 1000),
+      });
     }
   }
 }
@@ -240,7 +298,13 @@ function driftKey(d: DriftItem): string {
 
 /** Waits for hooks (a pinned operator mid-walk, a version step in flight) are pending work: keep applying. */
 function hasPendingWork(plan: Plan): boolean {
-  return plan.items.some((i) => (i.ref.kind === 'ClusterVersion' || i.ref.kind === 'Subscription' || i.ref.kind === 'MachineConfigPool') && i.desired !== undefined);
+  return plan.items.some(
+    (i) =>
+      (i.ref.kind === 'ClusterVersion' ||
+        i.ref.kind === 'Subscription' ||
+        i.ref.kind === 'MachineConfigPool') &&
+      i.desired !== undefined,
+  );
 }
 
 /**
@@ -268,7 +332,11 @@ export function onlyGitChanges(plan: Plan, next: SynthResult, previous: SynthRes
 }
 
 export function synthMessage(err: unknown): string {
-  if (err instanceof SynthValidationError) return err.issues.filter((i) => i.severity === 'error').map(formatIssue).join('; ');
+  if (err instanceof SynthValidationError)
+    return err.issues
+      .filter((i) => i.severity === 'error')
+      .map(formatIssue)
+      .join('; ');
   if (err instanceof GroundworkError) return err.toString();
   return errorMessage(err);
 }

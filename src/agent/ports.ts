@@ -23,5 +23,8 @@ export interface AgentPorts {
   /** Catalogs and graphs of a checkout (groundwork.yaml). */
   platformData(dir: string): Promise<PlatformData>;
   /** Records an Event on an object (deduplicated by the recorder). */
-  event(regarding: K8sObject | ObjectRef, e: { type: 'Normal' | 'Warning'; reason: string; note: string; action: string }): Promise<void>;
+  event(
+    regarding: K8sObject | ObjectRef,
+    e: { type: 'Normal' | 'Warning'; reason: string; note: string; action: string },
+  ): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAgent } from './agent.js';
 import { registerCatalog } from './catalog.js';
 import { registerCluster } from './cluster.js';
 import { registerPreview } from './preview.js';

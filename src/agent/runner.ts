@@ -1,0 +1,203 @@
+import type { Logger } from 'pino';
+import type { EventRecorder } from '../cluster/events.js';
+import {
+  platformSyncName,
+  type PlatformSyncSpec,
+  type SyncStatusStore,
+} from '../cluster/sync-status-store.js';
+import { DriftReport } from '../report/drift-report.js';
+import type { GroundworkMetrics } from '../report/metrics.js';
+import { nextStatus, type SyncStatus, type FailureReason } from '../report/sync-status.js';
+import type { PollSchedule } from '../source/schedule.js';
+import type { Agent, CycleResult } from './agent.js';
+import { DriftWatch, type ObservedChange } from './drift-watch.js';
+import type { ClusterSession } from './reconcile.js';
+
+export interface RunnerOptions {
+  agent: Agent;
+  session: ClusterSession;
+  schedule: PollSchedule;
+  /**
+   * The PlatformSync status object: its spec, and its name (default `<platform>-<overlay>`, the
+   * platform name coming from groundwork.yaml once a revision has synthesized).
+   */
+  sync: { name?: string; spec: PlatformSyncSpec; platform?: string; overlay: string };
+  statusStore: SyncStatusStore;
+  events: EventRecorder;
+  metrics: GroundworkMetrics;
+  log: Logger;
+  /** Drift-watch batch delay. @default 100 */
+  debounceMs?: number;
+}
+
+/**
+ * Runs the agent: a full cycle now, then on every poll (interval with jitter; exponential backoff
+ * with jitter after failures), at once on `trigger()` (webhook), plus targeted drift checks whenever
+ * a watch sees a managed object change. Cycles and drift checks never overlap. Reports each outcome
+ * to the PlatformSync status (written only when it changed), Events and metrics.
+ *
+ * `stop()` aborts: the apply in flight finishes the objects it is writing and starts no new ones.
+ */
+export class AgentRunner {
+  private readonly controller = new AbortController();
+  private wake: (() => void) | undefined;
+  private triggered = false;
+  private serial: Promise<unknown> = Promise.resolve();
+  private status: SyncStatus | undefined;
+  private generation = 1;
+  private watch: DriftWatch;
+  private loop: Promise<void> | undefined;
+  /** Completed full cycles (for readiness and tests). */
+  cycles = 0;
+  lastResult: CycleResult | undefined;
+
+  constructor(private readonly opts: RunnerOptions) {
+    this.watch = new DriftWatch(opts.session.client, opts.session.discovery, {
+      debounceMs: opts.debounceMs ?? 100,
+      onChanges: (changes) => void this.enqueue(() => this.checkChanges(changes)),
+      onResync: () => this.trigger('watch resync'),
+      onError: (err) => opts.log.debug({ err: String(err) }, 'watch error, retrying'),
+    });
+  }
+
+  /** Starts the loop (returns at once). */
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Runs a cycle as soon as the current one is done (webhook, resync). */
+  trigger(reason: string): void {
+    this.opts.log.info({ reason }, 'cycle triggered');
+    this.triggered = true;
+    this.wake?.();
+  }
+
+  /** Stops the loop and the watches; resolves once the cycle in flight has finished. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    this.wake?.();
+    this.watch.stop();
+    await this.loop;
+    await this.serial.catch(() => undefined);
+    await this.opts.events.flush();
+  }
+
+  /** Ready once a full cycle has run (whatever its outcome: a failing platform is not a failing agent). */
+  get ready(): boolean {
+    return this.cycles > 0;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.controller.signal;
+    while (!signal.aborted) {
+      this.triggered = false;
+      await this.enqueue(() => this.cycle());
+      if (signal.aborted) break;
+      const failures = this.opts.agent.state.failures;
+      const delay = failures > 0 ? this.opts.schedule.backoff(failures) : this.opts.schedule.next();
+      if (!this.triggered) await this.sleep(delay);
+    }
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.serial.then(fn, fn);
+    this.serial = next.catch(() => undefined);
+    return next;
+  }
+
+  private async cycle(): Promise<void> {
+    const { agent, metrics, log } = this.opts;
+    const started = Date.now();
+    const before = agent.state.lastGood?.revision;
+    const result = await agent.cycle(this.controller.signal);
+    this.lastResult = result;
+    this.cycles++;
+    const ms = Date.now() - started;
+    if (result.failure) {
+      metrics.reconciled(ms, 'failed');
+      metrics.reconcileError(result.failure.reason);
+      log.warn({ reason: result.failure.reason, revision: result.revision }, result.failure.message);
+      await this.report({
+        type: 'failed',
+        at: new Date(),
+        generation: this.generation,
+        reason: result.failure.reason as FailureReason,
+        message: result.failure.message,
+        ...(result.revision ? { revision: result.revision } : {}),
+        transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',
+      });
+    } else {
+      metrics.reconciled(ms, result.applied ? 'applied' : 'noop');
+      if (agent.state.lastChanges) metrics.changeSet(agent.state.lastChanges.counts);
+      if (result.revision && result.revision !== before) {
+        metrics.appliedRevision(result.revision);
+        log.info({ revision: result.revision, ms }, 'revision applied');
+      }
+      const s = agent.state;
+      await this.report({
+        type: 'reconciled',
+        at: new Date(),
+        generation: this.generation,
+        revision: result.revision!,
+        applied: true,
+        inventory: { objects: s.inventory },
+        health: {
+          status: s.health?.status ?? 'Unknown',
+          reason: s.health?.reason ?? 'Unknown',
+          ...(s.health?.message ? { message: s.health.message } : {}),
+        },
+        drift: this.driftReport(),
+        pending: s.pending,
+      });
+    }
+    metrics.drift(agent.state.drift.length);
+    await this.watch.track(agent.managedObjects);
+  }
+
+  private async checkChanges(changes: ObservedChange[]): Promise<void> {
+    if (this.controller.signal.aborted) return;
+    const found = await this.opts.agent.checkChanges(changes, this.controller.signal);
+    const first = Math.min(...changes.map((c) => c.seenAt));
+    if (found.length > 0) {
+      this.opts.metrics.driftDetected(Date.now() - first);
+      this.opts.log.warn({ objects: found.map((d) => d.id) }, 'drift detected');
+    }
+    this.opts.metrics.drift(this.opts.agent.state.drift.length);
+    await this.report({ type: 'drift', at: new Date(), drift: this.driftReport() });
+  }
+
+  private get platform(): string {
+    return this.opts.sync.platform ?? this.opts.agent.state.lastGood?.synth.platform ?? 'platform';
+  }
+
+  private driftReport(): DriftReport {
+    const { sync, agent } = this.opts;
+    return new DriftReport(this.platform, sync.overlay, agent.state.drift, agent.state.lastGood?.revision);
+  }
+
+  private async report(event: Parameters<typeof nextStatus>[1]): Promise<void> {
+    try {
+      this.status = nextStatus(this.status, event);
+      const name = this.opts.sync.name ?? platformSyncName(this.platform, this.opts.sync.overlay);
+      await this.opts.statusStore.write(name, this.opts.sync.spec, this.status);
+    } catch (err) {
+      this.opts.log.warn({ err: String(err) }, 'status write failed');
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** The drift watches' kinds (for tests and logs). */
+  get watchedKinds(): string[] {
+    return this.watch.kinds;
+  }
+}

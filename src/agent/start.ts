@@ -1,0 +1,241 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { KubeClient } from '../cluster/client.js';
+import { EventRecorder } from '../cluster/events.js';
+import { SyncStatusStore } from '../cluster/sync-status-store.js';
+import { cacheRoot } from '../controlplane/paths.js';
+import { GroundworkMetrics } from '../report/metrics.js';
+import { credentialsFromEnv, credentialsFromSecretData, type GitAuth } from '../source/credentials.js';
+import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
+import { PollSchedule } from '../source/schedule.js';
+import { webhookHandler } from '../source/webhook.js';
+import { synthesizeInChild } from '../synth/child/run-in-child.js';
+import { Agent, type AgentMode } from './agent.js';
+import { loadPlatformData } from './hooks.js';
+import { AgentHttpServer } from './http-server.js';
+import { LeaderElector } from './leader-election.js';
+import type { AgentPorts } from './ports.js';
+import { ClusterSession } from './reconcile.js';
+import { AgentRunner } from './runner.js';
+
+/** Everything the agent runs with (the `groundwork agent` flags, parsed). */
+export interface AgentOptions {
+  repository: { url: string; ref: SourceRef; path?: string };
+  /** Platform name (groundwork.yaml) for the status object name; read from the first checkout when absent. */
+  platform?: string;
+  overlay: string;
+  mode: AgentMode;
+  intervalMs: number;
+  /** @default 0.1 */
+  jitter?: number;
+  /** Namespace of the status object, lease and credentials Secret. @default 'groundwork-system' */
+  namespace?: string;
+  /** PlatformSync name. @default `<platform>-<overlay>` */
+  syncName?: string;
+  kubeconfig?: string;
+  context?: string;
+  /** Credentials: a Secret in `namespace` (keys token or username/password), else GROUNDWORK_GIT_* env. */
+  credentialsSecret?: string;
+  auth?: GitAuth;
+  webhookSecret?: string;
+  http?: { host?: string; port: number };
+  leaderElection?: {
+    leaseDurationMs?: number;
+    renewDeadlineMs?: number;
+    retryPeriodMs?: number;
+    identity?: string;
+  };
+  prune?: boolean;
+  maxPruneShare?: number;
+  synthTimeoutMs?: number;
+  synthMemoryMb?: number;
+  cacheDir?: string;
+  debounceMs?: number;
+  log?: Logger;
+}
+
+/** A started agent: its HTTP port, its runner (while leading) and how to stop it. */
+export interface RunningAgent {
+  port: number | undefined;
+  /** The runner of the current leadership term (undefined on a standby). */
+  runner(): AgentRunner | undefined;
+  isLeader(): boolean;
+  /** Stops gracefully: finishes the objects being written, releases the lease. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the in-cluster sync agent: HTTP endpoints, then (under leader election when configured)
+ * the runner. Synth runs in a child process without cluster credentials; git credentials go to the
+ * source only and are never logged.
+ */
+export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
+  const log = opts.log ?? pino({ name: 'groundwork-agent' });
+  const namespace = opts.namespace ?? 'groundwork-system';
+  const client = await KubeClient.load({
+    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+    ...(opts.context ? { context: opts.context } : {}),
+    userAgent: 'groundwork-agent',
+  });
+  const auth =
+    opts.auth ??
+    (opts.credentialsSecret
+      ? await secretAuth(client, namespace, opts.credentialsSecret)
+      : credentialsFromEnv(process.env));
+  const metrics = new GroundworkMetrics();
+  const identity = opts.leaderElection?.identity ?? process.env.POD_NAME ?? `${hostname()}-${process.pid}`;
+  const cacheDir = opts.cacheDir ?? join(cacheRoot(), 'agent', identity);
+
+  const ports: AgentPorts = {
+    fetch: async () => {
+      const r = await fetchRevision({
+        url: opts.repository.url,
+        ref: opts.repository.ref,
+        cacheDir,
+        ...(opts.repository.path ? { path: opts.repository.path } : {}),
+        ...(auth ? { auth } : {}),
+      });
+      return { revision: r.revision, dir: r.dir };
+    },
+    synth: async (dir, overlay) => {
+      const [result] = await synthesizeInChild({
+        dir,
+        overlay,
+        timeoutMs: opts.synthTimeoutMs ?? 120_000,
+        memoryMb: opts.synthMemoryMb ?? 1024,
+      });
+      return result!;
+    },
+    platformData: (dir) => loadPlatformData(dir),
+    event: async (regarding, e) => {
+      await events.record({ regarding, ...e });
+    },
+  };
+  const events = new EventRecorder(client, { reportingInstance: identity });
+  const statusStore = new SyncStatusStore(client, { namespace });
+
+  let runner: AgentRunner | undefined;
+  let elector: LeaderElector | undefined;
+  let pendingTrigger = false;
+  const newRunner = () => {
+    const session = new ClusterSession(client);
+    const agent = new Agent(session, ports, {
+      overlay: opts.overlay,
+      mode: opts.mode,
+      ...(opts.prune !== undefined ? { prune: opts.prune } : {}),
+      ...(opts.maxPruneShare !== undefined ? { maxPruneShare: opts.maxPruneShare } : {}),
+    });
+    return new AgentRunner({
+      agent,
+      session,
+      schedule: new PollSchedule({ intervalMs: opts.intervalMs, jitter: opts.jitter ?? 0.1 }),
+      sync: {
+        ...(opts.syncName ? { name: opts.syncName } : {}),
+        ...(opts.platform ? { platform: opts.platform } : {}),
+        overlay: opts.overlay,
+        spec: {
+          repository: {
+            url: opts.repository.url,
+            ref: opts.repository.ref as { branch?: string; tag?: string; commit?: string },
+            ...(opts.repository.path ? { path: opts.repository.path } : {}),
+          },
+          overlay: opts.overlay,
+          mode: opts.mode,
+          interval: `${Math.round(opts.intervalMs / 1000)}s`,
+        },
+      },
+      statusStore,
+      events,
+      metrics,
+      log,
+      ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
+    });
+  };
+
+  const server = opts.http
+    ? new AgentHttpServer({
+        ...(opts.http.host ? { host: opts.http.host } : {}),
+        port: opts.http.port,
+        metrics,
+        ready: () =>
+          elector && !elector.isLeader
+            ? { ready: true, reason: 'standby' }
+            : runner?.ready
+              ? true
+              : { ready: false, reason: 'first reconcile not finished' },
+        ...(opts.webhookSecret
+          ? {
+              webhook: webhookHandler({
+                secret: opts.webhookSecret,
+                onPush: (push) => {
+                  log.info({ provider: push.provider, ref: push.ref, commit: push.commit }, 'webhook push');
+                  if (runner) runner.trigger('webhook');
+                  else pendingTrigger = true;
+                },
+                onError: (err) => log.warn({ err: String(err) }, 'webhook rejected'),
+              }),
+            }
+          : {}),
+      })
+    : undefined;
+  const listening = server ? await server.start() : undefined;
+
+  const lead = async (signal: AbortSignal) => {
+    metrics.leader(true);
+    runner = newRunner();
+    runner.start();
+    if (pendingTrigger) runner.trigger('webhook while starting');
+    await new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await runner.stop();
+    metrics.leader(false);
+  };
+
+  elector = opts.leaderElection
+    ? new LeaderElector({
+        client,
+        name: `groundwork-${opts.syncName ?? opts.overlay}`
+          .toLowerCase()
+          .replace(/[^a-z0-9-]+/g, '-')
+          .slice(0, 63),
+        namespace,
+        identity,
+        ...(opts.leaderElection.leaseDurationMs
+          ? { leaseDurationMs: opts.leaderElection.leaseDurationMs }
+          : {}),
+        ...(opts.leaderElection.renewDeadlineMs
+          ? { renewDeadlineMs: opts.leaderElection.renewDeadlineMs }
+          : {}),
+        ...(opts.leaderElection.retryPeriodMs ? { retryPeriodMs: opts.leaderElection.retryPeriodMs } : {}),
+        onStartedLeading: lead,
+        onNewLeader: (who) => log.info({ leader: who || '(none)', self: identity }, 'leader observed'),
+      })
+    : undefined;
+  const stopLocal = new AbortController();
+  const electing = elector ? elector.run() : lead(stopLocal.signal);
+  void electing.catch((err: unknown) => log.error({ err: String(err) }, 'agent stopped with an error'));
+
+  return {
+    port: listening?.port,
+    runner: () => runner,
+    isLeader: () => (elector ? elector.isLeader : true),
+    async stop() {
+      if (elector) await elector.stop({ release: true });
+      else stopLocal.abort();
+      await electing.catch(() => undefined);
+      await server?.close();
+      await events.close();
+      client.close();
+    },
+  };
+}
+
+async function secretAuth(client: KubeClient, namespace: string, name: string): Promise<GitAuth | undefined> {
+  const secret = await client.request<{ data?: Record<string, string> }>(
+    'GET',
+    `/api/v1/namespaces/${namespace}/secrets/${name}`,
+  );
+  return credentialsFromSecretData(secret.data ?? {});
+}

@@ -1,0 +1,129 @@
+import type { Command } from 'commander';
+import pino from 'pino';
+import { startAgent } from '../../agent/start.js';
+import type { SourceRef } from '../../source/fetch-revision.js';
+import { parseDuration } from './engine.js';
+import type { CommandModule } from './index.js';
+
+interface AgentFlags {
+  repo: string;
+  branch?: string;
+  tag?: string;
+  commit?: string;
+  path?: string;
+  overlay: string;
+  mode: string;
+  interval: string;
+  namespace: string;
+  syncName?: string;
+  credentialsSecret?: string;
+  leaderElect?: boolean;
+  leaseDuration: string;
+  httpPort: string;
+  prune: boolean;
+  maxPruneShare: string;
+  synthTimeout: string;
+  kubeconfig?: string;
+  context?: string;
+  logLevel: string;
+}
+
+/** `groundwork agent`: the in-cluster sync agent (also runnable from a workstation with a kubeconfig). */
+export const registerAgent: CommandModule = (program: Command) => {
+  program
+    .command('agent')
+    .description(
+      'run the sync agent: fetch → synth → plan → apply → health → report, continuously, with drift watches',
+    )
+    .requiredOption(
+      '--repo <url>',
+      'git repository (http/https; credentials from --credentials-secret or GROUNDWORK_GIT_TOKEN / _USERNAME / _PASSWORD)',
+    )
+    .option('--branch <name>', 'follow this branch (default: main)')
+    .option('--tag <name>', 'pin a tag')
+    .option('--commit <sha>', 'pin a commit (with --branch to search it there)')
+    .option('--path <dir>', 'subdirectory holding groundwork.yaml')
+    .requiredOption('--overlay <name>', 'overlay to apply')
+    .option(
+      '--mode <mode>',
+      'detect-only: report drift, change only what git changes; self-heal: also restore drifted fields',
+      'self-heal',
+    )
+    .option('--interval <duration>', 'poll interval (± 10% jitter); a full re-plan each time', '1m')
+    .option(
+      '--namespace <ns>',
+      'namespace of the status object, lease and credentials Secret',
+      'groundwork-system',
+    )
+    .option('--sync-name <name>', 'PlatformSync name (default <platform>-<overlay>)')
+    .option('--credentials-secret <name>', 'Secret in --namespace with token, or username and password')
+    .option('--leader-elect', 'run several replicas: one acts (coordination.k8s.io Lease)')
+    .option('--lease-duration <duration>', 'lease duration for leader election', '15s')
+    .option('--http-port <port>', 'port of /metrics, /healthz, /readyz and /webhook (0: none)', '8080')
+    .option('--no-prune', 'never delete objects removed from git')
+    .option('--max-prune-share <fraction>', 'largest share of the inventory one cycle may prune', '0.3')
+    .option('--synth-timeout <duration>', 'kill a synth that runs longer', '2m')
+    .option('--kubeconfig <file>', 'kubeconfig (default: in-cluster config, $KUBECONFIG, ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--log-level <level>', 'trace, debug, info, warn or error', 'info')
+    .action(async (flags: AgentFlags) => {
+      const log = pino({ name: 'groundwork-agent', level: flags.logLevel });
+      const ref: SourceRef = flags.commit
+        ? { commit: flags.commit, ...(flags.branch ? { branch: flags.branch } : {}) }
+        : flags.tag
+          ? { tag: flags.tag }
+          : { branch: flags.branch ?? 'main' };
+      if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
+        throw new Error(`--mode must be detect-only or self-heal, not ${flags.mode}`);
+      const leaseMs = parseDuration(flags.leaseDuration);
+      const port = Number(flags.httpPort);
+      const agent = await startAgent({
+        repository: { url: flags.repo, ref, ...(flags.path ? { path: flags.path } : {}) },
+        overlay: flags.overlay,
+        mode: flags.mode,
+        intervalMs: parseDuration(flags.interval),
+        namespace: flags.namespace,
+        ...(flags.syncName ? { syncName: flags.syncName } : {}),
+        ...(flags.credentialsSecret ? { credentialsSecret: flags.credentialsSecret } : {}),
+        ...(process.env.GROUNDWORK_WEBHOOK_SECRET
+          ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
+          : {}),
+        ...(port > 0 ? { http: { port } } : {}),
+        ...(flags.leaderElect
+          ? {
+              leaderElection: {
+                leaseDurationMs: leaseMs,
+                renewDeadlineMs: Math.round(leaseMs * 0.66),
+                retryPeriodMs: Math.round(leaseMs / 7.5),
+              },
+            }
+          : {}),
+        prune: flags.prune,
+        maxPruneShare: Number(flags.maxPruneShare),
+        synthTimeoutMs: parseDuration(flags.synthTimeout),
+        ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+        ...(flags.context ? { context: flags.context } : {}),
+        log,
+      });
+      log.info(
+        {
+          port: agent.port,
+          repo: flags.repo.replace(/\/\/[^@/]*@/, '//'),
+          overlay: flags.overlay,
+          mode: flags.mode,
+        },
+        'agent started',
+      );
+      // SIGTERM/SIGINT: finish the objects being written, release the lease, exit cleanly.
+      await new Promise<void>((resolve) => {
+        const onSignal = (sig: string) => {
+          log.info({ signal: sig }, 'stopping');
+          resolve();
+        };
+        process.once('SIGTERM', () => onSignal('SIGTERM'));
+        process.once('SIGINT', () => onSignal('SIGINT'));
+      });
+      await agent.stop();
+      log.info('stopped');
+    });
+};

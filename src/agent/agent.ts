@@ -172,11 +172,15 @@ export class Agent {
     this.state.lastGood = candidate;
     this.state.failure = undefined;
     this.state.failures = 0;
-    // Drift after a self-heal apply is what could not be healed; in detect-only mode it is all of it.
-    this.state.drift =
-      mustApply && this.config.mode === 'self-heal'
-        ? drift.filter((d) => changes?.failed.some((f) => f.id === d.id))
-        : drift;
+    // What this apply wrote is no longer drift: a git change (new revision) or a correction (self-heal).
+    const written = new Set(
+      changes?.entries.filter((e) => e.action === 'created' || e.action === 'configured').map((e) => e.id) ??
+        [],
+    );
+    const corrected = isNew ? [] : drift.filter((d) => written.has(d.id));
+    await this.reportDrift(corrected);
+    for (const d of corrected) await this.corrected(d, candidate.revision);
+    this.state.drift = drift.filter((d) => !written.has(d.id));
     this.state.inventory = observed.plan.items.filter((i) => i.desired).length;
     this.state.health = await this.health(candidate.synth);
     await this.reportDrift(this.state.drift);
@@ -212,15 +216,7 @@ export class Agent {
       const healed = heal.entries
         .filter((e) => e.action === 'created' || e.action === 'configured')
         .map((e) => e.id);
-      for (const d of found.filter((x) => healed.includes(x.id))) {
-        await this.ports.event(d.ref, {
-          type: 'Normal',
-          reason: 'DriftCorrected',
-          action: 'Heal',
-          note: `restored ${d.fields.map((f) => f.path).join(', ') || 'the object'} to the state in git (${good.revision})`,
-        });
-        this.reported.delete(driftKey(d));
-      }
+      for (const d of found.filter((x) => healed.includes(x.id))) await this.corrected(d, good.revision);
       this.state.drift = this.state.drift.filter((d) => !healed.includes(d.id));
     }
     return found;
@@ -229,6 +225,20 @@ export class Agent {
   /** Objects the drift watches should follow: the last good revision's desired objects. */
   get managedObjects(): K8sObject[] {
     return this.state.lastGood?.synth.manifests.map((m) => m.object) ?? [];
+  }
+
+  private async corrected(d: DriftItem, revision: string): Promise<void> {
+    const what =
+      d.type === 'missing'
+        ? 're-created the object'
+        : `restored ${d.fields.map((f) => f.path).join(', ') || 'the object'}`;
+    await this.ports.event(d.ref, {
+      type: 'Normal',
+      reason: 'DriftCorrected',
+      action: 'Heal',
+      note: `${what} as in git (${revision})`,
+    });
+    this.reported.delete(driftKey(d));
   }
 
   private fail(reason: CycleFailure, message: string, drift: DriftItem[] = this.state.drift): CycleResult {

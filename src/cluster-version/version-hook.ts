@@ -2,7 +2,12 @@ import type { StageContext, StageHook } from '../apply/apply.js';
 import type { WaitCheck } from '../apply/wait.js';
 import { ANNOTATIONS } from '../core/annotations.js';
 import type { K8sObject } from '../core/object.js';
-import { currentVersion, previousVersion, readClusterVersion, type ClusterVersionState } from './cluster-state.js';
+import {
+  currentVersion,
+  previousVersion,
+  readClusterVersion,
+  type ClusterVersionState,
+} from './cluster-state.js';
 import { graphFromClusterVersion, mergeGraphs, nodeOf, type UpdateGraph } from './graph.js';
 import { planUpdatePath, type UpdatePath } from './path.js';
 import { nextUpdateAction, type UpdateAction, type UpdateTarget } from './stepper.js';

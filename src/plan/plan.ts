@@ -105,7 +105,7 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
     stage: m.stage,
     source: m.source,
     policy,
-    desired: redactSecret(m.object),
+    desired: m.object,
     diff: [],
   };
   const failed = observed.failedLists.find(

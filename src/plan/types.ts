@@ -41,6 +41,10 @@ export interface PlanItem {
   /** Construct path that declared it (desired objects). */
   source?: string;
   policy: ObjectPolicy;
+  /**
+   * The desired object as synthesized (with Secret values: it is what apply sends). Never rendered:
+   * text, Markdown and JSON renderings show only the redacted `diff`.
+   */
   desired?: K8sObject;
   live?: K8sObject;
 }

@@ -78,6 +78,29 @@ describe('reconcile engine on the real control plane', () => {
     s.client.close();
   });
 
+  it('writes Secret values as declared (renderings are redacted, applies are not) and re-plans them unchanged', async () => {
+    const s = await session();
+    const ns = cluster.namespace;
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'creds', namespace: ns },
+      type: 'Opaque',
+      stringData: { token: 'real-value' },
+    };
+    const { changes } = await reconcile(s, [secret]);
+    expect(changes.error).toBeUndefined();
+    const live = await s.client.request<{ data: Record<string, string> }>(
+      'GET',
+      `/api/v1/namespaces/${ns}/secrets/creds`,
+    );
+    expect(Buffer.from(live.data.token!, 'base64').toString()).toBe('real-value');
+    const again = await observeAndPlan(s, synthOf([secret], { overlay: ns }), { revision: REV });
+    expect(again.plan.hasChanges).toBe(false);
+    expect(JSON.stringify(again.plan.toJSON()) + again.plan.toString()).not.toContain('real-value');
+    s.client.close();
+  });
+
   it('reports an edit by another field manager as drift with its path, values and manager', async () => {
     const s = await session();
     const ns = cluster.namespace;

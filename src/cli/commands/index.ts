@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerAgent } from './agent.js';
+import { registerBootstrap } from './bootstrap.js';
 import { registerCatalog } from './catalog.js';
 import { registerCluster } from './cluster.js';
 import { registerPreview } from './preview.js';

@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChangeSet } from '../apply/changeset.js';
+import { packageRoot } from '../controlplane/crd-dirs.js';
+import type { K8sObject } from '../core/object.js';
+import { readObjects } from '../core/yaml-files.js';
+import type { GitAuth } from '../source/credentials.js';
+import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
+import { synthesizeInChild } from '../synth/child/run-in-child.js';
+import { compareManifests, setHash, toManifest } from '../synth/manifest.js';
+import type { SynthResult } from '../synth/synthesize.js';
+import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
+import { platformRules } from './rbac.js';
+import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
+
+export interface BootstrapOptions {
+  repository: { url: string; ref: SourceRef; path?: string };
+  overlay: string;
+  namespace: string;
+  mode: BootstrapSpec['mode'];
+  interval: string;
+  image: string;
+  replicas: number;
+  auth?: GitAuth;
+  webhookSecret?: string;
+}
+
+/** The agent's objects for a repository, and the platform they were computed from. */
+export interface BootstrapPlan {
+  platform: SynthResult;
+  objects: K8sObject[];
+  /** The agent's own inventory: platform `groundwork-agent`, overlay `<platform>-<overlay>`. */
+  inventory: SynthResult;
+}
+
+/**
+ * Computes what installs the agent for a repository: fetches it (the same way the agent will),
+ * synthesizes the overlay in a child process, derives least-privilege RBAC from the kinds it
+ * manages, and returns Groundwork's CRDs plus `bootstrapObjects`, as the synth result of the
+ * agent's own inventory (`groundwork-agent/<platform>-<overlay>`), so re-running bootstrap updates
+ * and prunes the agent's objects and never touches the platform's.
+ */
+export async function planBootstrap(session: ClusterSession, opts: BootstrapOptions): Promise<BootstrapPlan> {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'groundwork-bootstrap-'));
+  try {
+    const fetched = await fetchRevision({
+      url: opts.repository.url,
+      ref: opts.repository.ref,
+      cacheDir,
+      ...(opts.repository.path ? { path: opts.repository.path } : {}),
+      ...(opts.auth ? { auth: opts.auth } : {}),
+    });
+    const [platform] = await synthesizeInChild({ dir: fetched.dir, overlay: opts.overlay });
+    const served = new Map(
+      (await session.discovery.all()).map((r) => [
+        `${r.group ? `${r.group}/` : ''}${r.version}/${r.kind}`,
+        r,
+      ]),
+    );
+    const clusterRules = platformRules(
+      platform!.manifests.map((m) => m.object),
+      (apiVersion, kind) => served.get(`${apiVersion}/${kind}`),
+    );
+    const crds = (await readObjects(join(packageRoot, 'crds'))).filter(
+      (o) => o.kind === 'CustomResourceDefinition',
+    );
+    const objects = [
+      ...crds,
+      ...bootstrapObjects({
+        platform: platform!.platform,
+        overlay: opts.overlay,
+        namespace: opts.namespace,
+        repository: {
+          url: stripUserinfo(opts.repository.url),
+          ref: opts.repository.ref as BootstrapSpec['repository']['ref'],
+          ...(opts.repository.path ? { path: opts.repository.path } : {}),
+        },
+        mode: opts.mode,
+        interval: opts.interval,
+        image: opts.image,
+        replicas: opts.replicas,
+        clusterRules,
+        ...(opts.auth ? { credentials: opts.auth } : {}),
+        ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+      }),
+    ];
+    const manifests = objects
+      .map((o) => toManifest(o, `bootstrap/${o.kind}/${o.metadata.name}`))
+      .sort(compareManifests);
+    const inventory: SynthResult = {
+      platform: 'groundwork-agent',
+      overlay: `${platform!.platform}-${opts.overlay}`,
+      manifests,
+      hash: setHash(manifests),
+      warnings: [],
+    };
+    return { platform: platform!, objects, inventory };
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** Applies a bootstrap plan (pruning agent objects a previous bootstrap made that are gone now). */
+export async function applyBootstrap(
+  session: ClusterSession,
+  plan: BootstrapPlan,
+  revision: string,
+): Promise<ChangeSet> {
+  const observed = await observeAndPlan(session, plan.inventory, { revision });
+  return applyObserved(session, observed, { revision, wait: false, prune: true, allowMassPrune: true });
+}
+
+function stripUserinfo(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//');
+}

@@ -116,7 +116,6 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const statusStore = new SyncStatusStore(client, { namespace });
 
   let runner: AgentRunner | undefined;
-  let elector: LeaderElector | undefined;
   let pendingTrigger = false;
   const newRunner = () => {
     const session = new ClusterSession(client);
@@ -153,6 +152,38 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     });
   };
 
+  const lead = async (signal: AbortSignal) => {
+    metrics.leader(true);
+    runner = newRunner();
+    runner.start();
+    if (pendingTrigger) runner.trigger('webhook while starting');
+    await new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await runner.stop();
+    metrics.leader(false);
+  };
+
+  const elector = opts.leaderElection
+    ? new LeaderElector({
+        client,
+        name: `groundwork-${opts.syncName ?? opts.overlay}`
+          .toLowerCase()
+          .replace(/[^a-z0-9-]+/g, '-')
+          .slice(0, 63),
+        namespace,
+        identity,
+        ...(opts.leaderElection.leaseDurationMs
+          ? { leaseDurationMs: opts.leaderElection.leaseDurationMs }
+          : {}),
+        ...(opts.leaderElection.renewDeadlineMs
+          ? { renewDeadlineMs: opts.leaderElection.renewDeadlineMs }
+          : {}),
+        ...(opts.leaderElection.retryPeriodMs ? { retryPeriodMs: opts.leaderElection.retryPeriodMs } : {}),
+        onStartedLeading: lead,
+        onNewLeader: (who) => log.info({ leader: who || '(none)', self: identity }, 'leader observed'),
+      })
+    : undefined;
   const server = opts.http
     ? new AgentHttpServer({
         ...(opts.http.host ? { host: opts.http.host } : {}),
@@ -181,38 +212,6 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     : undefined;
   const listening = server ? await server.start() : undefined;
 
-  const lead = async (signal: AbortSignal) => {
-    metrics.leader(true);
-    runner = newRunner();
-    runner.start();
-    if (pendingTrigger) runner.trigger('webhook while starting');
-    await new Promise<void>((resolve) =>
-      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    await runner.stop();
-    metrics.leader(false);
-  };
-
-  elector = opts.leaderElection
-    ? new LeaderElector({
-        client,
-        name: `groundwork-${opts.syncName ?? opts.overlay}`
-          .toLowerCase()
-          .replace(/[^a-z0-9-]+/g, '-')
-          .slice(0, 63),
-        namespace,
-        identity,
-        ...(opts.leaderElection.leaseDurationMs
-          ? { leaseDurationMs: opts.leaderElection.leaseDurationMs }
-          : {}),
-        ...(opts.leaderElection.renewDeadlineMs
-          ? { renewDeadlineMs: opts.leaderElection.renewDeadlineMs }
-          : {}),
-        ...(opts.leaderElection.retryPeriodMs ? { retryPeriodMs: opts.leaderElection.retryPeriodMs } : {}),
-        onStartedLeading: lead,
-        onNewLeader: (who) => log.info({ leader: who || '(none)', self: identity }, 'leader observed'),
-      })
-    : undefined;
   const stopLocal = new AbortController();
   const electing = elector ? elector.run() : lead(stopLocal.signal);
   void electing.catch((err: unknown) => log.error({ err: String(err) }, 'agent stopped with an error'));

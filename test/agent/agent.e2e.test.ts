@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../src/agent/start.js';
+import { startAgent } from '../../src/agent/start.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { memoryLogger, platformRepo, type PlatformRepo } from '../harness/agent-repo.js';

@@ -18,6 +18,8 @@ const modules: CommandModule[] = [
   registerCluster,
   registerSynth,
   registerEngine,
+  registerAgent,
+  registerBootstrap,
   registerCatalog,
   registerUpgradePath,
   registerPreview,

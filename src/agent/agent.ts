@@ -48,6 +48,8 @@ export interface AgentState {
   /** Consecutive failed cycles (for backoff). */
   failures: number;
   drift: DriftItem[];
+  /** The drift most recently detected, kept after self-heal corrected it (for reports of what happened). */
+  lastDetected: DriftItem[];
   health: HealthVerdict | undefined;
   inventory: number;
   pending: { stage: string; message: string }[];
@@ -78,6 +80,7 @@ export class Agent {
     failure: undefined,
     failures: 0,
     drift: [],
+    lastDetected: [],
     health: undefined,
     inventory: 0,
     pending: [],
@@ -277,6 +280,7 @@ export class Agent {
 
   /** One Event per newly seen drift (the recorder folds repeats into a series). */
   private async reportDrift(items: readonly DriftItem[]): Promise<void> {
+    if (items.length > 0) this.state.lastDetected = [...items];
     for (const d of items) {
       const key = driftKey(d);
       if (this.reported.has(key)) continue;

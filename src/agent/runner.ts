@@ -196,6 +196,11 @@ export class AgentRunner {
     });
   }
 
+  /** The agent this runner drives (its state: last good revision, drift, health). */
+  get agent(): Agent {
+    return this.opts.agent;
+  }
+
   /** The drift watches' kinds (for tests and logs). */
   get watchedKinds(): string[] {
     return this.watch.kinds;

@@ -4,6 +4,7 @@ import { registerBootstrap } from './bootstrap.js';
 import { registerCatalog } from './catalog.js';
 import { registerCluster } from './cluster.js';
 import { registerPreview } from './preview.js';
+import { registerQuickstart } from './quickstart.js';
 import { registerEngine } from './engine.js';
 import { registerSynth } from './synth.js';
 import { registerUpgradePath } from './upgrade-path.js';
@@ -15,6 +16,7 @@ export type SetExitCode = (code: number) => void;
 export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
 
 const modules: CommandModule[] = [
+  registerQuickstart,
   registerCluster,
   registerSynth,
   registerEngine,

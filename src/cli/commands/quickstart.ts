@@ -266,10 +266,9 @@ async function publishRepository(root: string): Promise<string> {
   return join(root, 'served', 'platform.git');
 }
 
+/** Live objects for the platform's manifests, read in batches. */
 async function runnerSessionFetch(client: KubeClient, objects: readonly K8sObject[]) {
-  const { ClusterSession } = await import('../../agent/reconcile.js');
   const session = new ClusterSession(client);
-  const { ClusterObserver } = await import('../../cluster/observer.js');
   return (await session.observer.observe(ClusterObserver.wanted(objects))).live;
 }
 

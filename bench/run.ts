@@ -1,6 +1,7 @@
 // `npm run bench -- <name> [--sizes a,b]`: runs one benchmark (or all) and prints a Markdown report.
 import { benchEngine } from './engine.js';
 import { benchSynth } from './synth.js';
+import { benchAgent } from './agent.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -10,6 +11,7 @@ const sizes = args.includes('--sizes') && sizesArg ? sizesArg.split(',').map(Num
 const benches: Record<string, () => Promise<string>> = {
   synth: () => benchSynth(),
   engine: () => benchEngine(sizes ?? [1000, 5000]),
+  agent: () => benchAgent(sizes?.[0] ?? 5000),
 };
 
 for (const [name, fn] of Object.entries(benches)) {

@@ -55,6 +55,8 @@ export interface AgentState {
   pending: { stage: string; message: string }[];
   lastChanges: ChangeSet | undefined;
   reconciling: boolean;
+  /** Where the last cycle spent its time, in milliseconds (for logs and the benchmark). */
+  timings: { fetch?: number; synth?: number; plan?: number; apply?: number; health?: number };
 }
 
 /** One full cycle's outcome. */
@@ -86,6 +88,7 @@ export class Agent {
     pending: [],
     lastChanges: undefined,
     reconciling: false,
+    timings: {},
   };
   private reported = new Set<string>();
 
@@ -107,8 +110,15 @@ export class Agent {
 
   private async runCycle(signal: AbortSignal): Promise<CycleResult> {
     let candidate: GoodRevision;
+    const timings: AgentState['timings'] = (this.state.timings = {});
+    let mark = Date.now();
+    const lap = (phase: keyof AgentState['timings']) => {
+      timings[phase] = Date.now() - mark;
+      mark = Date.now();
+    };
     try {
       const checkout = await this.ports.fetch(signal);
+      lap('fetch');
       this.state.lastAttemptedRevision = checkout.revision;
       if (this.state.lastGood?.revision === checkout.revision) {
         candidate = this.state.lastGood;
@@ -120,6 +130,7 @@ export class Agent {
             synth,
             data: await this.ports.platformData(checkout.dir),
           };
+          lap('synth');
         } catch (err) {
           return this.fail('SynthFailed', synthMessage(err));
         }
@@ -131,6 +142,7 @@ export class Agent {
     let observed;
     try {
       observed = await observeAndPlan(this.session, candidate.synth, { revision: candidate.revision });
+      lap('plan');
     } catch (err) {
       return this.fail('ObserveFailed', errorMessage(err));
     }
@@ -185,7 +197,9 @@ export class Agent {
     for (const d of corrected) await this.corrected(d, candidate.revision);
     this.state.drift = drift.filter((d) => !written.has(d.id));
     this.state.inventory = observed.plan.items.filter((i) => i.desired).length;
-    this.state.health = await this.health(candidate.synth);
+    if (mustApply) lap('apply');
+    this.state.health = await this.health(candidate.synth, observed.observed.live, written);
+    lap('health');
     await this.reportDrift(this.state.drift);
     return { revision: candidate.revision, applied: mustApply, drift: this.state.drift };
   }
@@ -250,16 +264,28 @@ export class Agent {
     return { revision: this.state.lastAttemptedRevision, applied: false, failure: this.state.failure, drift };
   }
 
-  private async health(synth: SynthResult): Promise<HealthVerdict> {
-    const live = await this.session.target.fetch(
-      synth.manifests.map((m) => ({
-        id: m.id,
-        apiVersion: m.object.apiVersion,
-        kind: m.object.kind,
-        group: m.id.split('_')[2]!,
-        namespace: m.object.metadata.namespace ?? '',
-      })),
-    );
+  /**
+   * Health of the desired objects: from what the cycle observed, re-reading only the objects this
+   * cycle wrote (their status is what changed), so a no-op cycle reads nothing more.
+   */
+  private async health(
+    synth: SynthResult,
+    observed: ReadonlyMap<string, K8sObject>,
+    written: ReadonlySet<string>,
+  ): Promise<HealthVerdict> {
+    const reread = synth.manifests.filter((m) => written.has(m.id) || !observed.has(m.id));
+    const fresh = reread.length
+      ? await this.session.target.fetch(
+          reread.map((m) => ({
+            id: m.id,
+            apiVersion: m.object.apiVersion,
+            kind: m.object.kind,
+            group: m.id.split('_')[2]!,
+            namespace: m.object.metadata.namespace ?? '',
+          })),
+        )
+      : new Map<string, K8sObject>();
+    const live = { get: (id: string) => fresh.get(id) ?? (written.has(id) ? undefined : observed.get(id)) };
     return rollUp(
       synth.manifests.map((m) => {
         const obj = live.get(m.id);

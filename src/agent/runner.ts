@@ -131,7 +131,9 @@ export class AgentRunner {
       if (agent.state.lastChanges) metrics.changeSet(agent.state.lastChanges.counts);
       if (result.revision && result.revision !== before) {
         metrics.appliedRevision(result.revision);
-        log.info({ revision: result.revision, ms }, 'revision applied');
+        log.info({ revision: result.revision, ms, timings: agent.state.timings }, 'revision applied');
+      } else {
+        log.debug({ ms, timings: agent.state.timings, applied: result.applied }, 'cycle');
       }
       const s = agent.state;
       await this.report({

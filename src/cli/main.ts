@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { GroundworkError, errorMessage } from '../core/errors.js';
 import { registerCommands } from './commands/index.js';
 import { ExitCode } from './exit-code.js';
+import { packageVersion } from '../core/package-root.js';
 
 /**
  * Runs the `groundwork` CLI with `argv` (as in `process.argv`) and resolves to the
@@ -10,7 +11,7 @@ import { ExitCode } from './exit-code.js';
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('groundwork')
     .description('GitOps platform bootstrapper for Kubernetes and OpenShift')
-    .version(await packageVersion())
+    .version(packageVersion())
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   let exitCode: number = ExitCode.Ok;
@@ -30,12 +31,4 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return ExitCode.Error;
   }
-}
-
-async function packageVersion(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../core/package-root.js';
 
-/** Root of the Groundwork package (where package.json lives). */
-export const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export { packageRoot };
 
 /** The shared fixtures next to the repository (`../shared/fixtures`), overridable by `GROUNDWORK_FIXTURES`. */
 export function fixturesDir(env: NodeJS.ProcessEnv = process.env): string {

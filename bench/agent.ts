@@ -1,0 +1,204 @@
+// Agent benchmark (issue 6), one run with a 5,000-object platform on one local control plane:
+// commit → applied latency of a one-object change (webhook, and polling), drift-detection latency,
+// CPU time of a no-op cycle and the agent's steady RSS (the agent runs as its own process, compiled).
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { openSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeClient } from '../src/cluster/client.js';
+import { installCrds } from '../src/cluster/crds.js';
+import { LocalControlPlane } from '../src/controlplane/control-plane.js';
+import { defaultCrdDirs } from '../src/controlplane/crd-dirs.js';
+import { freePort } from '../src/controlplane/ports.js';
+import { readObjects } from '../src/core/yaml-files.js';
+import { runCommand } from '../src/cli/run-command.js';
+import { startGitServer } from '../src/source/git-http-server.js';
+
+const PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork';
+export default definePlatform({
+  values: z.object({ namespaces: z.number(), objects: z.number(), changed: z.record(z.string(), z.string()).default({}) }),
+  build(scope, v) {
+    const p = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
+    for (let n = 0; n < v.namespaces; n++) new ApiObject(p, 'ns-' + n, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-' + n } });
+    for (let i = 0; i < v.objects; i++) {
+      const name = 'cm-' + i;
+      new ApiObject(p, name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'bench-' + (i % v.namespaces) }, data: { index: String(i), value: v.changed[name] ?? 'initial' } });
+    }
+  },
+});
+`;
+
+export async function benchAgent(objects = 5000): Promise<string> {
+  const cp = await LocalControlPlane.start();
+  const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
+  await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
+  const root = await mkdtemp(join(tmpdir(), 'gw-agent-bench-'));
+  const work = join(root, 'work');
+  const env = {
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'b@b',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'b@b',
+  };
+  const git = (...args: string[]) =>
+    runCommand('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: work, env });
+  const namespaces = 10;
+  const publish = async (changed: Record<string, string>, message: string) => {
+    await writeFile(join(work, 'overlays', 'bench.yaml'), JSON.stringify({ namespaces, objects, changed }));
+    await git('commit', '-qam', message);
+    await git('push', '-q', join(root, 'served', 'platform.git'), 'main');
+    return (await git('rev-parse', 'HEAD')).trim();
+  };
+  await mkdir(join(work, 'platform'), { recursive: true });
+  await mkdir(join(work, 'overlays'), { recursive: true });
+  await writeFile(join(work, 'groundwork.yaml'), 'name: bench\ndefaultOverlay: bench\n');
+  await writeFile(join(work, 'package.json'), '{ "type": "module" }\n');
+  await writeFile(join(work, 'platform', 'main.ts'), PLATFORM);
+  await writeFile(join(work, 'overlays', 'bench.yaml'), JSON.stringify({ namespaces, objects, changed: {} }));
+  await git('init', '-q', '--initial-branch=main');
+  await git('add', '.');
+  await git('commit', '-qm', 'bench platform');
+  await runCommand('git', ['clone', '-q', '--bare', work, join(root, 'served', 'platform.git')], {
+    cwd: root,
+    env,
+  });
+  const server = await startGitServer({ root: join(root, 'served') });
+  const port = await freePort();
+  const secret = 'bench-webhook-secret';
+  const agent = spawn(
+    process.execPath,
+    [
+      new URL('../src/cli/run.js', import.meta.url).pathname,
+      'agent',
+      '--repo',
+      server.url('platform.git'),
+      '--overlay',
+      'bench',
+      '--interval',
+      '10s',
+      '--namespace',
+      'groundwork-system',
+      '--http-port',
+      String(port),
+      '--kubeconfig',
+      cp.info.kubeconfig,
+      '--mode',
+      'self-heal',
+      '--log-level',
+      process.env.BENCH_LOG_LEVEL ?? 'warn',
+    ],
+    {
+      env: { ...process.env, GROUNDWORK_WEBHOOK_SECRET: secret, GROUNDWORK_CACHE_DIR: join(root, 'cache') },
+      // BENCH_AGENT_LOG=<file> keeps the agent's JSON log (with per-cycle timings at BENCH_LOG_LEVEL=debug).
+      stdio: [
+        'ignore',
+        process.env.BENCH_AGENT_LOG ? openSync(process.env.BENCH_AGENT_LOG, 'w') : 'ignore',
+        'inherit',
+      ],
+    },
+  );
+  const metric = async (name: string): Promise<number> => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    // Sum over every label set (e.g. reconcile counts by result).
+    const lines = text.split('\n').filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+    return lines.length ? lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0) : NaN;
+  };
+  const valueOf = async (i: number) =>
+    (
+      await client
+        .request<{ data: { value: string } }>(
+          'GET',
+          `/api/v1/namespaces/bench-${i % namespaces}/configmaps/cm-${i}`,
+        )
+        .catch(() => undefined)
+    )?.data.value;
+  const until = async (check: () => Promise<boolean>, timeoutMs: number) => {
+    const t = performance.now();
+    while (performance.now() - t < timeoutMs) {
+      if (await check().catch(() => false)) return performance.now() - t;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('timed out');
+  };
+  const rows: string[] = [];
+  try {
+    const initial = await until(async () => (await valueOf(objects - 1)) === 'initial', 300_000);
+    await new Promise((r) => setTimeout(r, 12_000)); // let the first cycles settle (one full poll interval)
+
+    // Webhook: a one-object change, then a signed push notification.
+    const sha = await publish({ 'cm-17': 'webhook' }, 'change one object (webhook)');
+    const body = JSON.stringify({ ref: 'refs/heads/main', after: sha });
+    const t0 = performance.now();
+    const hook = await fetch(`http://127.0.0.1:${port}/webhook`, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'push',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+      },
+    });
+    if (hook.status !== 202) throw new Error(`webhook answered ${hook.status}`);
+    await until(async () => (await valueOf(17)) === 'webhook', 60_000);
+    const webhookMs = performance.now() - t0;
+
+    // Polling: a one-object change and no notification (interval 10 s ± 10%).
+    await new Promise((r) => setTimeout(r, 2000));
+    const t1 = performance.now();
+    await publish({ 'cm-17': 'webhook', 'cm-18': 'polled' }, 'change one object (poll)');
+    await until(async () => (await valueOf(18)) === 'polled', 60_000);
+    const pollMs = performance.now() - t1;
+
+    // Drift: an out-of-band edit until the DriftDetected Event.
+    const live = await client.request<Record<string, unknown>>(
+      'GET',
+      '/api/v1/namespaces/bench-9/configmaps/cm-99',
+    );
+    const t2 = performance.now();
+    await client.request('PUT', '/api/v1/namespaces/bench-9/configmaps/cm-99', {
+      body: { ...live, data: { index: '99', value: 'drifted' } },
+      query: { fieldManager: 'kubectl-edit' },
+    });
+    await until(async () => {
+      const events = await client.request<{ items: { reason: string; regarding: { name: string } }[] }>(
+        'GET',
+        '/apis/events.k8s.io/v1/namespaces/bench-9/events',
+      );
+      return events.items.some((e) => e.reason === 'DriftDetected' && e.regarding.name === 'cm-99');
+    }, 30_000);
+    const driftMs = performance.now() - t2;
+
+    // No-op cycles: CPU per cycle over a minute of polls without changes, and the steady RSS.
+    await new Promise((r) => setTimeout(r, 12_000));
+    const cpu0 = await metric('process_cpu_seconds_total');
+    const cycles0 = await metric('groundwork_reconcile_duration_seconds_count');
+    await new Promise((r) => setTimeout(r, 60_000));
+    const cpu1 = await metric('process_cpu_seconds_total');
+    const cycles1 = await metric('groundwork_reconcile_duration_seconds_count');
+    const rss = (await metric('process_resident_memory_bytes')) / 1048576;
+    const cpuPerCycle = ((cpu1 - cpu0) / Math.max(1, cycles1 - cycles0)) * 1000;
+
+    rows.push(
+      `| measure (${objects} objects) | value | target |`,
+      '|---|---|---|',
+      `| initial sync (fetch, synth, apply) | ${(initial / 1000).toFixed(1)} s | |`,
+      `| commit → applied, webhook | ${(webhookMs / 1000).toFixed(2)} s | ≤ 5 s |`,
+      `| commit → applied, polling (interval 10 s ± 10%) | ${(pollMs / 1000).toFixed(2)} s | ≤ interval + a cycle |`,
+      `| drift detection (edit → DriftDetected Event) | ${(driftMs / 1000).toFixed(2)} s | ≤ 2 s |`,
+      `| CPU time of a no-op cycle | ${cpuPerCycle.toFixed(0)} ms (${cycles1 - cycles0} cycles) | |`,
+      `| steady agent RSS | ${rss.toFixed(0)} MB | ≤ 250 MB |`,
+      '',
+      'The agent runs as its own process from the compiled build (`node dist/src/cli/run.js agent`); synth runs in its child process, not counted in the RSS.',
+    );
+  } finally {
+    agent.kill('SIGTERM');
+    await new Promise((r) => agent.once('exit', r));
+    await server.stop();
+    client.close();
+    await cp.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+  return rows.join('\n');
+}

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
-import { redactText } from '../report/sync-status.js';
+import { redactText } from '../plan/redact.js';
 import { isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
 import { microTime } from './lease-store.js';

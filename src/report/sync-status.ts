@@ -1,4 +1,13 @@
-import { createHash } from 'node:crypto';
+import { redactText } from '../plan/redact.js';
+import { cell, factLines } from './sync-status-render.js';
+import {
+  failedConditions,
+  inProgressOrStalled,
+  outcomeConditions,
+  progressingConditions,
+  setConditions,
+  type WantedCondition,
+} from './sync-conditions.js';
 import { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
 import { describeRef } from '../core/object-id.js';
@@ -303,146 +312,6 @@ export class SyncStatus {
   }
 }
 
-/** Revision, inventory, health, drift (with its items indented) and pending waits, one per line. */
-function factLines(s: SyncStatusJson, code: (text: string) => string): string[] {
-  const lines = [
-    `revision: applied ${code(s.lastAppliedRevision ?? '-')}, attempted ${code(s.lastAttemptedRevision ?? '-')}`,
-  ];
-  if (s.inventory) lines.push(`inventory: ${inventoryText(s.inventory)}`);
-  if (s.health) lines.push(`health: ${s.health.status} (${s.health.reason})`);
-  lines.push(`drift: ${driftText(s.drift)}`);
-  for (const i of s.drift?.items ?? [])
-    lines.push(`  ${i.type} ${code(i.object)}${i.fields.length ? `: ${i.fields.map(code).join(', ')}` : ''}`);
-  for (const p of s.pending ?? []) lines.push(`pending (${p.stage}): ${p.message.replace(/\n/g, ' ')}`);
-  if (s.lastReconcileTime) lines.push(`last reconcile: ${s.lastReconcileTime}`);
-  return lines;
-}
-
-/**
- * Best-effort redaction of obvious secret material in free text (condition messages, event notes):
- * PEM private keys, `Bearer`/`Basic` credentials, `password|token|secret|apiKey|…` key-value pairs,
- * and the `data`/`stringData` values of a Secret rendered as JSON or YAML. Values become
- * `<redacted sha256:xxxxxxxx>` as in `src/plan/redact.ts`. It does not make arbitrary text safe:
- * callers pass text built from redacted values in the first place.
- */
-export function redactText(text: string): string {
-  let out = text.replace(
-    /-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g,
-    '<redacted private key>',
-  );
-  out = out.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 <redacted>');
-  out = out.replace(
-    /(?<![\w./-])(["']?[\w.-]*(?:password|passwd|secret|token|api[_-]?key|credentials?|private[_-]?key)[\w.-]*["']?\s*[:=]\s*)(?!<redacted)("[^"]*"|'[^']*'|[^\s,;}\]]+)/gi,
-    (_m, key: string, value: string) => {
-      const quote = /^["']/.test(value) ? value[0]! : '';
-      return `${key}${quote}${hashed(quote ? value.slice(1, -1) : value)}${quote}`;
-    },
-  );
-  if (/"kind"\s*:\s*"Secret"/.test(out))
-    out = out.replace(
-      /("(?:data|stringData)"\s*:\s*\{)([^{}]*)\}/g,
-      (_m, open: string, body: string) =>
-        `${open}${body.replace(/("[^"]*"\s*:\s*)"([^"]*)"/g, (_k, k: string, v: string) => `${k}"${hashed(v)}"`)}}`,
-    );
-  if (/\bkind:\s*Secret\b/.test(out))
-    out = out.replace(
-      /^(\s*)(data|stringData):[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))*)/gm,
-      (_m, indent: string, field: string, body: string) =>
-        `${indent}${field}:\n${body.replace(/^(\s+[^:\n]+:[ \t]*)(?!<redacted)(\S[^\n]*)$/gm, (_l, k: string, v: string) => `${k}${hashed(v)}`)}`,
-    );
-  return out;
-}
-
-function hashed(value: string): string {
-  return `<redacted sha256:${createHash('sha256').update(value).digest('hex').slice(0, 8)}>`;
-}
-
-type WantedCondition = Pick<SyncCondition, 'type' | 'status' | 'reason' | 'message'>;
-
-function want(
-  type: SyncConditionType,
-  status: SyncCondition['status'],
-  reason: SyncReason,
-  message: string,
-): WantedCondition {
-  return { type, status, reason, message: clip(redactText(message)) };
-}
-
-function progressingConditions(message: string): WantedCondition[] {
-  return [
-    want('Ready', 'Unknown', 'Progressing', message),
-    want('Reconciling', 'True', 'Progressing', message),
-  ];
-}
-
-function failedConditions(reason: FailureReason, message: string, transient: boolean): WantedCondition[] {
-  return transient
-    ? [want('Ready', 'False', reason, message), want('Reconciling', 'True', 'ProgressingWithRetry', message)]
-    : [want('Ready', 'False', reason, message), want('Stalled', 'True', reason, message)];
-}
-
-/** Conditions from the facts of a finished reconcile, worst first. */
-function outcomeConditions(f: SyncStatusJson, latest: string | undefined): WantedCondition[] {
-  const health = f.health?.status ?? 'Unknown';
-  const healthMessage = `${health} (${f.health?.reason ?? 'NotAssessed'})${f.health?.message ? `: ${f.health.message}` : ''}`;
-  if (health === 'Degraded' || health === 'Missing')
-    return [
-      want('Ready', 'False', 'HealthCheckFailed', healthMessage),
-      want('Stalled', 'True', 'HealthCheckFailed', healthMessage),
-    ];
-  if (f.drift && f.drift.drifted > 0)
-    return [want('Ready', 'False', 'DriftDetected', `${driftText(f.drift)}`)];
-  if (latest && f.lastAppliedRevision !== latest)
-    return progressingConditions(
-      `revision ${latest} is not applied yet (applied: ${f.lastAppliedRevision ?? 'none'})`,
-    );
-  if (f.pending?.length) {
-    const message = f.pending.map((p) => `${p.stage}: ${p.message}`).join('; ');
-    return [want('Ready', 'False', 'Pending', message), want('Reconciling', 'True', 'Pending', message)];
-  }
-  if (health === 'Progressing' || health === 'Unknown')
-    return [
-      want('Ready', 'False', 'WaitingForHealth', healthMessage),
-      want('Reconciling', 'True', 'WaitingForHealth', healthMessage),
-    ];
-  if (health === 'Suspended') return [want('Ready', 'False', 'Suspended', healthMessage)];
-  return [
-    want('Ready', 'True', 'ReconciliationSucceeded', `Applied revision: ${f.lastAppliedRevision ?? ''}`),
-  ];
-}
-
-function inProgressOrStalled(s: SyncStatusJson): boolean {
-  return s.conditions.some(
-    (c) =>
-      c.status === 'True' &&
-      (c.type === 'Stalled' || c.reason === 'Progressing' || c.reason === 'ProgressingWithRetry'),
-  );
-}
-
-/** Sets the wanted conditions in kstatus order; a condition keeps its transition time while its status holds. */
-function setConditions(
-  previous: readonly SyncCondition[],
-  wanted: readonly WantedCondition[],
-  at: Date,
-  generation: number,
-): SyncCondition[] {
-  return SYNC_CONDITION_TYPES.flatMap((type) => {
-    const w = wanted.find((c) => c.type === type);
-    if (!w) return [];
-    const old = previous.find((c) => c.type === type);
-    return [
-      {
-        type: w.type,
-        status: w.status,
-        reason: w.reason,
-        message: w.message,
-        lastTransitionTime: old && old.status === w.status ? old.lastTransitionTime : rfc3339(at),
-        observedGeneration: generation,
-      },
-    ];
-  });
-}
-
 function driftStatus(report: DriftReport | undefined): DriftStatus | undefined {
   if (!report || !report.drifted) return undefined;
   return {
@@ -455,21 +324,7 @@ function driftStatus(report: DriftReport | undefined): DriftStatus | undefined {
   };
 }
 
-function inventoryText(inv: NonNullable<SyncStatusJson['inventory']>): string {
-  const stages = Object.entries(inv.byStage ?? {}).map(([stage, n]) => `${stage} ${n}`);
-  return `${inv.objects} objects${stages.length ? ` (${stages.join(', ')})` : ''}`;
-}
-
-function driftText(d: DriftStatus | undefined): string {
-  if (!d || d.drifted === 0) return 'none';
-  return `${d.drifted} drifted (${d.missing} missing, ${d.modified} modified, ${d.extra} extra)`;
-}
-
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-function clip(s: string): string {
+export function clip(s: string): string {
   return s.length > MESSAGE_LIMIT ? `${s.slice(0, MESSAGE_LIMIT - 1)}…` : s;
 }
 

@@ -1,0 +1,30 @@
+import type { DriftStatus, SyncStatusJson } from './sync-status.js';
+
+/** Revision, inventory, health, drift (with its items indented) and pending waits, one per line. */
+export function factLines(s: SyncStatusJson, code: (text: string) => string): string[] {
+  const lines = [
+    `revision: applied ${code(s.lastAppliedRevision ?? '-')}, attempted ${code(s.lastAttemptedRevision ?? '-')}`,
+  ];
+  if (s.inventory) lines.push(`inventory: ${inventoryText(s.inventory)}`);
+  if (s.health) lines.push(`health: ${s.health.status} (${s.health.reason})`);
+  lines.push(`drift: ${driftText(s.drift)}`);
+  for (const i of s.drift?.items ?? [])
+    lines.push(`  ${i.type} ${code(i.object)}${i.fields.length ? `: ${i.fields.map(code).join(', ')}` : ''}`);
+  for (const p of s.pending ?? []) lines.push(`pending (${p.stage}): ${p.message.replace(/\n/g, ' ')}`);
+  if (s.lastReconcileTime) lines.push(`last reconcile: ${s.lastReconcileTime}`);
+  return lines;
+}
+
+export function inventoryText(inv: NonNullable<SyncStatusJson['inventory']>): string {
+  const stages = Object.entries(inv.byStage ?? {}).map(([stage, n]) => `${stage} ${n}`);
+  return `${inv.objects} objects${stages.length ? ` (${stages.join(', ')})` : ''}`;
+}
+
+export function driftText(d: DriftStatus | undefined): string {
+  if (!d || d.drifted === 0) return 'none';
+  return `${d.drifted} drifted (${d.missing} missing, ${d.modified} modified, ${d.extra} extra)`;
+}
+
+export function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

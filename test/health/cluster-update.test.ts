@@ -1,3 +1,4 @@
+import { CLUSTER_OPERATORS_4_14 } from '../../src/simulators/cvo-install.js';
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
 import { assessClusterUpdate } from '../../src/health/cluster-update.js';
@@ -26,41 +27,8 @@ const own = (list: K8sObject[]) =>
 const inView = (objects: { subject: string; status: HealthStatus; reason: string }[], key: string) =>
   objects.filter((o) => `${o.status}/${o.reason}` === key).map((o) => o.subject);
 
-const ALL_OPERATORS = [
-  'authentication',
-  'baremetal',
-  'cloud-controller-manager',
-  'cloud-credential',
-  'cluster-autoscaler',
-  'config-operator',
-  'console',
-  'control-plane-machine-set',
-  'csi-snapshot-controller',
-  'dns',
-  'etcd',
-  'image-registry',
-  'ingress',
-  'insights',
-  'kube-apiserver',
-  'kube-controller-manager',
-  'kube-scheduler',
-  'kube-storage-version-migrator',
-  'machine-api',
-  'machine-approver',
-  'machine-config',
-  'marketplace',
-  'monitoring',
-  'network',
-  'node-tuning',
-  'openshift-apiserver',
-  'openshift-controller-manager',
-  'openshift-samples',
-  'operator-lifecycle-manager',
-  'operator-lifecycle-manager-catalog',
-  'operator-lifecycle-manager-packageserver',
-  'service-ca',
-  'storage',
-];
+// The 33 ClusterOperators of the 4.14 dumps (cluster-state/*/co.yaml).
+const ALL_OPERATORS = [...CLUSTER_OPERATORS_4_14];
 const allHealthy = Object.fromEntries(ALL_OPERATORS.map((n) => [n, 'Healthy/OperatorAvailable']));
 const co = (names: string[]) => names.map((n) => `ClusterOperator/${n}`);
 

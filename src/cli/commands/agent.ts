@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { startAgent } from '../../agent/start.js';
-import type { SourceRef } from '../../source/fetch-revision.js';
 import { parseDuration } from './engine.js';
+import { sourceRefOf } from '../source-flags.js';
 import type { CommandModule } from './index.js';
 
 interface AgentFlags {
@@ -68,11 +68,7 @@ export const registerAgent: CommandModule = (program: Command) => {
     .option('--log-level <level>', 'trace, debug, info, warn or error', 'info')
     .action(async (flags: AgentFlags) => {
       const log = pino({ name: 'groundwork-agent', level: flags.logLevel });
-      const ref: SourceRef = flags.commit
-        ? { commit: flags.commit, ...(flags.branch ? { branch: flags.branch } : {}) }
-        : flags.tag
-          ? { tag: flags.tag }
-          : { branch: flags.branch ?? 'main' };
+      const ref = sourceRefOf(flags);
       if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
         throw new Error(`--mode must be detect-only or self-heal, not ${flags.mode}`);
       const leaseMs = parseDuration(flags.leaseDuration);

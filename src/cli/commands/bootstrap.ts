@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { applyBootstrap, planBootstrap } from '../../agent/bootstrap.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
-import type { SourceRef } from '../../source/fetch-revision.js';
 import { toYaml } from '../../synth/canonical.js';
 import { redactSecret } from '../../plan/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
+import { sourceRefOf } from '../source-flags.js';
 import type { CommandModule } from './index.js';
 
 interface BootstrapFlags {
@@ -56,11 +56,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
     .action(async (flags: BootstrapFlags) => {
       if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
         throw new Error(`--mode must be detect-only or self-heal`);
-      const ref: SourceRef = flags.commit
-        ? { commit: flags.commit, ...(flags.branch ? { branch: flags.branch } : {}) }
-        : flags.tag
-          ? { tag: flags.tag }
-          : { branch: flags.branch ?? 'main' };
+      const ref = sourceRefOf(flags);
       const session = await openSession({
         dir: '.',
         ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),

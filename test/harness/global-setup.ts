@@ -17,9 +17,15 @@ declare module 'vitest' {
   }
 }
 
+let lastUpdate = 0;
 const log: Progress = {
   start: (t) => process.stderr.write(`[control plane] ${t}\n`),
-  update: () => {},
+  // A cold build takes minutes: say what it is doing at most every 20 s.
+  update: (t) => {
+    if (Date.now() - lastUpdate < 20_000) return;
+    lastUpdate = Date.now();
+    process.stderr.write(`[control plane] ${t}\n`);
+  },
   succeed: (t) => process.stderr.write(`[control plane] ${t}\n`),
   fail: (t) => process.stderr.write(`[control plane] FAILED: ${t}\n`),
   info: (t) => process.stderr.write(`[control plane] ${t}\n`),

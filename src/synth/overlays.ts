@@ -45,7 +45,9 @@ export async function loadOverlayValues(
   const parsed = schema.safeParse(merged);
   if (parsed.success) return parsed.data;
   const issues: ValidationIssue[] = parsed.error.issues.map((issue) => {
-    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    // An unknown key is pointed at itself, not at the mapping that holds it.
+    const path = issue.code === 'unrecognized_keys' && issue.keys[0] ? [...base, issue.keys[0]] : base;
     // Point at the file (and line) that set the key, or at the deepest parent that exists.
     for (let len = path.length; len > 0; len--) {
       const prefix = path.slice(0, len);

@@ -234,6 +234,38 @@ describe('reconcile engine on the real control plane', () => {
     s.client.close();
   });
 
+  it('explains an immutable-field change, and recreates the object only when it asks for it', async () => {
+    const s = await session();
+    const ns = cluster.namespace;
+    const deployment = (app: string, annotations?: Record<string, string>) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: ns, ...(annotations ? { annotations } : {}) },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app } },
+        template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    });
+    expect((await reconcile(s, [deployment('v1')])).changes.error).toBeUndefined();
+    // spec.selector is immutable: the server refuses the change.
+    const refused = await reconcile(s, [deployment('v2')]);
+    expect(refused.changes.failed[0]).toMatchObject({ code: 'Immutable' });
+    expect(refused.changes.failed[0]!.message).toContain('groundwork.io/on-immutable: recreate');
+    const recreated = await reconcile(s, [deployment('v2', { 'groundwork.io/on-immutable': 'recreate' })]);
+    expect(recreated.changes.error).toBeUndefined();
+    expect(recreated.changes.entries[0]).toMatchObject({
+      action: 'configured',
+      message: 'recreated (immutable field changed)',
+    });
+    const live = await s.client.request<{ spec: { selector: { matchLabels: { app: string } } } }>(
+      'GET',
+      `/apis/apps/v1/namespaces/${ns}/deployments/web`,
+    );
+    expect(live.spec.selector.matchLabels.app).toBe('v2');
+    s.client.close();
+  });
+
   it('applies a CRD and its custom resources in one apply', async () => {
     const s = await session();
     const ns = cluster.namespace;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { KubeClient } from '../../src/cluster/client.js';
 import { installCrds } from '../../src/cluster/crds.js';
@@ -55,6 +56,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('kubectl', cp.info.binaries.kubectl ?? '');
   return async () => {
     const pids = cp.pids;
+    // Peak memory of the control plane over the run (VmHWM of each process), for the record.
+    const peaks = pids.map((pid) => {
+      try {
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+        return `${name} ${Math.round(kb / 1024)} MB`;
+      } catch {
+        return `${pid} ?`;
+      }
+    });
+    process.stderr.write(`[control plane] peak RSS: ${peaks.join(', ')}\n`);
     await cp.stop();
     const alive = pids.filter(isAlive);
     if (alive.length > 0)

@@ -21,7 +21,7 @@ describe('the example platform against the real CRD schemas', () => {
     // What an OpenShift cluster already has: the installer's ClusterVersion, and the CRDs OLM installs
     // with the operators (the Argo CD operand's), shaped as the OLM simulator installs them.
     await installClusterVersion(client, { version: '4.14.38', channel: 'stable-4.14' });
-    const owned = REDHAT_PACKAGES.flatMap((p) => p.csvs.flatMap((c) => c.ownedCRDs));
+    const owned = REDHAT_PACKAGES.flatMap((p) => p.csvs.flatMap((c) => c.ownedCRDs ?? []));
     await installCrds(
       client,
       owned.map((c) => ({

@@ -9,12 +9,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pLimit from 'p-limit';
 import { KubeClient } from '../src/cluster/client.js';
 import { LocalControlPlane } from '../src/controlplane/control-plane.js';
 import { toYaml } from '../src/synth/canonical.js';
+import { benchConfigMap } from './objects.js';
 
 const run = promisify(execFile);
+const REPS = 3;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchEngine(sizes: number[]): Promise<string> {
   const cp = await LocalControlPlane.start();
@@ -25,36 +27,54 @@ export async function benchEngine(sizes: number[]): Promise<string> {
   const rows: string[] = [];
   try {
     for (const n of sizes) {
-      const files = (ns: string) => writeManifests(join(work, `${ns}`), ns, n);
-      for (const ns of [`kubectl-${n}`, `gw-${n}`, `raw-${n}`])
-        await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
-      const kdir = await files(`kubectl-${n}`);
-      const gdir = await files(`gw-${n}`);
-
-      const k1 = await timed(() =>
-        run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], {
-          env,
-          maxBuffer: 1 << 28,
-        }),
-      );
-      const raw = await rawLoop(client, `raw-${n}`, n, 32);
-      const g = await child(cp.info.kubeconfig, gdir, `bench-${n}`);
-      const k2 = await timed(() =>
-        run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], {
-          env,
-          maxBuffer: 1 << 28,
-        }),
-      );
-      const g1 = g.first;
-      const g2 = g.noop;
-
+      // Each measurement three times, interleaved, in fresh namespaces; the median is reported
+      // (a 2-core machine shares its cores between the apiserver, etcd and the client).
+      const k1s: number[] = [];
+      const raws: number[] = [];
+      const gs: ChildResult[] = [];
+      const k2s: number[] = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        for (const ns of [`kubectl-${n}-${rep}`, `gw-${n}-${rep}`, `raw-${n}-${rep}`])
+          await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
+        const kdir = await writeManifests(join(work, `kubectl-${n}-${rep}`), `kubectl-${n}-${rep}`, n);
+        const gdir = await writeManifests(join(work, `gw-${n}-${rep}`), `gw-${n}-${rep}`, n);
+        k1s.push(
+          await timed(() =>
+            run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], {
+              env,
+              maxBuffer: 1 << 28,
+            }),
+          ),
+        );
+        raws.push(await rawChild(cp.info.kubeconfig, `raw-${n}-${rep}`, n, 32));
+        gs.push(await child(cp.info.kubeconfig, gdir, `bench-${n}-${rep}`));
+        k2s.push(
+          await timed(() =>
+            run(kubectl, ['apply', '--server-side', '--field-manager=kubectl-bench', '-R', '-f', kdir], {
+              env,
+              maxBuffer: 1 << 28,
+            }),
+          ),
+        );
+      }
+      const k1 = median(k1s);
+      const raw = median(raws);
+      const k2 = median(k2s);
+      const g = gs.sort((a, b) => a.first.totalMs - b.first.totalMs)[Math.floor(gs.length / 2)]!;
+      const g1 = { ...g.first, totalMs: median(gs.map((x) => x.first.totalMs)) };
+      const g2 = {
+        ...g.noop,
+        totalMs: median(gs.map((x) => x.noop.totalMs)),
+        writes: Math.max(...gs.map((x) => x.noop.writes)),
+      };
+      g.maxRssMb = Math.max(...gs.map((x) => x.maxRssMb));
       rows.push(
-        `### ${n} ConfigMaps`,
+        `### ${n} ConfigMaps (median of ${REPS} runs)`,
         '',
         '| measure | Groundwork | baseline | ratio | target |',
         '|---|---|---|---|---|',
         `| (a) first apply vs kubectl --server-side | ${s(g1.totalMs)} | ${s(k1)} | ${(k1 / g1.totalMs).toFixed(2)}× faster | ≥ 2.5× |`,
-        `| (c) first apply vs raw SSA loop (ceiling) | ${s(g1.totalMs)} | ${s(raw)} | ${((raw / g1.totalMs) * 100).toFixed(0)}% of ceiling | ≥ 80% |`,
+        `| (c) first apply vs a raw concurrent SSA loop in its own process (ceiling) | ${s(g1.totalMs)} | ${s(raw)} | ${((raw / g1.totalMs) * 100).toFixed(0)}% of ceiling | ≥ 80% |`,
         `| (b) no-op vs kubectl no-op | ${s(g2.totalMs)} | ${s(k2)} | ${((g2.totalMs / k2) * 100).toFixed(1)}% | ≤ 10% |`,
         `| (b) writes in the no-op | ${g2.writes} | | | 0 |`,
         `| (d) peak RSS of the Groundwork process | ${g.maxRssMb.toFixed(0)} MB | | | ≤ 250 MB |`,
@@ -77,36 +97,17 @@ async function writeManifests(dir: string, ns: string, n: number): Promise<strin
   // 100 objects per file, as a synthesized platform directory would hold them.
   for (let f = 0; f * 100 < n; f++) {
     const docs = [];
-    for (let i = f * 100; i < Math.min(n, (f + 1) * 100); i++) docs.push(`---\n${toYaml(configMap(ns, i))}`);
+    for (let i = f * 100; i < Math.min(n, (f + 1) * 100); i++)
+      docs.push(`---\n${toYaml(benchConfigMap(ns, i))}`);
     await writeFile(join(dir, `cm-${String(f).padStart(3, '0')}.yaml`), docs.join(''));
   }
   return dir;
 }
 
-function configMap(ns: string, i: number) {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: `cm-${i}`, namespace: ns, labels: { app: 'bench' } },
-    data: { index: String(i), payload: 'x'.repeat(64) },
-  };
-}
-
-async function rawLoop(client: KubeClient, ns: string, n: number, concurrency: number): Promise<number> {
-  const limit = pLimit(concurrency);
-  return timed(() =>
-    Promise.all(
-      Array.from({ length: n }, (_, i) =>
-        limit(() =>
-          client.request('PATCH', `/api/v1/namespaces/${ns}/configmaps/cm-${i}`, {
-            body: configMap(ns, i),
-            contentType: 'application/apply-patch+yaml',
-            query: { fieldManager: 'raw-bench' },
-          }),
-        ),
-      ),
-    ),
-  );
+async function rawChild(kubeconfig: string, ns: string, n: number, concurrency: number): Promise<number> {
+  const script = new URL('./raw-child.js', import.meta.url).pathname;
+  const { stdout } = await run(process.execPath, [script, kubeconfig, ns, String(n), String(concurrency)]);
+  return Number(stdout);
 }
 
 interface Reconcile {

@@ -1,7 +1,7 @@
 import type { ChangeSet } from '../apply/changeset.js';
 import { applyPlan } from '../apply/apply.js';
 import { GroundworkError, errorMessage } from '../core/errors.js';
-import { describeRef } from '../core/object-id.js';
+import { describe } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { rollUp } from '../health/index.js';
 import type { HealthVerdict } from '../health/types.js';
@@ -290,12 +290,7 @@ export class Agent {
       synth.manifests.map((m) => {
         const obj = live.get(m.id);
         return {
-          subject: describeRef({
-            group: '',
-            kind: m.object.kind,
-            namespace: m.object.metadata.namespace ?? '',
-            name: m.object.metadata.name,
-          }),
+          subject: describe(m.object),
           ...(obj
             ? assessHealth(obj)
             : { status: 'Missing' as const, reason: 'NotFound', message: 'not in the cluster' }),

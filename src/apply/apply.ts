@@ -8,7 +8,7 @@ import type { PlanItem } from '../plan/types.js';
 import { ChangeSet } from './changeset.js';
 import { classifyWriteError, isImmutable } from './errors.js';
 import type { ApplyListener } from './events.js';
-import type { Inventory } from './inventory.js';
+import { sameInventory, type Inventory } from './inventory.js';
 import { pruneItems } from './prune.js';
 import { crdsEstablished, csvsSucceeded, objectsHealthy } from './stage-waits.js';
 import type { ApplyTarget } from './target.js';
@@ -80,24 +80,16 @@ export async function applyPlan(
   const previous = new Set(opts.inventory?.previous?.objects ?? []);
   const record = async (objects: Iterable<ObjectId>) => {
     if (!opts.inventory) return;
-    const next = new Set(objects);
-    const prev = opts.inventory.previous;
-    if (
-      prev &&
-      prev.revision === opts.inventory.revision &&
-      next.size === prev.objects.size &&
-      [...next].every((id) => prev.objects.has(id))
-    )
-      return;
     const inv: Inventory = {
       platform: plan.platform,
       overlay: plan.overlay,
       revision: opts.inventory.revision,
-      objects: next,
+      objects: new Set(objects),
     };
+    if (sameInventory(opts.inventory.previous, inv)) return;
     await opts.inventory.write(inv);
     opts.inventory.previous = inv;
-    emit({ type: 'inventory-written', objects: next.size });
+    emit({ type: 'inventory-written', objects: inv.objects.size });
   };
 
   try {

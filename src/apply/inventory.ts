@@ -58,3 +58,13 @@ export function parseInventoryData(data: Record<string, string> | undefined): In
     objects: new Set((data.objects ?? '').split('\n').filter(Boolean)),
   };
 }
+
+/** True when two inventories record the same revision and objects (a write would change nothing). */
+export function sameInventory(a: Inventory | undefined, b: Inventory): boolean {
+  return (
+    !!a &&
+    a.revision === b.revision &&
+    a.objects.size === b.objects.size &&
+    [...b.objects].every((id) => a.objects.has(id))
+  );
+}

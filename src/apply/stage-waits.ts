@@ -1,5 +1,5 @@
-import { findCondition, type K8sObject } from '../core/object.js';
-import { describeRef, refOf, type ObjectId } from '../core/object-id.js';
+import { findCondition } from '../core/object.js';
+import { describeRef, type ObjectId } from '../core/object-id.js';
 import { assessHealth } from '../health/index.js';
 import type { PlanItem } from '../plan/types.js';
 import type { ApplyTarget, TargetRef } from './target.js';
@@ -80,13 +80,3 @@ export async function csvsSucceeded(target: ApplyTarget, subs: readonly PlanItem
   }
   return { done: pending.length === 0, pending };
 }
-
-/** Live objects of a stage, for hooks that need them (approvers, rollout checks). */
-export async function fetchItems(
-  target: ApplyTarget,
-  items: readonly PlanItem[],
-): Promise<Map<ObjectId, K8sObject>> {
-  return target.fetch(items.map(refFor));
-}
-
-export { refFor, refOf };

@@ -1,5 +1,4 @@
 import { GroundworkError } from '../core/errors.js';
-import { splitApiVersion } from '../core/object.js';
 import type { KubeClient } from './client.js';
 
 /** What the apiserver serves for one kind. */
@@ -140,6 +139,3 @@ export function resourcePath(info: ResourceInfo, namespace?: string, name?: stri
   const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
   return `${base}${ns}/${info.resource}${name ? `/${encodeURIComponent(name)}` : ''}`;
 }
-
-/** The group of an apiVersion, re-exported for adapters. */
-export const groupOf = (apiVersion: string): string => splitApiVersion(apiVersion).group;

@@ -73,13 +73,3 @@ export class InventoryStore {
     }
   }
 }
-
-/** True when two inventories record the same revision and objects (a write would change nothing). */
-export function sameInventory(a: Inventory | undefined, b: Inventory): boolean {
-  return (
-    !!a &&
-    a.revision === b.revision &&
-    a.objects.size === b.objects.size &&
-    [...b.objects].every((id) => a.objects.has(id))
-  );
-}

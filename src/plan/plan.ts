@@ -9,7 +9,7 @@ import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
 import { Plan } from './plan-result.js';
 import { redactSecret } from './redact.js';
-import { stageIndex, stageOf } from './stages.js';
+import { stageOf } from './stages.js';
 import type { DryRunProblem, PlanItem } from './types.js';
 
 /** The field manager name Groundwork applies with. Frozen: changing it would orphan field ownership. */
@@ -180,11 +180,6 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
 
 function isObject(x: K8sObject | DryRunProblem): x is K8sObject {
   return (x as K8sObject).metadata !== undefined;
-}
-
-/** Stage order helper for callers that group items. */
-export function byStage(a: PlanItem, b: PlanItem): number {
-  return stageIndex(a.stage) - stageIndex(b.stage);
 }
 
 /**

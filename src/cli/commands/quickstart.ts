@@ -91,7 +91,7 @@ export const registerQuickstart: CommandModule = (program: Command, setExitCode)
         );
         const root = await mkdtemp(join(tmpdir(), 'groundwork-quickstart-'));
         cleanup.push(() => rm(root, { recursive: true, force: true }));
-        const url = await publishRepository(root);
+        await publishRepository(root);
         const git = await startGitServer({ root: join(root, 'served') });
         cleanup.push(() => git.stop());
         out(`      ${git.url('platform.git')} (branch main)`);
@@ -112,7 +112,6 @@ export const registerQuickstart: CommandModule = (program: Command, setExitCode)
           log: pino({ level: 'silent' }),
         });
         cleanup.push(() => agent.stop());
-        void url;
         const progress = terminalProgress();
         progress.start(
           'reconciling: Subscriptions → InstallPlans → CSVs → operands → MachineConfigs → cluster version steps',

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Platform code imports 'groundwork'; in tests that is this repository's own source.
-const alias = { groundwork: fileURLToPath(new URL('./src/index.ts', import.meta.url)) };
+// Platform code imports 'groundwork-gitops'; in tests that is this repository's own source.
+const alias = { 'groundwork-gitops': fileURLToPath(new URL('./src/index.ts', import.meta.url)) };
 
 // Two projects, both run by `npm test`:
 // - unit: pure logic, fixtures and golden files; no cluster.

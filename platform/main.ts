@@ -7,7 +7,7 @@ import {
   Platform,
   definePlatform,
   withPolicy,
-} from 'groundwork';
+} from 'groundwork-gitops';
 import { Values } from './values.js';
 
 /**

@@ -1,4 +1,4 @@
-import { maintenanceWindowSchema, z } from 'groundwork';
+import { maintenanceWindowSchema, z } from 'groundwork-gitops';
 
 /**
  * The values an overlay (overlays/*.yaml) sets. Everything that differs between environments or

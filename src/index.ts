@@ -1,5 +1,5 @@
 /**
- * Groundwork's public API for platform repositories: `import { ... } from 'groundwork'`.
+ * Groundwork's public API for platform repositories: `import { ... } from 'groundwork-gitops'`.
  * Everything a platform module needs is exported here, including `z` (zod) for overlay value
  * schemas and cdk8s' `ApiObject`/`Include` for plain objects, so a platform repository needs no
  * dependencies of its own.

@@ -29,7 +29,7 @@ export interface PlatformValues {
  * The platform module every agent test repository holds: ConfigMaps from overlay values, an
  * optional Secret, and an optional PlatformOperator whose approval can be made invalid.
  */
-export const PLATFORM_MAIN = `import { ApiObject, Platform, PlatformOperator, definePlatform, z } from 'groundwork';
+export const PLATFORM_MAIN = `import { ApiObject, Platform, PlatformOperator, definePlatform, z } from 'groundwork-gitops';
 
 export default definePlatform({
   values: z.object({

@@ -9,7 +9,7 @@ import { register as registerTsx } from 'tsx/esm/api';
 function packageJson() {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const file = join(dir, 'package.json');
-    if (existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).name === 'groundwork') return file;
+    if (existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).name === 'groundwork-gitops') return file;
     if (dirname(dir) === dir) throw new Error("groundwork's package.json not found");
   }
 }

@@ -36,6 +36,8 @@ export interface Observed {
   plan: Plan;
   observed: ObservedState;
   inventory: Inventory | undefined;
+  /** API versions discovery skipped as unavailable (Stale); none of the platform's kinds is in them. */
+  unavailableApis: readonly string[];
 }
 
 /**
@@ -78,7 +80,7 @@ export async function observeAndPlan(
       ...(opts.force ? { force: true } : {}),
     },
   );
-  return { plan: result, observed, inventory };
+  return { plan: result, observed, inventory, unavailableApis: session.discovery.unavailable() };
 }
 
 /** Applies a plan against the session's cluster, recording the inventory. */

@@ -17,7 +17,9 @@ interface DiscoveryV2 {
     metadata: { name: string };
     versions: {
       version: string;
-      resources: {
+      /** `Stale` when an aggregated APIService could not be reached: `resources` is then absent. */
+      freshness?: 'Current' | 'Stale';
+      resources?: {
         resource: string;
         responseKind: { kind: string };
         scope: 'Namespaced' | 'Cluster';
@@ -43,6 +45,7 @@ export class Discovery {
   private table = new Map<string, ResourceInfo>();
   private preferred = new Map<string, ResourceInfo>();
   private loadedAt = 0;
+  private stale = new Set<string>();
 
   constructor(private readonly client: KubeClient) {}
 
@@ -53,6 +56,14 @@ export class Discovery {
     if (!info && Date.now() - this.loadedAt > 250) {
       await this.refresh();
       info = this.table.get(key);
+    }
+    if (!info && this.stale.has(apiVersion)) {
+      throw new GroundworkError({
+        code: 'GroupUnavailable',
+        subject: `${kind} (${apiVersion})`,
+        message: 'the server lists this API version but cannot serve it now (discovery says Stale)',
+        fix: `check its APIService: kubectl get apiservice ${apiServiceName(apiVersion)}`,
+      });
     }
     if (!info) {
       throw new GroundworkError({
@@ -77,12 +88,24 @@ export class Discovery {
 
   /**
    * The preferred served version of a group and kind (inventory ids carry no version).
-   * Undefined when the server does not serve the kind (e.g. its CRD was deleted).
+   * Undefined when the server does not serve the kind (e.g. its CRD was deleted); throws
+   * `GroupUnavailable` when its group is listed but Stale.
    */
   async resolveGroupKind(group: string, kind: string): Promise<ResourceInfo | undefined> {
     const find = () => this.preferred.get(`${group}/${kind}`);
     if (!find() && Date.now() - this.loadedAt > 250) await this.refresh();
-    return find();
+    const found = find();
+    const staleVersion = [...this.stale].find((v) => group !== '' && v.startsWith(`${group}/`));
+    if (!found && staleVersion) {
+      // Not "gone": the group exists but cannot be read now, so nothing of it may be pruned on a guess.
+      throw new GroundworkError({
+        code: 'GroupUnavailable',
+        subject: `${kind} (${group})`,
+        message: 'the server lists this API group but cannot serve it now (discovery says Stale)',
+        fix: `check its APIService: kubectl get apiservice ${apiServiceName(staleVersion)}`,
+      });
+    }
+    return found;
   }
 
   /** Every kind the server serves, after a fresh read. */
@@ -91,10 +114,20 @@ export class Discovery {
     return [...this.table.values()];
   }
 
-  /** Re-reads discovery from the server. */
+  /**
+   * API versions that discovery listed as Stale on the last read (an aggregated APIService that is
+   * unavailable, e.g. metrics-server with no pod). They are skipped, as kubectl skips them; only a
+   * lookup of a kind in one of them fails (`GroupUnavailable`). Callers warn about them.
+   */
+  unavailable(): readonly string[] {
+    return [...this.stale].sort();
+  }
+
+  /** Re-reads discovery from the server. Stale or empty group versions are skipped, never fatal. */
   async refresh(): Promise<void> {
     const table = new Map<string, ResourceInfo>();
     const preferred = new Map<string, ResourceInfo>();
+    const stale = new Set<string>();
     for (const path of ['/api', '/apis']) {
       const doc = await this.client.request<DiscoveryV2 & { kind?: string }>('GET', path, {
         headers: { Accept: AGGREGATED },
@@ -109,9 +142,13 @@ export class Discovery {
       }
       for (const group of doc.items ?? []) {
         const groupName = group.metadata.name ?? '';
-        for (const v of group.versions) {
+        for (const v of group.versions ?? []) {
+          const apiVersion = groupName ? `${groupName}/${v.version}` : v.version;
+          if (v.freshness === 'Stale' || !Array.isArray(v.resources)) {
+            stale.add(apiVersion);
+            continue;
+          }
           for (const r of v.resources) {
-            const apiVersion = groupName ? `${groupName}/${v.version}` : v.version;
             const info: ResourceInfo = {
               group: groupName,
               version: v.version,
@@ -129,8 +166,15 @@ export class Discovery {
     }
     this.table = table;
     this.preferred = preferred;
+    this.stale = stale;
     this.loadedAt = Date.now();
   }
+}
+
+/** `v1beta1.metrics.k8s.io` for `metrics.k8s.io/v1beta1`: the APIService's name. */
+function apiServiceName(apiVersion: string): string {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return group ? `${version}.${group}` : version!;
 }
 
 /** REST path of a collection or an object: `/apis/<group>/<version>/namespaces/<ns>/<resource>[/<name>]`. */

@@ -36,10 +36,12 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       const session = await openSession(flags);
       try {
         const revision = await describeWorkTree(resolve(flags.dir));
-        const { plan } = await observeAndPlan(session, synth, {
+        const observed = await observeAndPlan(session, synth, {
           revision,
           force: flags.forceConflicts ?? false,
         });
+        warnUnavailableApis(observed.unavailableApis);
+        const { plan } = observed;
         process.stdout.write(`${render(plan, flags.format)}\n`);
         if (plan.problems.length > 0)
           process.stderr.write(`${plan.problems.length} object(s) would fail to apply (see above)\n`);
@@ -72,6 +74,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
           revision,
           force: flags.forceConflicts ?? false,
         });
+        warnUnavailableApis(observed.unavailableApis);
         const changes = await applyObserved(session, observed, {
           revision,
           hooks: platformHooks(await loadPlatformData(resolve(flags.dir))),
@@ -104,6 +107,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       try {
         const revision = await describeWorkTree(resolve(flags.dir));
         const observed = await observeAndPlan(session, synth, { revision });
+        warnUnavailableApis(observed.unavailableApis);
         const report = new DriftReport(synth.platform, synth.overlay, driftOf(observed), revision);
         const out =
           flags.format === 'json'
@@ -134,4 +138,10 @@ export function parseDuration(text: string): number {
   if (!m) throw new Error(`invalid duration ${JSON.stringify(text)}: use e.g. 90s, 5m or 1h`);
   const n = Number(m[1]);
   return Math.round(n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 'ms'] ?? 1));
+}
+
+/** kubectl's habit: an unavailable aggregated API is a warning, not a failure, unless the platform uses it. */
+function warnUnavailableApis(apis: readonly string[]): void {
+  for (const api of apis)
+    process.stderr.write(`warning: ${api} is unavailable on the server (discovery: Stale); skipped\n`);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stringify } from 'yaml';
+import { Document, visit } from 'yaml';
 
 const TOP_LEVEL = ['apiVersion', 'kind', 'metadata', 'spec', 'data', 'stringData'];
 const METADATA = ['name', 'namespace', 'labels', 'annotations'];
@@ -36,10 +36,28 @@ export function contentHash(value: unknown): string {
     .digest('hex')}`;
 }
 
-/** YAML with fixed formatting (no line folding, 2-space indent), so output is byte-identical everywhere. */
+/**
+ * YAML with fixed formatting (no line folding, 2-space indent), so output is byte-identical everywhere,
+ * that reads back as the same JSON under YAML 1.1 readers (kubectl, go-yaml v2, PyYAML) and YAML 1.2
+ * readers alike: every string a 1.1 reader would take as a bool, number, null, timestamp or merge key
+ * (`"no"`, `"on"`, `"0x1F"`, `"1:20"`, `"<<"`) is quoted, and so is 1.2's octal form (`"0o17"`).
+ */
 export function toYaml(value: unknown): string {
-  return stringify(canonicalize(value), { lineWidth: 0, indent: 2, aliasDuplicateObjects: false });
+  const doc = new Document(canonicalize(value), { version: '1.1', merge: false, aliasDuplicateObjects: false });
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value !== 'string' || !AMBIGUOUS_ACROSS_VERSIONS.test(node.value)) return;
+      node.type = 'QUOTE_DOUBLE';
+      // The 1.1 schema prints `<<` through its merge tag whatever the quoting: name the tag.
+      if (node.value === '<<') node.tag = 'tag:yaml.org,2002:str';
+    },
+  });
+  return doc.toString({ lineWidth: 0, indent: 2 });
 }
+
+// Plain scalars the 1.1 schema's stringifier leaves unquoted but some reader resolves to a non-string:
+// 1.2 core octal, the 1.1 merge key and PyYAML's `value` tag.
+const AMBIGUOUS_ACROSS_VERSIONS = /^(?:[-+]?0o[0-7]+|<<|=)$/;
 
 /** JSON with 2-space indent and canonical key order. */
 export function toJson(value: unknown): string {

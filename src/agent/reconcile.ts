@@ -64,6 +64,11 @@ export async function observeAndPlan(
       .filter((m) => ids.has(m.id))
       .map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
   );
+  const desiredIds = new Set(synth.manifests.map((m) => m.id));
+  const crdsLeaving = [...(inventory?.objects ?? [])]
+    .filter((id) => !desiredIds.has(id))
+    .map((id) => observed.live.get(id))
+    .filter((o): o is K8sObject => o?.kind === 'CustomResourceDefinition');
   const result = plan(
     synth.manifests,
     {
@@ -72,6 +77,8 @@ export async function observeAndPlan(
       inventory: inventory?.objects,
       failedLists: observed.failedLists,
       unknownKinds: observed.unknownKinds,
+      namespacedKinds: observed.namespacedKinds,
+      customResources: await session.observer.customResources(crdsLeaving),
     },
     {
       platform: synth.platform,

@@ -76,7 +76,8 @@ export async function applyPlan(
 ): Promise<ChangeSet> {
   const changes = new ChangeSet();
   const emit = opts.listener ?? (() => {});
-  const desiredIds = plan.items.filter((i) => i.desired).map((i) => i.id);
+  // An object the server would refuse for its shape is never sent, so never recorded either.
+  const desiredIds = plan.items.filter((i) => i.desired && !isUnsendable(i)).map((i) => i.id);
   const previous = new Set(opts.inventory?.previous?.objects ?? []);
   const record = async (objects: Iterable<ObjectId>) => {
     if (!opts.inventory) return;
@@ -289,6 +290,8 @@ async function writeItem(
       ...(item.message ? { message: item.message } : {}),
       ...(item.reason ? { code: item.reason } : {}),
     };
+  if (isUnsendable(item))
+    return { action: 'failed', code: item.problem!.code, message: item.problem!.message };
   const force = opts.force === true || item.policy.forceConflicts;
   const body = applyBody(item.desired!, item.action === 'update');
   try {
@@ -347,4 +350,9 @@ async function unservedKinds(target: ApplyTarget, items: readonly PlanItem[]): P
     }),
   );
   return kinds.filter((_, i) => !served[i]);
+}
+
+/** Plan items that cannot be written as they are (a namespaced object without a namespace). */
+function isUnsendable(item: PlanItem): boolean {
+  return item.problem?.code === 'NamespaceMissing';
 }

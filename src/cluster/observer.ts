@@ -16,6 +16,8 @@ export interface ObservedState {
   listed: Map<ObjectId, K8sObject>;
   failedLists: { apiVersion: string; kind: string; namespace: string; message: string }[];
   unknownKinds: Set<string>;
+  /** `apiVersion/kind` of the wanted kinds the server serves as namespaced (discovery's scope). */
+  namespacedKinds: Set<string>;
 }
 
 /** An object to look up: full apiVersion known (desired) or only group/kind (inventory ids). */
@@ -66,6 +68,7 @@ export class ClusterObserver {
       listed: new Map(),
       failedLists: [],
       unknownKinds: new Set(),
+      namespacedKinds: new Set(),
     };
     const groups = new Map<string, { info: ResourceInfo; namespace: string; apiVersion: string }>();
     for (const w of wanted) {
@@ -79,6 +82,7 @@ export class ClusterObserver {
       }
       const namespace = info.namespaced ? w.namespace : '';
       const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
+      if (info.namespaced && w.apiVersion) state.namespacedKinds.add(`${w.apiVersion}/${w.kind}`);
       groups.set(`${apiVersion}|${info.kind}|${namespace}`, { info, namespace, apiVersion });
     }
     const limit = pLimit(this.opts.listConcurrency ?? 8);
@@ -105,6 +109,24 @@ export class ClusterObserver {
       if (obj) state.live.set(w.id, obj);
     }
     return state;
+  }
+
+  /**
+   * The ids of the live custom resources of each given CRD (all namespaces), for the prune guard
+   * that keeps a CRD while objects of its kind exist. A CRD whose kind is not served maps to none;
+   * a failed list throws (nothing may be pruned on a guess).
+   */
+  async customResources(crds: readonly K8sObject[]): Promise<Map<ObjectId, ObjectId[]>> {
+    const out = new Map<ObjectId, ObjectId[]>();
+    for (const crd of crds) {
+      const spec = (crd.spec ?? {}) as { group?: string; names?: { kind?: string } };
+      const info =
+        spec.group && spec.names?.kind
+          ? await this.discovery.resolveGroupKind(spec.group, spec.names.kind)
+          : undefined;
+      out.set(idOf(crd), info ? (await listAll(this.client, info, undefined)).map(idOf) : []);
+    }
+    return out;
   }
 
   /**

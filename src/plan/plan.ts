@@ -1,5 +1,5 @@
 import { policyOf } from '../core/annotations.js';
-import { parseId, refOf, type ObjectId } from '../core/object-id.js';
+import { describeRef, parseId, refOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { Manifest } from '../synth/manifest.js';
 import { looksUnchanged } from './compare.js';
@@ -27,6 +27,10 @@ export interface Observation {
   failedLists: readonly { apiVersion: string; kind: string; namespace: string; message: string }[];
   /** apiVersion/kind pairs the server does not serve yet (a CRD in this apply or from an operator). */
   unknownKinds: ReadonlySet<string>;
+  /** apiVersion/kind pairs the server serves as namespaced; absent: scope is not checked. */
+  namespacedKinds?: ReadonlySet<string>;
+  /** Live custom resources of the CRDs that leave git (by CRD id); absent: not checked. */
+  customResources?: ReadonlyMap<ObjectId, readonly ObjectId[]>;
 }
 
 export interface PlanOptions {
@@ -72,20 +76,23 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     const policy = policyOf(live);
     const ref = parseId(id);
     const stage = stageOf(live);
+    const blocked = pruneBlocker(id, live, desired, observed);
     items.push(
-      policy.keep
-        ? {
-            id,
-            ref,
-            stage,
-            action: 'skip',
-            reason: 'KeepAnnotation',
-            message: 'annotated groundwork.io/prune: keep',
-            diff: [],
-            policy,
-            live: redactSecret(live),
-          }
-        : { id, ref, stage, action: 'prune', diff: [], policy, live: redactSecret(live) },
+      blocked
+        ? { id, ref, stage, action: 'skip', ...blocked, diff: [], policy, live: redactSecret(live) }
+        : policy.keep
+          ? {
+              id,
+              ref,
+              stage,
+              action: 'skip',
+              reason: 'KeepAnnotation',
+              message: 'annotated groundwork.io/prune: keep',
+              diff: [],
+              policy,
+              live: redactSecret(live),
+            }
+          : { id, ref, stage, action: 'prune', diff: [], policy, live: redactSecret(live) },
     );
   }
   return new Plan({
@@ -95,6 +102,40 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     desiredCount: desired.length,
     inventorySize: observed.inventory?.size,
   });
+}
+
+/**
+ * Why pruning this object would destroy what git still declares, if it would: a Namespace that holds
+ * desired objects (the namespace controller deletes everything in it), a CRD whose custom resources
+ * exist and are not pruned by this plan too (deleting a CRD deletes every object of its kind).
+ */
+function pruneBlocker(
+  id: ObjectId,
+  live: K8sObject,
+  desired: readonly Manifest[],
+  observed: Observation,
+): { reason: 'NamespaceInUse' | 'CrdInUse'; message: string } | undefined {
+  if (live.kind === 'Namespace' && live.apiVersion === 'v1') {
+    const inside = desired.filter((m) => m.object.metadata.namespace === live.metadata.name);
+    if (inside.length === 0) return undefined;
+    return {
+      reason: 'NamespaceInUse',
+      message: `not pruned: git still declares ${inside.length} object(s) in it (${examples(inside.map((m) => m.id))}); deleting the Namespace would delete them. Keep the Namespace in git, or remove them too`,
+    };
+  }
+  if (live.kind !== 'CustomResourceDefinition') return undefined;
+  const leaving = new Set([...(observed.inventory ?? [])].filter((i) => !desired.some((m) => m.id === i)));
+  const staying = (observed.customResources?.get(id) ?? []).filter((cr) => !leaving.has(cr));
+  if (staying.length === 0) return undefined;
+  return {
+    reason: 'CrdInUse',
+    message: `not pruned: ${staying.length} custom resource(s) of its kind exist (${examples(staying)}) and deleting the CRD would delete them. Delete them first, or keep the CRD in git`,
+  };
+}
+
+function examples(ids: readonly ObjectId[]): string {
+  const shown = ids.slice(0, 3).map((i) => describeRef(parseId(i)));
+  return ids.length > 3 ? `${shown.join(', ')}, …` : shown.join(', ');
 }
 
 function planDesired(m: Manifest, observed: Observation, forceAll: boolean): PlanItem {
@@ -121,6 +162,16 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
       reason: 'ListFailed',
       message: `could not list ${m.object.kind}: ${failed.message}`,
     };
+  const scoped = observed.namespacedKinds?.has(`${m.object.apiVersion}/${m.object.kind}`) ?? false;
+  if (scoped && !m.object.metadata.namespace) {
+    const message = `${m.object.kind} is namespaced but has no metadata.namespace`;
+    return {
+      ...base,
+      action: 'create',
+      problem: { code: 'NamespaceMissing', message: `${message}; set metadata.namespace on ${m.source}` },
+      message,
+    };
+  }
   const live = observed.live.get(m.id);
   if (!live) {
     if (

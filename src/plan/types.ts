@@ -18,7 +18,15 @@ export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'prune',
 
 /** Why an object is skipped; stable codes. */
 export type SkipReason =
-  'ListFailed' | 'KeepAnnotation' | 'NotCreatedByGroundwork' | 'PruneDisabled' | 'PruneBlocked';
+  | 'ListFailed'
+  | 'KeepAnnotation'
+  | 'NotCreatedByGroundwork'
+  | 'PruneDisabled'
+  | 'PruneBlocked'
+  /** A Namespace left git while objects git still declares live in it: pruning it would delete them. */
+  | 'NamespaceInUse'
+  /** A CRD left git while custom resources of its kind exist that this apply does not prune. */
+  | 'CrdInUse';
 
 /** A problem the server reported during the dry-run of an update (the update will fail the same way). */
 export interface DryRunProblem {

@@ -1,5 +1,5 @@
 import { isPlainObject, type K8sObject } from '../core/object.js';
-import { sameQuantity } from './quantity.js';
+import { sameQuantityIn } from './quantity.js';
 import { parsePointer, withoutPointers } from './json-pointer.js';
 import { appliedPaths, hasManagedPath, type ManagedStep } from './managed-fields.js';
 
@@ -17,18 +17,9 @@ export function isSubset(desired: unknown, live: unknown, ownKey = '', container
   if (isPlainObject(desired)) {
     return isPlainObject(live) && Object.entries(desired).every(([k, v]) => isSubset(v, live[k], k, ownKey));
   }
-  if (desired === live) return true;
   // Resource quantities are canonicalized by the server (`1000m` -> `1`, `1024Mi` -> `1Gi`).
-  return (
-    typeof desired === 'string' &&
-    typeof live === 'string' &&
-    QUANTITY_MAPS.has(containerKey) &&
-    sameQuantity(desired, live)
-  );
+  return desired === live || sameQuantityIn(containerKey, desired, live);
 }
-
-/** Keys of maps whose values are resource quantities (`resources.limits`, `requests`, quota `hard`, ...). */
-const QUANTITY_MAPS = new Set(['limits', 'requests', 'hard', 'capacity', 'allocatable', 'overhead']);
 
 /**
  * Fields that `manager` applied earlier and `desired` no longer sets: server-side apply removes

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../core/object.js';
 import { toPointer, type Path } from './json-pointer.js';
+import { sameQuantityIn } from './quantity.js';
 
 /** One field-level difference, addressed by JSON pointer. */
 export interface FieldDiff {
@@ -13,7 +14,8 @@ export interface FieldDiff {
 
 /**
  * Differences from `before` to `after`, deepest first-differing fields only (a whole added
- * object is one `add`). Lists are compared position by position. Order: by path.
+ * object is one `add`). Lists are compared position by position; equal resource quantities written
+ * differently (`90Mi`, `94371840`) are no difference. Order: by path.
  */
 export function diffValues(before: unknown, after: unknown): FieldDiff[] {
   const out: FieldDiff[] = [];
@@ -41,6 +43,7 @@ function walk(before: unknown, after: unknown, path: Path, out: FieldDiff[]): vo
       walk(before[i], after[i], [...path, i], out);
     return;
   }
+  if (sameQuantityIn(path[path.length - 2], before, after)) return;
   if (JSON.stringify(before) !== JSON.stringify(after))
     out.push({ path: toPointer(path), op: 'replace', before, after });
 }

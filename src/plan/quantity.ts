@@ -31,3 +31,28 @@ export function sameQuantity(a: string, b: string): boolean {
   const qb = parseQuantity(b);
   return qa !== undefined && qb !== undefined && qa.num * qb.den === qb.num * qa.den;
 }
+
+/** Keys of maps whose values are resource quantities (`resources.limits`, `requests`, quota `hard`, ...). */
+export const QUANTITY_MAPS: ReadonlySet<string> = new Set([
+  'limits',
+  'requests',
+  'hard',
+  'used',
+  'capacity',
+  'allocatable',
+  'overhead',
+]);
+
+/**
+ * True when a value under `containerKey` holds equal quantities on both sides (`90Mi` and `94371840`).
+ * The server keeps each quantity in the format it was written in, so equal values can differ as text.
+ */
+export function sameQuantityIn(containerKey: string | number | undefined, a: unknown, b: unknown): boolean {
+  return (
+    typeof containerKey === 'string' &&
+    QUANTITY_MAPS.has(containerKey) &&
+    typeof a === 'string' &&
+    typeof b === 'string' &&
+    sameQuantity(a, b)
+  );
+}

@@ -1,5 +1,6 @@
 import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import type { StageName } from '../plan/stages.js';
+import type { PruneRefusal } from '../plan/types.js';
 
 /**
  * What happened to one object. Closed vocabulary, as in flux's ssa change sets:
@@ -15,6 +16,13 @@ export const CHANGE_ACTIONS: readonly ChangeAction[] = [
   'skipped',
   'unchanged',
 ];
+
+/** Skip codes of a refused prune (see `Plan.pruneRefusal`). */
+const PRUNE_REFUSALS: ReadonlySet<string> = new Set<PruneRefusal['reason']>([
+  'NoDesiredObjects',
+  'TooManyPrunes',
+  'ObservationIncomplete',
+]);
 
 export interface ChangeSetEntry {
   id: ObjectId;
@@ -57,11 +65,22 @@ export class ChangeSet {
     return this.entries.filter((e) => e.action === 'failed');
   }
 
+  /** The prune guard's refusal, when pruning was refused (every prune candidate is then `skipped`). */
+  get pruneRefused(): { code: string; message: string; count: number } | undefined {
+    const refused = this.entries.filter((e) => e.action === 'skipped' && PRUNE_REFUSALS.has(e.code ?? ''));
+    const first = refused[0];
+    return first ? { code: first.code!, message: first.message ?? '', count: refused.length } : undefined;
+  }
+
   toString(): string {
     const c = this.counts;
+    const refused = this.pruneRefused;
     const lines = this.entries
-      .filter((e) => e.action !== 'unchanged')
+      .filter((e) => e.action !== 'unchanged' && !(refused && PRUNE_REFUSALS.has(e.code ?? '')))
       .map((e) => `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.message ? `: ${e.message}` : ''}`);
+    // One line for a refused prune, however many objects it kept.
+    if (refused)
+      lines.push(`  prune refused (${refused.code}): ${refused.message}; ${refused.count} object(s) kept`);
     lines.push(
       `${c.created} created, ${c.configured} configured, ${c.deleted} deleted, ${c.skipped} skipped, ${c.failed} failed, ${c.unchanged} unchanged`,
     );

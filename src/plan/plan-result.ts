@@ -64,7 +64,8 @@ export class Plan {
   /**
    * Whether pruning must be refused, and why. The guards: nothing desired (an empty synth is a
    * broken synth, never a request to delete everything), an incomplete observation (a failed list
-   * cannot tell what exists), and more than `maxPruneShare` of the inventory at once.
+   * cannot tell what exists), and more than `maxPruneShare` of the inventory at once. Renderings
+   * show the refusal under the default guards.
    */
   pruneRefusal(opts: PruneGuardOptions = {}): PruneRefusal | undefined {
     const prunes = this.items.filter((i) => i.action === 'prune').length;
@@ -108,6 +109,8 @@ export class Plan {
     lines.push(
       `${c.create} to create, ${c.update} to update, ${c.prune} to prune, ${c.skip} skipped, ${c.unchanged} unchanged.`,
     );
+    const refusal = this.pruneRefusal();
+    if (refusal) lines.push(`Prune would be refused (${refusal.reason}): ${refusal.message}.`);
     return lines.join('\n');
   }
 
@@ -121,6 +124,8 @@ export class Plan {
       `| ${c.create} | ${c.update} | ${c.prune} | ${c.skip} | ${c.unchanged} |`,
       '',
     ];
+    const refusal = this.pruneRefusal();
+    if (refusal) out.push(`> **Prune would be refused** (${refusal.reason}): ${refusal.message}.`, '');
     for (const i of this.items.filter((x) => x.action !== 'unchanged')) {
       out.push(
         `- **${i.action}** \`${describeRef(i.ref)}\`${i.reason ? ` (${i.reason})` : ''}${i.problem ? `: ${i.problem.message}` : ''}`,
@@ -147,6 +152,7 @@ export class Plan {
       overlay: this.overlay,
       ...(this.revision ? { revision: this.revision } : {}),
       counts: this.counts,
+      ...(this.pruneRefusal() ? { pruneRefusal: this.pruneRefusal() } : {}),
       items: this.items.map((i) => ({
         id: i.id,
         stage: i.stage,

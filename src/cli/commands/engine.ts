@@ -89,7 +89,9 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
           signal: controller.signal,
         });
         process.stdout.write(`${changes.toString()}\n`);
-        setExitCode(changes.error ? ExitCode.Error : ExitCode.Ok);
+        setExitCode(
+          changes.error ? ExitCode.Error : changes.pruneRefused ? ExitCode.PruneRefused : ExitCode.Ok,
+        );
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

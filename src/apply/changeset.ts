@@ -1,3 +1,4 @@
+import { GroundworkError } from '../core/errors.js';
 import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import type { StageName } from '../plan/stages.js';
 import type { PruneRefusal } from '../plan/types.js';
@@ -77,7 +78,9 @@ export class ChangeSet {
     const refused = this.pruneRefused;
     const lines = this.entries
       .filter((e) => e.action !== 'unchanged' && !(refused && PRUNE_REFUSALS.has(e.code ?? '')))
-      .map((e) => `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.message ? `: ${e.message}` : ''}`);
+      .map(
+        (e) => `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.message ? `: ${withoutSubject(e)}` : ''}`,
+      );
     // One line for a refused prune, however many objects it kept.
     if (refused)
       lines.push(`  prune refused (${refused.code}): ${refused.message}; ${refused.count} object(s) kept`);
@@ -85,7 +88,7 @@ export class ChangeSet {
       `${c.created} created, ${c.configured} configured, ${c.deleted} deleted, ${c.skipped} skipped, ${c.failed} failed, ${c.unchanged} unchanged`,
     );
     for (const p of this.pending) lines.push(`  pending (${p.stage}): ${p.message}`);
-    if (this.error) lines.push(`stopped: ${this.error.message}`);
+    if (this.error) lines.push(`stopped: ${stoppedLine(this.error, this.failed.length)}`);
     return lines.join('\n');
   }
 
@@ -101,4 +104,17 @@ export class ChangeSet {
         : {}),
     };
   }
+}
+
+/** An entry's message without the object name the line already starts with. */
+function withoutSubject(e: ChangeSetEntry): string {
+  const prefix = `${describeRef(e.ref)}: `;
+  return e.message?.startsWith(prefix) ? e.message.slice(prefix.length) : (e.message ?? '');
+}
+
+/** Why the apply stopped; failed objects are listed above it, so a failed stage names only the count. */
+function stoppedLine(error: Error, failed: number): string {
+  if (error instanceof GroundworkError && error.code === 'StageFailed')
+    return `${error.subject}: ${failed} object(s) failed (above)`;
+  return error.message;
 }

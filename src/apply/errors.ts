@@ -1,6 +1,7 @@
 import { isApiErrorLike, type ApiErrorLike } from './api-error-like.js';
 import type { PlanItem } from '../plan/types.js';
 import { describeRef } from '../core/object-id.js';
+import { isImmutableStatus, RECREATE_HINT, trimServerMessage } from '../plan/immutable.js';
 
 /** A failed object write, classified: code and a message that says what to do. */
 export interface WriteFailure {
@@ -29,7 +30,7 @@ export function classifyWriteError(err: unknown, item: PlanItem): WriteFailure {
   if (isImmutable(err)) {
     return {
       code: 'Immutable',
-      message: `${subject}: a changed field is immutable (${err.bodyMessage}); annotate groundwork.io/on-immutable: recreate to delete and re-create it, or rename the object`,
+      message: `${subject}: a changed field is immutable; ${RECREATE_HINT} (server: ${trimServerMessage(err.bodyMessage)})`,
     };
   }
   return { code: err.reason, message: `${subject}: ${err.reason}: ${err.bodyMessage}` };
@@ -37,11 +38,7 @@ export function classifyWriteError(err: unknown, item: PlanItem): WriteFailure {
 
 /** The server refused a change to an immutable field. */
 export function isImmutable(err: unknown): boolean {
-  return (
-    isApiErrorLike(err) &&
-    err.status === 422 &&
-    /immutable|may not be changed|updates to .* are forbidden/i.test(err.bodyMessage)
-  );
+  return isApiErrorLike(err) && isImmutableStatus(err.status, err.bodyMessage);
 }
 
 export type { ApiErrorLike };

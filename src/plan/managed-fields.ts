@@ -7,11 +7,16 @@ import type { Path } from './json-pointer.js';
  * `i:<index>` and `.` (the node itself).
  */
 
-/** Managers owning exactly `path` (or its deepest owned ancestor within a list item), most specific first. */
+/**
+ * Managers owning exactly `path` (or its deepest owned ancestor within a list item), most specific
+ * first, including those that wrote through a subresource other than `status` (`/scale`).
+ */
 export function ownersOf(obj: K8sObject, path: Path): string[] {
   const owners: { manager: string; depth: number }[] = [];
   for (const entry of obj.metadata.managedFields ?? []) {
-    if (entry.subresource) continue;
+    // Status writers never conflict with a spec apply; `/scale` writers (kubectl scale, an HPA) do,
+    // and their entries name the main resource's fields (`f:spec.f:replicas`).
+    if (entry.subresource === 'status') continue;
     const depth = matchDepth(entry.fieldsV1, obj, path);
     if (depth > 0) owners.push({ manager: entry.manager ?? '(unknown)', depth });
   }

@@ -4,6 +4,7 @@ import type { K8sObject } from '../core/object.js';
 import type { Manifest } from '../synth/manifest.js';
 import { looksUnchanged } from './compare.js';
 import { diffValues } from './field-diff.js';
+import { isImmutableProblem, RECREATE_HINT, trimServerMessage } from './immutable.js';
 import { parsePointer, withoutPointers } from './json-pointer.js';
 import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
@@ -200,7 +201,7 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
   const liveView = { ...base, live: redactSecret(live) };
   const dry = observed.dryRun.get(m.id);
   if (dry === undefined) return { ...liveView, action: 'unchanged' };
-  if (!isObject(dry)) return { ...liveView, action: 'update', problem: dry, message: dry.message };
+  if (!isObject(dry)) return failedDryRun(liveView, dry);
   const before = withoutPointers(normalize(live), policy.ignorePointers);
   const after = withoutPointers(normalize(dry), policy.ignorePointers);
   const diff = diffValues(redactSecret(before), redactSecret(after)).map((d) => {
@@ -227,6 +228,21 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
     };
   }
   return { ...liveView, action: 'update', diff };
+}
+
+/** An update whose dry-run the server refused: a planned recreate, or the problem apply will hit. */
+function failedDryRun(item: Omit<PlanItem, 'action'>, dry: DryRunProblem): PlanItem {
+  if (!isImmutableProblem(dry)) return { ...item, action: 'update', problem: dry, message: dry.message };
+  if (item.policy.recreateOnImmutable) {
+    return {
+      ...item,
+      action: 'update',
+      reason: 'Recreate',
+      message: `an immutable field changed: apply deletes and re-creates it (server: ${trimServerMessage(dry.message)})`,
+    };
+  }
+  const message = `a changed field is immutable; ${RECREATE_HINT} (server: ${trimServerMessage(dry.message)})`;
+  return { ...item, action: 'update', problem: { code: 'Immutable', message }, message };
 }
 
 function isObject(x: K8sObject | DryRunProblem): x is K8sObject {

@@ -43,7 +43,12 @@ export interface PlanItem {
   action: PlanAction;
   /** Field-level differences (updates): live → what the apply would produce. Secret values redacted. */
   diff: FieldDiff[];
-  reason?: SkipReason | 'CrdInThisApply' | 'AwaitsOperator';
+  /**
+   * Why the item is as it is: a skip reason, or for a `create`/`update`: `CrdInThisApply` and
+   * `AwaitsOperator` (the kind is not served yet), `Recreate` (an immutable field changed and the
+   * object asks to be deleted and re-created).
+   */
+  reason?: SkipReason | 'CrdInThisApply' | 'AwaitsOperator' | 'Recreate';
   message?: string;
   problem?: DryRunProblem;
   /** Construct path that declared it (desired objects). */

@@ -56,11 +56,23 @@ function childKey(node: Record<string, unknown>, value: unknown, seg: string | n
 
 function keyMatches(json: string, item: Record<string, unknown>): boolean {
   try {
-    const k = JSON.parse(json) as Record<string, unknown>;
-    return Object.entries(k).every(([f, v]) => JSON.stringify(item[f]) === JSON.stringify(v));
+    return itemHasKey(item, JSON.parse(json) as Record<string, unknown>);
   } catch {
     return false;
   }
+}
+
+/**
+ * Key fields the server defaults before it computes list-item keys: a desired port without a
+ * protocol is keyed `{"containerPort":80,"protocol":"TCP"}` in managedFields.
+ */
+const KEY_DEFAULTS: Readonly<Record<string, unknown>> = { protocol: 'TCP' };
+
+/** True when a list item has every key field of a managedFields key (absent ones at their default). */
+function itemHasKey(item: Record<string, unknown>, key: Record<string, unknown>): boolean {
+  return Object.entries(key).every(
+    ([f, v]) => JSON.stringify(item[f] ?? KEY_DEFAULTS[f]) === JSON.stringify(v),
+  );
 }
 
 function safeEqual(json: string, item: unknown): boolean {
@@ -128,11 +140,7 @@ export function hasManagedPath(value: unknown, path: readonly ManagedStep[]): bo
       cur = cur[step.index];
       if (cur === undefined) return false;
     } else if ('key' in step) {
-      cur = cur.find(
-        (item) =>
-          isPlainObject(item) &&
-          Object.entries(step.key).every(([f, v]) => JSON.stringify(item[f]) === JSON.stringify(v)),
-      );
+      cur = cur.find((item) => isPlainObject(item) && itemHasKey(item, step.key));
       if (cur === undefined) return false;
     } else {
       const found = cur.some((item) => JSON.stringify(item) === JSON.stringify(step.value));

@@ -102,15 +102,22 @@ export class DriftReport {
       if (i.fields.length === 0) out.push(`| ${i.type} | \`${describeRef(i.ref)}\` | | | | |`);
       for (const f of i.fields)
         out.push(
-          `| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${show(f.expected)}\` | \`${show(f.actual)}\` | ${f.manager ?? ''} |`,
+          `| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${cell(f.expected)}\` | \`${cell(f.actual)}\` | ${f.manager ?? ''} |`,
         );
     }
     return out.join('\n');
   }
 }
 
+/** A value on one line: strings as they are unless they hold line breaks or tabs (then JSON-escaped). */
 function show(v: unknown): string {
-  return v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v);
+  if (v === undefined) return '∅';
+  return typeof v === 'string' && !/[\n\r\t]/.test(v) ? v : JSON.stringify(v);
+}
+
+/** A Markdown table cell: one line, with `|` escaped so that it cannot split the row. */
+function cell(v: unknown): string {
+  return show(v).replace(/\|/g, '\\|');
 }
 
 function clip(s: string, width: number): string {

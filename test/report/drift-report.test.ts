@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { DriftItem } from '../../src/plan/drift.js';
+import { DriftReport } from '../../src/report/drift-report.js';
+
+const item = (expected: unknown, actual: unknown): DriftItem => ({
+  id: 'v1__ConfigMap__ns__app',
+  ref: { group: '', kind: 'ConfigMap', namespace: 'ns', name: 'app' },
+  type: 'modified',
+  fields: [{ path: '/data/nginx.conf', expected, actual, manager: 'kubectl-edit' }],
+});
+
+describe('DriftReport renderings', () => {
+  it('keeps a multi-line value on one table row', () => {
+    const report = new DriftReport('p', 'dev', [item('worker 1;\nlisten 80;\n', 'worker 2;\nlisten 80;\n')]);
+    const lines = report.toString().split('\n');
+    // Summary, header, one row.
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('"worker 1;\\nlisten 80;\\n"');
+    expect(lines[2]).toContain('kubectl-edit');
+  });
+
+  it('keeps a value with pipes and line breaks in one Markdown table cell', () => {
+    const md = new DriftReport('p', 'dev', [item('a | b\nc', 'x')]).toMarkdown();
+    const row = md.split('\n').filter((l) => l.startsWith('| modified'));
+    expect(row).toHaveLength(1);
+    // 7 unescaped pipes make 6 cells.
+    expect(row[0]!.replace(/\\\|/g, '').split('|')).toHaveLength(8);
+  });
+});

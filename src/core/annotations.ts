@@ -14,6 +14,12 @@ export const ANNOTATIONS = {
   conflicts: 'groundwork.io/conflicts',
   /** `recreate`: delete and re-create when the server rejects a change to an immutable field. */
   immutable: 'groundwork.io/on-immutable',
+  /**
+   * `create-only`: create the object once and never update it; once created (it is in the inventory),
+   * a deleted object is not re-created. For Jobs that delete themselves (`ttlSecondsAfterFinished`)
+   * and other run-once objects; rename the object to run it again.
+   */
+  apply: 'groundwork.io/apply',
   /** Explicit apply stage (see src/plan/stages.ts). */
   stage: 'groundwork.io/stage',
   /** `<namespace>/<subscription>` of the operator whose CSV this operand waits for. */
@@ -41,6 +47,7 @@ export interface ObjectPolicy {
   keep: boolean;
   forceConflicts: boolean;
   recreateOnImmutable: boolean;
+  createOnly: boolean;
 }
 
 /** Reads an object's policy; malformed values are ignored (synth validates them on the way in). */
@@ -58,5 +65,6 @@ export function policyOf(obj: Pick<K8sObject, 'metadata'>): ObjectPolicy {
     keep: a[ANNOTATIONS.prune] === 'keep',
     forceConflicts: a[ANNOTATIONS.conflicts] === 'force',
     recreateOnImmutable: a[ANNOTATIONS.immutable] === 'recreate',
+    createOnly: a[ANNOTATIONS.apply] === 'create-only',
   };
 }

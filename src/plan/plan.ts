@@ -53,8 +53,10 @@ export function needsDryRun(
   return desired
     .filter((m) => {
       const l = live.get(m.id);
+      // A create-only object that exists is never updated: nothing to ask the server.
       return (
         l !== undefined &&
+        !policyOf(m.object).createOnly &&
         !looksUnchanged(m.object, l, { manager: FIELD_MANAGER, ignore: policyOf(m.object).ignorePointers })
       );
     })
@@ -174,6 +176,17 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
     };
   }
   const live = observed.live.get(m.id);
+  if (policy.createOnly && (live || observed.inventory?.has(m.id))) {
+    return {
+      ...base,
+      ...(live ? { live: redactSecret(live) } : {}),
+      action: 'skip',
+      reason: 'CreateOnly',
+      message: live
+        ? 'create-only: exists, never updated'
+        : 'create-only: created before and since deleted; not re-created (rename it to run again)',
+    };
+  }
   if (!live) {
     if (
       m.object.kind === 'ClusterVersion' &&

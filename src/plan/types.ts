@@ -26,7 +26,9 @@ export type SkipReason =
   /** A Namespace left git while objects git still declares live in it: pruning it would delete them. */
   | 'NamespaceInUse'
   /** A CRD left git while custom resources of its kind exist that this apply does not prune. */
-  | 'CrdInUse';
+  | 'CrdInUse'
+  /** `groundwork.io/apply: create-only`: exists (never updated), or was created once and is gone. */
+  | 'CreateOnly';
 
 /** A problem the server reported during the dry-run of an update (the update will fail the same way). */
 export interface DryRunProblem {

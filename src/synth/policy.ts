@@ -11,6 +11,11 @@ export interface ObjectPolicyProps {
   readonly conflicts?: 'force';
   /** `recreate`: delete and re-create the object when a change hits an immutable field. */
   readonly onImmutable?: 'recreate';
+  /**
+   * `create-only`: create once, never update, never re-create after it was deleted (a Job with
+   * `ttlSecondsAfterFinished`). Rename the object to run it again.
+   */
+  readonly apply?: 'create-only';
 }
 
 /**
@@ -29,5 +34,6 @@ export function withPolicy<T extends ApiObject>(obj: T, policy: ObjectPolicyProp
   if (policy.prune) obj.metadata.addAnnotation(ANNOTATIONS.prune, policy.prune);
   if (policy.conflicts) obj.metadata.addAnnotation(ANNOTATIONS.conflicts, policy.conflicts);
   if (policy.onImmutable) obj.metadata.addAnnotation(ANNOTATIONS.immutable, policy.onImmutable);
+  if (policy.apply) obj.metadata.addAnnotation(ANNOTATIONS.apply, policy.apply);
   return obj;
 }

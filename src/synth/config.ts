@@ -49,7 +49,19 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
       fix: `run groundwork from the repository root, or pass --dir; a minimal ${CONFIG_FILE} is "name: my-platform"`,
     });
   }
-  const parsed = schema.safeParse(parse(await readFile(file, 'utf8')) ?? {});
+  let value: unknown;
+  try {
+    value = parse(await readFile(file, 'utf8'), { maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    const at = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new GroundworkError({
+      code: 'InvalidConfig',
+      subject: at ? `${CONFIG_FILE}:${at}` : CONFIG_FILE,
+      message: err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err),
+      fix: `fix the YAML of ${CONFIG_FILE}`,
+    });
+  }
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     throw new GroundworkError({
       code: 'InvalidConfig',

@@ -93,12 +93,27 @@ async function loadChain(dir: string, name: string, displayRoot: string, seen: s
   const file = relative(displayRoot, path);
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(path, 'utf8'), { lineCounter: lines });
-  if (doc.errors.length > 0) {
+  const first = doc.errors[0];
+  if (first) {
+    const at = first.linePos?.[0]?.line;
     throw new SynthValidationError([
-      { path: file, field: '', message: doc.errors[0]!.message, severity: 'error' },
+      {
+        path: at ? `${file}:${at}` : file,
+        field: '',
+        message: first.message.split('\n')[0]!,
+        severity: 'error',
+      },
     ]);
   }
-  const raw = (doc.toJS() ?? {}) as unknown;
+  let raw: unknown;
+  try {
+    // toJS resolves aliases: an alias bomb stops here ("Excessive alias count"), named by file.
+    raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as unknown;
+  } catch (err) {
+    throw new SynthValidationError([
+      { path: file, field: '', message: err instanceof Error ? err.message : String(err), severity: 'error' },
+    ]);
+  }
   if (!isPlainObject(raw)) {
     throw new SynthValidationError([
       { path: file, field: '', message: 'an overlay must be a YAML mapping of values', severity: 'error' },

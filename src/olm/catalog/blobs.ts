@@ -66,7 +66,18 @@ function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
       });
       continue;
     }
-    blobs.push({ ref: { file: file.path, index, line }, value: doc.toJS() });
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      problems.push({
+        file: file.path,
+        blob: `blob ${index} (line ${line})`,
+        message: err instanceof Error ? err.message : String(err),
+      });
+      continue;
+    }
+    blobs.push({ ref: { file: file.path, index, line }, value });
   }
   return { blobs, problems };
 }

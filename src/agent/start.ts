@@ -18,6 +18,7 @@ import { LeaderElector } from './leader-election.js';
 import type { AgentPorts } from './ports.js';
 import { ClusterSession } from './reconcile.js';
 import { AgentRunner } from './runner.js';
+import { checkRepoUrl } from '../source/repo-url.js';
 
 /** Everything the agent runs with (the `groundwork agent` flags, parsed). */
 export interface AgentOptions {
@@ -71,6 +72,7 @@ export interface RunningAgent {
  * source only and are never logged.
  */
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
+  checkRepoUrl(opts.repository.url); // before any connection: a URL that can never work is an input error
   const log = opts.log ?? pino({ name: 'groundwork-agent' });
   const namespace = opts.namespace ?? 'groundwork-system';
   const client = await KubeClient.load({

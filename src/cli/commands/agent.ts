@@ -4,6 +4,7 @@ import { startAgent } from '../../agent/start.js';
 import { parseDuration } from './engine.js';
 import { sourceRefOf } from '../source-flags.js';
 import type { CommandModule } from './index.js';
+import { checkRepoUrl } from '../../source/repo-url.js';
 
 interface AgentFlags {
   repo: string;
@@ -68,6 +69,7 @@ export const registerAgent: CommandModule = (program: Command) => {
     .option('--log-level <level>', 'trace, debug, info, warn or error', 'info')
     .action(async (flags: AgentFlags) => {
       const log = pino({ name: 'groundwork-agent', level: flags.logLevel });
+      checkRepoUrl(flags.repo);
       const ref = sourceRefOf(flags);
       if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
         throw new Error(`--mode must be detect-only or self-heal, not ${flags.mode}`);

@@ -7,6 +7,7 @@ import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
 import { sourceRefOf } from '../source-flags.js';
 import type { CommandModule } from './index.js';
+import { checkRepoUrl } from '../../source/repo-url.js';
 
 interface BootstrapFlags {
   repo: string;
@@ -56,6 +57,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
     .action(async (flags: BootstrapFlags) => {
       if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
         throw new Error(`--mode must be detect-only or self-heal`);
+      checkRepoUrl(flags.repo);
       const ref = sourceRefOf(flags);
       const session = await openSession({
         dir: '.',

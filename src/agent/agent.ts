@@ -57,6 +57,8 @@ export interface AgentState {
   reconciling: boolean;
   /** Where the last cycle spent its time, in milliseconds (for logs and the benchmark). */
   timings: { fetch?: number; synth?: number; plan?: number; apply?: number; health?: number };
+  /** The platform's name from the last fetched groundwork.yaml (known before any synth succeeds). */
+  platformName: string | undefined;
 }
 
 /** One full cycle's outcome. */
@@ -89,6 +91,7 @@ export class Agent {
     lastChanges: undefined,
     reconciling: false,
     timings: {},
+    platformName: undefined,
   };
   private reported = new Set<string>();
 
@@ -120,6 +123,8 @@ export class Agent {
       const checkout = await this.ports.fetch(signal);
       lap('fetch');
       this.state.lastAttemptedRevision = checkout.revision;
+      this.state.platformName =
+        (await this.ports.platformName?.(checkout.dir).catch(() => undefined)) ?? this.state.platformName;
       if (this.state.lastGood?.revision === checkout.revision) {
         candidate = this.state.lastGood;
       } else {

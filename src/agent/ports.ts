@@ -22,6 +22,11 @@ export interface AgentPorts {
   synth(dir: string, overlay: string): Promise<SynthResult>;
   /** Catalogs and graphs of a checkout (groundwork.yaml). */
   platformData(dir: string): Promise<PlatformData>;
+  /**
+   * The platform's name from a checkout's groundwork.yaml, read without synthesizing, so that the
+   * status object has its final name even when the first revision does not synthesize.
+   */
+  platformName?(dir: string): Promise<string>;
   /** Records an Event on an object (deduplicated by the recorder). */
   event(
     regarding: K8sObject | ObjectRef,

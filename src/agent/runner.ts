@@ -168,19 +168,35 @@ export class AgentRunner {
     await this.report({ type: 'drift', at: new Date(), drift: this.driftReport() });
   }
 
-  private get platform(): string {
-    return this.opts.sync.platform ?? this.opts.agent.state.lastGood?.synth.platform ?? 'platform';
+  /** The platform's name: from the options, the last good synth, or the last fetched groundwork.yaml. */
+  private get platform(): string | undefined {
+    const { sync, agent } = this.opts;
+    return sync.platform ?? agent.state.lastGood?.synth.platform ?? agent.state.platformName;
   }
 
   private driftReport(): DriftReport {
     const { sync, agent } = this.opts;
-    return new DriftReport(this.platform, sync.overlay, agent.state.drift, agent.state.lastGood?.revision);
+    return new DriftReport(
+      this.platform ?? 'platform',
+      sync.overlay,
+      agent.state.drift,
+      agent.state.lastGood?.revision,
+    );
   }
 
   private async report(event: Parameters<typeof nextStatus>[1]): Promise<void> {
     try {
       this.status = nextStatus(this.status, event);
-      const name = this.opts.sync.name ?? platformSyncName(this.platform, this.opts.sync.overlay);
+      const platform = this.platform;
+      const name =
+        this.opts.sync.name ?? (platform ? platformSyncName(platform, this.opts.sync.overlay) : undefined);
+      if (!name) {
+        // No name yet (nothing fetched, no --sync-name): a guessed name would leave a stray object behind.
+        this.opts.log.warn(
+          'status not written yet: the platform name is known after the first fetch (or pass --sync-name)',
+        );
+        return;
+      }
       await this.opts.statusStore.write(name, this.opts.sync.spec, this.status);
     } catch (err) {
       this.opts.log.warn({ err: String(err) }, 'status write failed');

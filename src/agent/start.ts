@@ -19,6 +19,7 @@ import type { AgentPorts } from './ports.js';
 import { ClusterSession } from './reconcile.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
+import { loadProjectConfig } from '../synth/config.js';
 
 /** Everything the agent runs with (the `groundwork agent` flags, parsed). */
 export interface AgentOptions {
@@ -110,6 +111,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       return result!;
     },
     platformData: (dir) => loadPlatformData(dir),
+    platformName: async (dir) => (await loadProjectConfig(dir)).name,
     event: async (regarding, e) => {
       await events.record({ regarding, ...e });
     },

@@ -36,7 +36,7 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
         };
         before.set(pool, spec.configuration?.name);
         ctx.notice(
-          `MachineConfigPool/${pool}: ${mcs.join(', ')} → ${status.machineCount ?? '?'} node(s) reboot, maxUnavailable ${spec.maxUnavailable ?? 1}`,
+          `MachineConfigPool/${pool}: ${mcs.join(', ')} → ${rebootCount(status.machineCount)} reboot, maxUnavailable ${spec.maxUnavailable ?? 1}`,
         );
       }
       for (const pool of live) await enforceWindow(ctx, pool, now());
@@ -134,4 +134,11 @@ async function enforceWindow(ctx: StageContext, pool: K8sObject, now: Date): Pro
   ctx.notice(
     `MachineConfigPool/${pool.metadata.name}: ${open ? 'unpaused: inside its maintenance window' : 'paused: outside its maintenance windows'}`,
   );
+}
+
+/** How many nodes a pool rolls, as a person reads it: a new pool has no status (and no count) yet. */
+export function rebootCount(machineCount: number | undefined): string {
+  return machineCount === undefined
+    ? 'an unknown number of nodes (pool has no status)'
+    : `${machineCount} node(s)`;
 }

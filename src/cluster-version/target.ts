@@ -3,8 +3,10 @@ import { Construct } from 'constructs';
 import semver from 'semver';
 import { z } from 'zod';
 import { ANNOTATIONS } from '../core/annotations.js';
-import { validateProps } from '../synth/validation.js';
-import { channelOffersVersion, tryParseChannel } from './channel.js';
+import { Platform } from '../synth/platform.js';
+import { Validation, validateProps } from '../synth/validation.js';
+import { channelOffersVersion, tryParseChannel, type ChannelTier } from './channel.js';
+import { skippedMinors } from './minor-step.js';
 
 export interface ClusterVersionTargetProps {
   /** Update channel: `stable-4.N`, `fast-4.N`, `candidate-4.N` or `eus-4.N` (even N). */
@@ -56,6 +58,9 @@ const schema = z
         code: 'custom',
         path: ['version'],
         message: `${p.version} is not offered by channel ${p.channel}`,
+        params: {
+          fix: `use channel ${channelFor(parsed.channel.tier, v)}, which offers ${v.major}.${v.minor}`,
+        },
       });
     }
     if (p.controlPlaneOnly && parsed.channel.tier !== 'eus') {
@@ -85,10 +90,10 @@ export class ClusterVersionTarget extends Construct {
     this.channel = props.channel;
     const p = validateProps(this, schema, props, {
       channel: 'use stable-4.N, fast-4.N, candidate-4.N or eus-4.N (even N)',
-      version: 'pick a channel that offers the target minor, e.g. stable-4.<target minor>',
       image: 'take the digest from the release notes or `oc adm release info`',
     });
     if (!p) return;
+    checkMinorStep(this, p);
     new ApiObject(this, 'Resource', {
       apiVersion: 'config.openshift.io/v1',
       kind: 'ClusterVersion',
@@ -112,4 +117,35 @@ export class ClusterVersionTarget extends Construct {
       },
     });
   }
+}
+
+/** The channel of `tier` that offers a version's minor (`eus` only exists for even minors). */
+function channelFor(tier: ChannelTier, v: { major: number; minor: number }): string {
+  return `${tier === 'eus' && v.minor % 2 !== 0 ? 'stable' : tier}-${v.major}.${v.minor}`;
+}
+
+/**
+ * The target may not skip a minor relative to the platform's `openshiftVersion` (the same rule the
+ * PR preview applies between revisions, `skippedMinors`): 4.14 → 4.16 is refused at synth unless it
+ * is an EUS-to-EUS update.
+ */
+function checkMinorStep(
+  target: Construct,
+  p: { version: string; channel: string; controlPlaneOnly?: boolean | undefined },
+): void {
+  const platformMinor = Platform.of(target).openshiftMinor;
+  const to = semver.parse(p.version);
+  if (!to || platformMinor <= 0) return;
+  const from = { major: to.major, minor: platformMinor };
+  const skipped = skippedMinors(from, to, {
+    channel: p.channel,
+    ...(p.controlPlaneOnly !== undefined ? { controlPlaneOnly: p.controlPlaneOnly } : {}),
+  });
+  if (skipped.length === 0) return;
+  Validation.error(
+    target,
+    'version',
+    `${p.version} skips ${skipped.join(', ')} from the platform's openshiftVersion ${from.major}.${from.minor}: OpenShift updates one minor at a time`,
+    `target ${from.major}.${from.minor + 1} first (channel ${channelFor('stable', { major: from.major, minor: from.minor + 1 })}), then raise openshiftVersion; or, from an even minor, use an eus- channel with controlPlaneOnly`,
+  );
 }

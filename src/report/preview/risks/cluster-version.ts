@@ -1,10 +1,11 @@
 import { tryParseChannel, type Channel } from '../../../cluster-version/channel.js';
-import { parseVersion, type SemVer } from '../../../cluster-version/version.js';
+import { parseVersion } from '../../../cluster-version/version.js';
 import { ANNOTATIONS } from '../../../core/annotations.js';
 import { describeRef } from '../../../core/object-id.js';
 import { isPlainObject, type K8sObject } from '../../../core/object.js';
 import { isKind, type ManifestPair } from '../manifest-pair.js';
 import type { RiskNote } from '../risk-note.js';
+import { isEusToEus, skippedMinors } from '../../../cluster-version/minor-step.js';
 
 /**
  * Risk notes for the ClusterVersion target (`groundwork.io/target-version` and `spec.channel`),
@@ -111,7 +112,11 @@ function versionChange(base: Target, head: Target, subject: string): RiskNote | 
       message: `${move} (minor update): check the ${from.major}.${to.minor} release notes, removed APIs and admin-acks, and that every operator supports ${from.major}.${to.minor}; every pool rolls to the new release`,
     };
   }
-  if (isEusToEus(from, to, head)) {
+  const rule = {
+    ...(head.channel ? { channel: head.channel } : {}),
+    controlPlaneOnly: head.controlPlaneOnly,
+  };
+  if (isEusToEus(from, to, rule)) {
     return {
       severity: 'high',
       code: 'ClusterVersionEusToEus',
@@ -119,7 +124,7 @@ function versionChange(base: Target, head: Target, subject: string): RiskNote | 
       message: `${move} (EUS-to-EUS update): the control plane goes through ${from.major}.${from.minor + 1} with the worker pools paused, then the workers update once, to ${to.version}`,
     };
   }
-  const skipped = Array.from({ length: minors - 1 }, (_, i) => `${from.major}.${from.minor + 1 + i}`);
+  const skipped = skippedMinors(from, to, rule);
   return {
     severity: 'blocker',
     code: 'ClusterVersionSkipsMinors',
@@ -129,17 +134,6 @@ function versionChange(base: Target, head: Target, subject: string): RiskNote | 
       `(only an EUS-to-EUS update, from an even minor to the next even minor on an eus- channel with controlPlaneOnly, may span two); ` +
       `target ${from.major}.${from.minor + 1} first`,
   };
-}
-
-function isEusToEus(from: SemVer, to: SemVer, head: Target): boolean {
-  const channel = head.channel ? tryParseChannel(head.channel) : undefined;
-  return (
-    head.controlPlaneOnly &&
-    channel?.ok === true &&
-    channel.channel.tier === 'eus' &&
-    from.minor % 2 === 0 &&
-    to.minor === from.minor + 2
-  );
 }
 
 function channelChange(from: string | undefined, to: string | undefined, subject: string): RiskNote {

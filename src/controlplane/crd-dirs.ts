@@ -1,19 +1,32 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { dataPath } from '../core/data-dir.js';
+import { GroundworkError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 
 export { packageRoot };
 
-/** The shared fixtures next to the repository (`../shared/fixtures`), overridable by `GROUNDWORK_FIXTURES`. */
-export function fixturesDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.GROUNDWORK_FIXTURES ?? resolve(packageRoot, '../shared/fixtures');
+/**
+ * CRD directories installed by default: the platform CRDs (OLM, ClusterVersion, ClusterOperator,
+ * MachineConfig, MachineConfigPool) shipped in `data/crds`, and Groundwork's own `crds/`.
+ */
+export function defaultCrdDirs(): string[] {
+  return [dataPath('crds'), join(packageRoot, 'crds')];
 }
 
 /**
- * CRD directories installed by default: the platform CRDs (OLM, ClusterVersion, ClusterOperator,
- * MachineConfig, MachineConfigPool) from the shared fixtures, and Groundwork's own `crds/`.
- * Only directories that exist are returned.
+ * Checks that every CRD directory exists and is a directory; throws `CrdDirectoryMissing` naming
+ * the first one that is not, so that a missing directory is never dropped without a word (the
+ * kinds it serves would then plan as "not served" and apply would wait for them until it times out).
  */
-export function defaultCrdDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [join(fixturesDir(env), 'crds'), join(packageRoot, 'crds')].filter((d) => existsSync(d));
+export function checkCrdDirs(dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    if (existsSync(dir) && statSync(dir).isDirectory()) continue;
+    throw new GroundworkError({
+      code: 'CrdDirectoryMissing',
+      subject: dir,
+      message: existsSync(dir) ? 'not a directory' : 'CRD directory not found',
+      fix: 'pass an existing directory with --crds, or reinstall Groundwork (its data/crds holds the OLM and OpenShift CRDs)',
+    });
+  }
 }

@@ -9,6 +9,7 @@ import { LocalControlPlane, type ControlPlaneInfo } from './control-plane.js';
 import { clusterStateDir } from './paths.js';
 import { isAlive } from './process.js';
 import { silentProgress, type Progress } from './progress.js';
+import { checkCrdDirs } from './crd-dirs.js';
 
 /** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */
 export interface InstanceState extends ControlPlaneInfo {
@@ -41,6 +42,7 @@ export async function upInstance(
   name: string,
   opts: { crdDirs: string[]; progress?: Progress },
 ): Promise<{ state: InstanceState; started: boolean }> {
+  checkCrdDirs(opts.crdDirs); // before anything starts: a wrong --crds is an input error
   const existing = await readInstance(name);
   if (existing && processesOf(existing).every((p) => p.alive)) return { state: existing, started: false };
   if (existing) await downInstance(name);

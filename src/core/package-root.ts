@@ -11,7 +11,10 @@ export const packageRoot: string = findRoot(dirname(fileURLToPath(import.meta.ur
 function findRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'groundwork-gitops')
+    if (
+      existsSync(pkg) &&
+      (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'groundwork-gitops'
+    )
       return dir;
     if (dirname(dir) === dir) throw new Error(`groundwork's package.json not found above ${start}`);
   }

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { ApiError } from '../cluster/api-error.js';
 import { KubeClient } from '../cluster/client.js';
 import type { UpdateGraph } from '../cluster-version/graph.js';
-import { fixturesDir } from '../controlplane/crd-dirs.js';
+import { dataPath } from '../core/data-dir.js';
 import { PATHS } from './api.js';
 import { createClusterOperators, installClusterVersion } from './cvo-install.js';
 import { CvoSimulator } from './cvo.js';
@@ -22,7 +21,7 @@ export interface SimulatedOpenShiftOptions {
   communityCatalogs?: string[];
   /** Packages served by `redhat-operators` (no FBC files for them). @default OpenShift GitOps and cert-manager */
   redhatPackages?: SyntheticPackage[];
-  /** Update service graph. @default the graph-data channel files in the shared fixtures, meshed */
+  /** Update service graph. @default the graph-data channel files shipped in data/update-graphs, meshed */
   graph?: UpdateGraph;
   /** Simulator pass interval. @default 250 */
   intervalMs?: number;
@@ -88,8 +87,7 @@ export class SimulatedOpenShift {
   static async start(opts: SimulatedOpenShiftOptions): Promise<SimulatedOpenShift> {
     // The simulators write as the operators would, under their own name (field manager = user agent).
     const client = await KubeClient.load({ kubeconfig: opts.kubeconfig, userAgent: 'openshift-simulators' });
-    const graph =
-      opts.graph ?? (await updateServiceGraph(join(fixturesDir(), 'update-graphs', 'graph-data')));
+    const graph = opts.graph ?? (await updateServiceGraph(dataPath('update-graphs', 'graph-data')));
     const version = opts.version ?? '4.14.38';
     await baseline(client, { version, channel: opts.channel ?? 'stable-4.14', graph });
     const community = opts.communityCatalogs?.length

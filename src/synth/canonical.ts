@@ -43,7 +43,11 @@ export function contentHash(value: unknown): string {
  * (`"no"`, `"on"`, `"0x1F"`, `"1:20"`, `"<<"`) is quoted, and so is 1.2's octal form (`"0o17"`).
  */
 export function toYaml(value: unknown): string {
-  const doc = new Document(canonicalize(value), { version: '1.1', merge: false, aliasDuplicateObjects: false });
+  const doc = new Document(canonicalize(value), {
+    version: '1.1',
+    merge: false,
+    aliasDuplicateObjects: false,
+  });
   visit(doc, {
     Scalar(_, node) {
       if (typeof node.value !== 'string' || !AMBIGUOUS_ACROSS_VERSIONS.test(node.value)) return;

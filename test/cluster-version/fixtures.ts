@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type ChannelFile, parseChannelFile } from '../../src/cluster-version/graph-data.js';
 import { type UpdateGraph, graphFromCincinnati } from '../../src/cluster-version/graph.js';
+import { fixturePath } from '../harness/fixtures.js';
 
-/** Shared real-world fixtures (never edited: tests derive variants from copies). */
-export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
-
+/** A real-world fixture's text (never edited: tests derive variants from copies). */
 export function fixtureText(path: string): string {
-  return readFileSync(`${FIXTURES}${path}`, 'utf8');
+  return readFileSync(fixturePath(path), 'utf8');
 }
 
 const parsed = new Map<string, unknown>();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerUpgradePath } from '../../src/cli/commands/upgrade-path.js';
-import { FIXTURES } from './fixtures.js';
+import { fixturePath } from '../harness/fixtures.js';
 
 // The command module on its own program (the lead registers it in src/cli/commands/index.ts).
 async function run(...args: string[]): Promise<{ code: number; out: string }> {
@@ -26,7 +26,7 @@ async function run(...args: string[]): Promise<{ code: number; out: string }> {
   return { code, out: chunks.join('') };
 }
 
-const graph = (file: string) => `${FIXTURES}update-graphs/${file}`;
+const graph = (file: string) => fixturePath(`update-graphs/${file}`);
 
 describe('groundwork upgrade-path', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -88,7 +88,7 @@ describe('groundwork upgrade-path', () => {
   it('plans from a ClusterVersion dump, defaulting --from to status.desired', async () => {
     const { code, out } = await run(
       '--graph',
-      `${FIXTURES}cluster-state/4.14.1-paused-worker-pool/cv.yaml`,
+      fixturePath('cluster-state/4.14.1-paused-worker-pool/cv.yaml'),
       '--to',
       '4.14.11',
     );

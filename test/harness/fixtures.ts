@@ -1,13 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { fixturesDir } from '../../src/controlplane/crd-dirs.js';
+import { fileURLToPath } from 'node:url';
+import { dataPath } from '../../src/core/data-dir.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { parseObjects } from '../../src/core/yaml-files.js';
 
-/** Absolute path of a file under `../shared/fixtures`. */
+/** The test-only fixtures (see test/fixtures/PROVENANCE.md). */
+export const TEST_FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+/**
+ * Absolute path of a fixture. Product data that tests read too lives once, in the package's
+ * `data/` (`crds/...`, `update-graphs/graph-data/...`); everything else in `test/fixtures/`.
+ */
 export function fixturePath(relative: string): string {
-  return join(fixturesDir(), relative);
+  const product = relative.startsWith('crds/') || relative.startsWith('update-graphs/graph-data');
+  return product ? dataPath(relative) : join(TEST_FIXTURES, relative);
 }
 
 /** Every object in a fixture file (List documents flattened). */

@@ -6,7 +6,7 @@ import { assessHealth } from '../../src/health/index.js';
 import type { HealthStatus } from '../../src/health/types.js';
 import { readItems, variant } from './helpers.js';
 
-/** One scenario from ../shared/fixtures/cluster-state, read as the cluster dumped it. */
+/** One scenario from test/fixtures/cluster-state, read as the cluster dumped it. */
 function scenario(name: string) {
   const [clusterVersion] = readItems(`cluster-state/${name}/cv.yaml`);
   return {

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { K8sObject } from '../../src/core/object.js';
-
-/** The shared, read-only fixtures (`../shared/fixtures` from the repository root). */
-export const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
+import { fixturePath } from '../harness/fixtures.js';
 
 /** Parses one inline YAML document into an object. */
 export function obj(yaml: string): K8sObject {
@@ -12,7 +10,7 @@ export function obj(yaml: string): K8sObject {
 
 /** Reads one fixture file as a single YAML document. */
 export function readFixture(path: string): unknown {
-  return parse(readFileSync(new URL(path, FIXTURES), 'utf8'));
+  return parse(readFileSync(fixturePath(path), 'utf8'));
 }
 
 /** Reads a fixture holding one object. */

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { App } from 'cdk8s';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
 import type { K8sObject } from '../../src/core/object.js';
 import { Platform } from '../../src/synth/platform.js';
 import { Validation, type ValidationIssue } from '../../src/synth/validation.js';
+import { dataPath } from '../../src/core/data-dir.js';
 
 export interface Synth {
   app: App;
@@ -45,7 +45,7 @@ export function ofKind(objects: readonly K8sObject[], kind: string): K8sObject[]
   return objects.filter((o) => o.kind === kind);
 }
 
-const CRDS = fileURLToPath(new URL('../../../shared/fixtures/crds/', import.meta.url));
+const CRDS = `${dataPath('crds')}/`;
 
 type Schema = {
   type?: string;

@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { loadCatalog, type Catalog } from '../../src/olm/index.js';
+import { TEST_FIXTURES } from '../harness/fixtures.js';
 
-/** `../shared/fixtures` next to the repository checkout (never edited: derive variants in tests). */
-export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+/** The test fixtures (never edited: derive variants in tests). */
+export const FIXTURES = `${TEST_FIXTURES}`;
 
 export type CatalogFixture =
   | 'registry-testdata-latest'

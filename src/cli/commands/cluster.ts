@@ -24,7 +24,10 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
     .command('up')
     .description('build (first time only) and start the local control plane, install the platform CRDs')
     .option('--name <name>', 'instance name; several can run at once', 'default')
-    .option('--crds <dir...>', 'CRD directories to install (default: ../shared/fixtures/crds and crds/)')
+    .option(
+      '--crds <dir...>',
+      'CRD directories to install (default: the OLM and OpenShift CRDs in data/crds, and crds/)',
+    )
     .action(async (opts: { name: string; crds?: string[] }) => {
       const { state, started } = await upInstance(opts.name, {
         crdDirs: opts.crds ?? defaultCrdDirs(),

@@ -41,6 +41,7 @@ export default tseslint.config(
       'scratch/**',
       'out/**',
       'coverage/**',
+      'test/fixtures/**',
       '.groundwork/**',
       'test/**/golden/**',
     ],

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// Entry point for `npx groundwork`: loads the TypeScript sources through tsx (and lets platform
-// code anywhere import 'groundwork-gitops', 'cdk8s' and 'zod' from this install), so the same code runs
-// from a git checkout, an npm install and the container image.
-import '../src/synth/child/register-hooks.mjs';
+// Entry point of the `groundwork` command. From an installed package it runs the compiled
+// JavaScript in dist/; from a git checkout (src/ present) it runs the TypeScript sources through
+// tsx. Either way it first registers the module hooks that load platform TypeScript and resolve
+// platform imports (see src/synth/child/register-hooks.mjs).
+import { existsSync } from 'node:fs';
 
-const { main } = await import('../src/cli/main.ts');
+const fromSource = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+const base = fromSource ? '../src' : '../dist/src';
+await import(`${base}/synth/child/register-hooks.mjs`);
+const { main } = await import(`${base}/cli/main.${fromSource ? 'ts' : 'js'}`);
 process.exitCode = await main(process.argv);

@@ -1,7 +1,8 @@
-// `node --import <this file>`: TypeScript via tsx, then the fallback resolver for bare imports.
+// `node --import <this file>` (the synth child) and the first import of bin/groundwork.js (the CLI):
+// TypeScript through tsx, then Groundwork's resolver for platform code (see resolve-hook.mjs).
 import { existsSync, readFileSync } from 'node:fs';
-import { register } from 'node:module';
-import { dirname, join } from 'node:path';
+import { createRequire, Module, register } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register as registerTsx } from 'tsx/esm/api';
 
@@ -14,5 +15,23 @@ function packageJson() {
   }
 }
 
+const pkg = packageJson();
+// The node_modules folder that holds Groundwork's own dependencies (nested in a global install,
+// hoisted beside it in a local one): where platform code falls back to for what it lacks.
+const ownModules = dirname(dirname(createRequire(pkg).resolve('cdk8s/package.json')));
+// CommonJS packages (cdk8s-plus-*, jsii-built classes) `require` their peers: the same fallback,
+// after the platform's own node_modules, through NODE_PATH, which CommonJS searches last.
+const nodePath = (process.env.NODE_PATH ?? '').split(delimiter).filter(Boolean);
+if (!nodePath.includes(ownModules)) {
+  process.env.NODE_PATH = [...nodePath, ownModules].join(delimiter);
+  Module._initPaths(); // re-reads NODE_PATH (the documented variable) for this process
+}
+
 registerTsx();
-register('./resolve-hook.mjs', import.meta.url, { data: { parentURL: pathToFileURL(packageJson()).href } });
+register('./resolve-hook.mjs', import.meta.url, {
+  data: {
+    parentURL: pathToFileURL(pkg).href,
+    // In a git checkout, `groundwork-gitops` resolves to the TypeScript sources (exports condition).
+    conditions: import.meta.url.includes('/dist/') ? [] : ['groundwork-source'],
+  },
+});

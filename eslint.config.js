@@ -42,6 +42,7 @@ export default tseslint.config(
       'out/**',
       'coverage/**',
       'test/fixtures/**',
+      'templates/**',
       '.groundwork/**',
       'test/**/golden/**',
     ],

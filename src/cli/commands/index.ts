@@ -6,6 +6,7 @@ import { registerCluster } from './cluster.js';
 import { registerPreview } from './preview.js';
 import { registerQuickstart } from './quickstart.js';
 import { registerEngine } from './engine.js';
+import { registerInit } from './init.js';
 import { registerSynth } from './synth.js';
 import { registerUpgradePath } from './upgrade-path.js';
 
@@ -17,6 +18,7 @@ export type CommandModule = (program: Command, setExitCode: SetExitCode) => void
 
 const modules: CommandModule[] = [
   registerQuickstart,
+  registerInit,
   registerCluster,
   registerSynth,
   registerEngine,

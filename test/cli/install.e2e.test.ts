@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Installing by name, as a user would: `npm pack` this repository, install the tarball into an
+// empty directory (as a dependency, and with a global prefix), and run the installed `groundwork`.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const version = (
+  JSON.parse((await import('node:fs')).readFileSync(join(root, 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+const work = mkdtempSync(join(tmpdir(), 'gw-install-'));
+let tarball = '';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      cmd,
+      args,
+      { cwd, env: { ...process.env, ...env }, maxBuffer: 1 << 26, timeout: 600_000 },
+      (_e, stdout, stderr) => resolve({ code: child.exitCode ?? 1, stdout, stderr }),
+    );
+  });
+}
+
+const npm = (args: string[], cwd: string) =>
+  run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], cwd);
+
+beforeAll(async () => {
+  const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], root);
+  expect(packed.code, packed.stderr).toBe(0);
+  tarball = join(
+    work,
+    readdirSync(work).find((f) => f.endsWith('.tgz'))!,
+  );
+}, 600_000);
+
+describe('installed from the packed tarball', () => {
+  it('ships compiled JavaScript, types, data and the licence, and no TypeScript sources', async () => {
+    const listing = await run('tar', ['-tzf', tarball], work);
+    const files = listing.stdout.split('\n');
+    expect(files).toContain('package/dist/src/cli/main.js');
+    expect(files).toContain('package/dist/src/index.d.ts');
+    expect(files).toContain('package/data/crds/operators.coreos.com_subscriptions.yaml');
+    expect(files).toContain('package/templates/init/platform/main.ts');
+    expect(files).toContain('package/LICENSE');
+    expect(files.some((f) => f.startsWith('package/src/'))).toBe(false);
+    expect(files.some((f) => f.startsWith('package/test/'))).toBe(false);
+  });
+
+  it('works as a local dependency: --version, import without tsx, init, synth, tsc, quickstart', async () => {
+    const dir = join(work, 'local');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n');
+    const installed = await npm(['install', tarball, 'typescript@~5.9.3'], dir);
+    expect(installed.code, installed.stderr).toBe(0);
+    const gw = join(dir, 'node_modules', '.bin', 'groundwork');
+
+    const v = await run(gw, ['--version'], dir);
+    expect(v.stdout.trim()).toBe(version);
+
+    // The library imports as plain JavaScript: no tsx, no TypeScript loader.
+    const imported = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('groundwork-gitops'); console.log(typeof m.definePlatform, typeof m.PlatformOperator)",
+      ],
+      dir,
+    );
+    expect(imported.stdout.trim()).toBe('function function');
+
+    const init = await run(gw, ['init', 'platform-repo'], dir);
+    expect(init.code, init.stderr).toBe(0);
+    const repo = join(dir, 'platform-repo');
+    const synth = await run(gw, ['synth', '--all-overlays', '--out', 'out'], repo);
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    // Editor type-checking needs nothing beyond the package (and TypeScript).
+    const tsc = await run(
+      join(dir, 'node_modules', '.bin', 'tsc'),
+      ['--noEmit', '-p', 'tsconfig.json'],
+      repo,
+    );
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+
+    const quickstart = await run(gw, ['quickstart'], dir);
+    expect(quickstart.stderr).not.toMatch(/ENOENT|Error:/);
+    expect(quickstart.code).toBe(0);
+    expect(quickstart.stdout).toContain('[6/6] Done');
+  });
+
+  it('works with a global prefix, and a platform with its own node_modules (cdk8s-plus) resolves them first', async () => {
+    const prefix = join(work, 'global');
+    const installed = await npm(['install', '--global', '--prefix', prefix, tarball], work);
+    expect(installed.code, installed.stderr).toBe(0);
+    const gw = join(prefix, 'bin', 'groundwork');
+    expect((await run(gw, ['--version'], work)).stdout.trim()).toBe(version);
+
+    const repo = join(work, 'plus-repo');
+    const init = await run(gw, ['init', repo], work);
+    expect(init.code, init.stderr).toBe(0);
+    cpSync(join(root, 'node_modules', 'cdk8s-plus-33'), join(repo, 'node_modules', 'cdk8s-plus-33'), {
+      recursive: true,
+    });
+    writeFileSync(
+      join(repo, 'platform', 'main.ts'),
+      `import { Platform, definePlatform, z } from 'groundwork-gitops';
+import * as kplus from 'cdk8s-plus-33';
+export default definePlatform({
+  values: z.object({}).passthrough(),
+  build(scope) {
+    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
+    new kplus.Deployment(platform, 'web', { metadata: { namespace: 'apps' }, containers: [{ image: 'nginx', securityContext: { ensureNonRoot: false } }] });
+  },
+});
+`,
+    );
+    const synth = await run(gw, ['synth'], repo);
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    expect(synth.stdout).toContain('kind: Deployment');
+  });
+});

@@ -3,10 +3,18 @@
 // JavaScript in dist/; from a git checkout (src/ present) it runs the TypeScript sources through
 // tsx. Either way it first registers the module hooks that load platform TypeScript and resolve
 // platform imports (see src/synth/child/register-hooks.mjs).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
-const fromSource = existsSync(new URL('../src/cli/main.ts', import.meta.url));
-const base = fromSource ? '../src' : '../dist/src';
-await import(`${base}/synth/child/register-hooks.mjs`);
-const { main } = await import(`${base}/cli/main.${fromSource ? 'ts' : 'js'}`);
-process.exitCode = await main(process.argv);
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Answered before anything loads: a terminal user asking for the version should not wait.
+  process.stdout.write(
+    `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
+  );
+} else {
+  const fromSource = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+  const base = fromSource ? '../src' : '../dist/src';
+  await import(`${base}/synth/child/register-hooks.mjs`);
+  const { main } = await import(`${base}/cli/main.${fromSource ? 'ts' : 'js'}`);
+  process.exitCode = await main(process.argv);
+}

@@ -1,3 +1,4 @@
+import tab from '@bomb.sh/tab/commander';
 import { Command, CommanderError } from 'commander';
 import { GroundworkError, errorMessage } from '../core/errors.js';
 import { registerCommands } from './commands/index.js';
@@ -18,6 +19,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerCommands(program, (code) => {
     exitCode = code;
   });
+  // `groundwork completion bash|zsh|fish|powershell` prints a script that asks `groundwork complete --
+  // <words>` for candidates, generated from this command tree, so it never goes stale.
+  tab(program, { completionCommandName: 'completion' });
   try {
     await program.parseAsync([...argv]);
     return exitCode;

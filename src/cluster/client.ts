@@ -10,6 +10,7 @@ import {
 } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, ConnectionError, type StatusBody } from './api-error.js';
+import { checkContext, kubeconfigSource } from './kubeconfig-source.js';
 
 /** How to find the cluster, following kubectl's conventions. */
 export interface KubeClientOptions {
@@ -77,9 +78,18 @@ export class KubeClient {
   /** Loads configuration like kubectl: explicit file, `$KUBECONFIG`, in-cluster, then `~/.kube/config`. */
   static async load(opts: KubeClientOptions = {}): Promise<KubeClient> {
     const kc = new KubeConfig();
-    if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig);
-    else kc.loadFromDefault();
-    if (opts.context) kc.setCurrentContext(opts.context);
+    const source = kubeconfigSource(opts.kubeconfig);
+    if (source.kind === 'in-cluster') kc.loadFromCluster();
+    else if (source.paths.length === 1) kc.loadFromFile(source.paths[0]!);
+    else kc.loadFromDefault(); // several files in $KUBECONFIG: the library merges them as kubectl does
+    if (opts.context) {
+      checkContext(
+        opts.context,
+        kc.getContexts().map((c) => c.name),
+        source.kind === 'file' ? source.paths.join(', ') : 'in-cluster',
+      );
+      kc.setCurrentContext(opts.context);
+    }
     const tls: RequestOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const client = new KubeClient(kc, pickTls(tls), opts);

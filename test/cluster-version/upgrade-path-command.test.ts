@@ -105,11 +105,14 @@ describe('groundwork upgrade-path', () => {
     );
   });
 
-  it('validates --format', async () => {
+  it('validates --output (and its alias --format)', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await expect(
-      run('--graph', graph('stable-4.8.json'), '--from', '4.7.0', '--to', '4.8.54', '--format', 'yaml'),
-    ).rejects.toThrow(/--format <format>' argument 'yaml' is invalid/);
+      run('--graph', graph('stable-4.8.json'), '--from', '4.7.0', '--to', '4.8.54', '--format', 'xml'),
+    ).rejects.toThrow(/--format <format>' argument 'xml' is invalid/);
+    await expect(
+      run('--graph', graph('stable-4.8.json'), '--from', '4.7.0', '--to', '4.8.54', '-o', 'xml'),
+    ).rejects.toThrow(/--output <format>' argument 'xml' is invalid/);
     stderr.mockRestore();
   });
 });

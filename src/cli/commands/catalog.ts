@@ -8,6 +8,7 @@ import { listChannels, listPackages, loadCatalog, type Catalog } from '../../olm
 import { upgradePath } from '../../olm/upgrade-path.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
+import { outputOf, render, withOutput } from '../output.js';
 
 interface SourceFlags {
   file?: string;
@@ -25,10 +26,10 @@ export const registerCatalog: CommandModule = (program: Command, setExitCode) =>
     cmd
       .option('-f, --file <path>', 'file-based catalog: a file or a directory')
       .option('--kubeconfig <file>', 'read live PackageManifests from this cluster instead')
-      .option('--context <name>', 'kubeconfig context')
-      .option('--format <format>', 'text or json', 'text');
+      .option('--context <name>', 'kubeconfig context');
+  const source2 = (cmd: Command) => withOutput(source(cmd), ['text', 'json', 'yaml'], 'text');
 
-  source(catalog.command('packages'))
+  source2(catalog.command('packages'))
     .description('list packages with their default channel and channels')
     .action(async (flags: SourceFlags) => {
       const packages = listPackages(await load(flags));
@@ -42,7 +43,7 @@ export const registerCatalog: CommandModule = (program: Command, setExitCode) =>
       );
     });
 
-  source(catalog.command('channels <package>'))
+  source2(catalog.command('channels <package>'))
     .description("list a package's channels: head and versions in update order")
     .action(async (pkg: string, flags: SourceFlags) => {
       const channels = listChannels(await load(flags), pkg);
@@ -64,7 +65,7 @@ export const registerCatalog: CommandModule = (program: Command, setExitCode) =>
       );
     });
 
-  source(catalog.command('path <package>'))
+  source2(catalog.command('path <package>'))
     .description('the InstallPlans (one per hop) from an installed CSV to a target, under OLM rules')
     .requiredOption('--channel <channel>', 'channel the Subscription follows')
     .requiredOption('--to <csv>', 'target CSV (the pin)')
@@ -111,6 +112,6 @@ async function load(flags: SourceFlags): Promise<Catalog> {
   }
 }
 
-function print(flags: SourceFlags, data: unknown, text: () => string): void {
-  process.stdout.write(`${flags.format === 'json' ? JSON.stringify(data, null, 2) : text()}\n`);
+function print(flags: SourceFlags, data: object, text: () => string): void {
+  process.stdout.write(render(data, outputOf(flags), text));
 }

@@ -11,6 +11,7 @@ import {
 import { terminalProgress } from '../progress.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
+import { outputOf, render, withOutput } from '../output.js';
 
 /** `groundwork cluster up | down | status | kubeconfig`: the local control plane. */
 export const registerCluster: CommandModule = (program: Command, setExitCode) => {
@@ -62,17 +63,16 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
       );
     });
 
-  cluster
-    .command('status')
+  withOutput(cluster.command('status'), ['text', 'json', 'yaml'], 'text')
     .description('Kubernetes version, endpoints, PIDs and installed CRDs of the local control plane')
     .option('--name <name>', 'instance name', 'default')
-    .option('-o, --output <format>', 'text or json', 'text')
-    .action(async (opts: { name: string; output: string }) => {
+    .action(async (opts: { name: string; output?: string; format?: string }) => {
       const status = await instanceStatus(opts.name);
       if (!status) throw notRunning(opts.name);
       const healthy = status.processes.every((p) => p.alive) && !status.error;
-      if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+      const format = outputOf(opts);
+      if (format !== 'text') {
+        process.stdout.write(render(status, format));
       } else {
         const out: string[] = [
           `Local control plane "${opts.name}": ${healthy ? 'running' : 'NOT HEALTHY'}`,

@@ -8,13 +8,17 @@ import { applyProgress } from '../apply-progress.js';
 import { openSession, synthForCommand, withClusterFlags, type ClusterFlags } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
+import { outputOf, render, withOutput } from '../output.js';
 
 interface PlanFlags extends ClusterFlags {
-  format: string;
+  output?: string;
+  format?: string;
   forceConflicts?: boolean;
 }
 
 interface ApplyFlags extends ClusterFlags {
+  output?: string;
+  format?: string;
   prune?: boolean;
   wait: boolean;
   timeout: string;
@@ -26,9 +30,8 @@ interface ApplyFlags extends ClusterFlags {
 
 /** `groundwork plan | apply | drift`: the reconcile engine against a cluster. */
 export const registerEngine: CommandModule = (program: Command, setExitCode) => {
-  withClusterFlags(program.command('plan'))
+  withOutput(withClusterFlags(program.command('plan')), ['text', 'markdown', 'json', 'yaml'], 'text')
     .description('show what apply would change (exit 0: nothing, 1: changes, 2: error)')
-    .option('--format <format>', 'text, markdown or json', 'text')
     .option('--force-conflicts', 'plan as if conflicts will be forced')
     .action(async (flags: PlanFlags) => {
       const synth = await synthForCommand(flags);
@@ -42,7 +45,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
         });
         warnUnavailableApis(observed.unavailableApis);
         const { plan } = observed;
-        process.stdout.write(`${render(plan, flags.format)}\n`);
+        process.stdout.write(render(plan, outputOf(flags)));
         if (plan.problems.length > 0)
           process.stderr.write(`${plan.problems.length} object(s) would fail to apply (see above)\n`);
         setExitCode(plan.hasChanges ? ExitCode.Changes : ExitCode.Ok);
@@ -51,7 +54,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       }
     });
 
-  withClusterFlags(program.command('apply'))
+  withOutput(withClusterFlags(program.command('apply')), ['text', 'json', 'yaml'], 'text')
     .description('apply the platform in stages (server-side apply, field manager "groundwork")')
     .option('--prune', 'delete objects removed from git (inventory objects only, with guards)')
     .option('--no-wait', 'do not wait for CSVs, operands and pools between stages')
@@ -88,7 +91,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
           listener: applyProgress(),
           signal: controller.signal,
         });
-        process.stdout.write(`${changes.toString()}\n`);
+        process.stdout.write(render(changes, outputOf(flags)));
         setExitCode(
           changes.error ? ExitCode.Error : changes.pruneRefused ? ExitCode.PruneRefused : ExitCode.Ok,
         );
@@ -99,9 +102,8 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       }
     });
 
-  withClusterFlags(program.command('drift'))
+  withOutput(withClusterFlags(program.command('drift')), ['table', 'markdown', 'json', 'yaml'], 'table')
     .description('report drift between git and the cluster; changes nothing (exit 1 on drift)')
-    .option('--format <format>', 'table, json or markdown', 'table')
     .action(async (flags: PlanFlags) => {
       const synth = await synthForCommand(flags);
       if (!synth) return setExitCode(ExitCode.Error);
@@ -111,28 +113,13 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
         const observed = await observeAndPlan(session, synth, { revision });
         warnUnavailableApis(observed.unavailableApis);
         const report = new DriftReport(synth.platform, synth.overlay, driftOf(observed), revision);
-        const out =
-          flags.format === 'json'
-            ? JSON.stringify(report.toJSON(), null, 2)
-            : flags.format === 'markdown'
-              ? report.toMarkdown()
-              : report.toString();
-        process.stdout.write(`${out}\n`);
+        process.stdout.write(render(report, outputOf(flags)));
         setExitCode(report.drifted ? ExitCode.Changes : ExitCode.Ok);
       } finally {
         session.client.close();
       }
     });
 };
-
-function render(
-  plan: { toString(): string; toMarkdown(): string; toJSON(): object },
-  format: string,
-): string {
-  if (format === 'json') return JSON.stringify(plan.toJSON(), null, 2);
-  if (format === 'markdown') return plan.toMarkdown();
-  return plan.toString();
-}
 
 /** `5m`, `90s`, `1h`, `1500ms` or plain milliseconds. */
 export function parseDuration(text: string): number {

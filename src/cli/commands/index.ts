@@ -9,6 +9,7 @@ import { registerEngine } from './engine.js';
 import { registerInit } from './init.js';
 import { registerSynth } from './synth.js';
 import { registerUpgradePath } from './upgrade-path.js';
+import { registerVersion } from './version.js';
 
 /** Sets the exit code the CLI returns once the running command finishes. */
 export type SetExitCode = (code: number) => void;
@@ -27,6 +28,7 @@ const modules: CommandModule[] = [
   registerCatalog,
   registerUpgradePath,
   registerPreview,
+  registerVersion,
 ];
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {

@@ -8,6 +8,7 @@ import { synthesizeInChild } from '../../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../../synth/config.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
+import { outputOf, render, withOutput } from '../output.js';
 
 export interface PreviewRevisionsOptions {
   /** A directory in the git repository: the platform repository root (holds groundwork.yaml). */
@@ -83,19 +84,19 @@ interface PreviewFlags {
   dir: string;
   overlay?: string;
   allOverlays?: boolean;
-  format: 'markdown' | 'json' | 'text';
+  output?: string;
+  format?: string;
 }
 
 /**
  * `groundwork preview --base REV --head REV [--dir .] [--overlay NAME | --all-overlays]
- * [--format markdown|json|text]`: what merging head would change, per overlay, and what is risky.
+ * [-o text|markdown|json|yaml]`: what merging head would change, per overlay, and what is risky.
  * Reads committed trees only (uncommitted changes are not part of any revision). Exit code 0 when
  * the preview was produced, including one that reports risks or a head that fails synth (the
  * preview says so); 2 when it could not be produced (unknown revision, not a git repository).
  */
 export const registerPreview: CommandModule = (program: Command, setExitCode) => {
-  program
-    .command('preview')
+  withOutput(program.command('preview'), ['text', 'markdown', 'json', 'yaml'], 'text')
     .description(
       'preview what a change between two git revisions does to the synthesized platform, and its risks',
     )
@@ -109,9 +110,7 @@ export const registerPreview: CommandModule = (program: Command, setExitCode) =>
       ).conflicts('allOverlays'),
     )
     .addOption(new Option('--all-overlays', 'every overlay of either revision').conflicts('overlay'))
-    .addOption(
-      new Option('--format <format>', 'output format').choices(['markdown', 'json', 'text']).default('text'),
-    )
+
     .action(async (flags: PreviewFlags) => {
       const preview = await previewRevisions({
         repoDir: resolve(flags.dir),
@@ -123,13 +122,7 @@ export const registerPreview: CommandModule = (program: Command, setExitCode) =>
             ? { overlay: flags.overlay }
             : {}),
       });
-      const out =
-        flags.format === 'json'
-          ? `${JSON.stringify(preview, null, 2)}\n`
-          : flags.format === 'markdown'
-            ? preview.toMarkdown()
-            : preview.toString();
-      process.stdout.write(out);
+      process.stdout.write(render(preview, outputOf(flags)));
       setExitCode(ExitCode.Ok);
     });
 };

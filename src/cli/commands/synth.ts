@@ -5,6 +5,7 @@ import { synthesize, synthesizeAll, type SynthResult } from '../../synth/synthes
 import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
+import { outputOf, withOutput } from '../output.js';
 
 interface SynthFlags {
   dir: string;
@@ -16,16 +17,14 @@ interface SynthFlags {
 
 /** `groundwork synth`: constructs → deterministic manifests, with no cluster and no network. */
 export const registerSynth: CommandModule = (program: Command, setExitCode) => {
-  program
-    .command('synth')
+  withOutput(program.command('synth'), ['yaml', 'json'], 'yaml')
     .description('synthesize the platform into deterministic manifests (no cluster, no network)')
     .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
     .option('--overlay <name>', 'overlay to synthesize (default: groundwork.yaml defaultOverlay)')
     .option('--all-overlays', 'synthesize every overlay')
     .option('--out <dir>', 'write files to <dir>/<overlay>/ instead of printing a stream')
-    .option('--format <format>', 'yaml or json', 'yaml')
     .action(async (flags: SynthFlags) => {
-      const format = parseFormat(flags.format);
+      const format = parseFormat(outputOf(flags));
       const dir = resolve(flags.dir);
       let results: SynthResult[];
       try {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Option } from 'commander';
+
 import { parse as parseYaml } from 'yaml';
 import { GroundworkError } from '../../core/errors.js';
 import {
@@ -15,6 +15,7 @@ import {
 import { planUpdatePath } from '../../cluster-version/path.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
+import { outputOf, render, withOutput } from '../output.js';
 
 interface UpgradePathFlags {
   graph: string;
@@ -24,20 +25,20 @@ interface UpgradePathFlags {
   acceptRisk: string[];
   previous?: string;
   eusControlPlaneOnly?: boolean;
-  format: 'text' | 'markdown' | 'json';
+  output?: string;
+  format?: string;
 }
 
 /**
  * `groundwork upgrade-path --graph FILE --from X --to Y [--channel C] [--accept-risk NAME ...]
- * [--previous V] [--eus-control-plane-only] [--format text|markdown|json]`: prints the planned
+ * [--previous V] [--eus-control-plane-only] [-o text|markdown|json|yaml]`: prints the planned
  * `desiredUpdate` steps, or the reason there are none. Exit code 0 when a path exists, 2 when there is
  * none or the input is invalid. `--graph` is a Cincinnati graph response (JSON) or a ClusterVersion
  * (YAML/JSON, `oc get clusterversion version -o yaml`); for a ClusterVersion, `--from` and
  * `--previous` default to its `status.desired` version and its previous version.
  */
 export const registerUpgradePath: CommandModule = (program, setExitCode) => {
-  program
-    .command('upgrade-path')
+  withOutput(program.command('upgrade-path'), ['text', 'markdown', 'json', 'yaml'], 'text')
     .description('plan OpenShift cluster version updates, minor by minor, over an update graph')
     .requiredOption('--graph <file>', 'Cincinnati update-graph JSON, or a ClusterVersion YAML/JSON')
     .option('--from <version>', 'the version the cluster runs (default for a ClusterVersion: status.desired)')
@@ -46,9 +47,7 @@ export const registerUpgradePath: CommandModule = (program, setExitCode) => {
     .option('--accept-risk <name>', 'accept a conditional-update risk by name (repeatable)', collect, [])
     .option('--previous <version>', "the cluster's previous version: the only allowed rollback target")
     .option('--eus-control-plane-only', 'EUS-to-EUS update with the non-master pools paused')
-    .addOption(
-      new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'),
-    )
+
     .action(async (flags: UpgradePathFlags) => {
       const { graph, cv } = await loadGraph(flags.graph);
       const from = flags.from ?? cv?.status?.desired?.version;
@@ -69,13 +68,7 @@ export const registerUpgradePath: CommandModule = (program, setExitCode) => {
         ...(previous !== undefined ? { previousVersion: previous } : {}),
         eusControlPlaneOnly: flags.eusControlPlaneOnly === true,
       });
-      const out =
-        flags.format === 'json'
-          ? JSON.stringify(path, null, 2)
-          : flags.format === 'markdown'
-            ? path.toMarkdown()
-            : path.toString();
-      process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+      process.stdout.write(render(path, outputOf(flags)));
       setExitCode(path.ok ? ExitCode.Ok : ExitCode.Error);
     });
 };

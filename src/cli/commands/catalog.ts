@@ -67,16 +67,14 @@ export const registerCatalog: CommandModule = (program: Command, setExitCode) =>
 
   source2(catalog.command('path <package>'))
     .description('the InstallPlans (one per hop) from an installed CSV to a target, under OLM rules')
-    .requiredOption('--channel <channel>', 'channel the Subscription follows')
+    .option('--channel <channel>', "channel the Subscription follows (default: the package's default channel)")
     .requiredOption('--to <csv>', 'target CSV (the pin)')
     .option('--from <csv>', 'installed CSV (omit for a fresh install)')
-    .action(async (pkg: string, flags: SourceFlags & { channel: string; to: string; from?: string }) => {
-      const result = upgradePath(await load(flags), {
-        package: pkg,
-        channel: flags.channel,
-        from: flags.from,
-        to: flags.to,
-      });
+    .action(async (pkg: string, flags: SourceFlags & { channel?: string; to: string; from?: string }) => {
+      const catalog = await load(flags);
+      const channel = flags.channel ?? defaultChannelOf(catalog, pkg);
+      if (!flags.channel) process.stderr.write(`channel: ${channel} (the default channel of ${pkg})\n`);
+      const result = upgradePath(catalog, { package: pkg, channel, from: flags.from, to: flags.to });
       print(flags, result, () => result.toString());
       setExitCode(result.ok ? ExitCode.Ok : ExitCode.Error);
     });
@@ -114,4 +112,26 @@ async function load(flags: SourceFlags): Promise<Catalog> {
 
 function print(flags: SourceFlags, data: object, text: () => string): void {
   process.stdout.write(render(data, outputOf(flags), text));
+}
+
+/** A package's default channel (FBC `olm.package` defaultChannel, or a PackageManifest's), or an error. */
+function defaultChannelOf(catalog: Catalog, pkg: string): string {
+  const found = catalog.packages.get(pkg);
+  if (!found) {
+    throw new GroundworkError({
+      code: 'UnknownPackage',
+      subject: pkg,
+      message: 'not in the catalog',
+      fix: `use one of: ${[...catalog.packages.keys()].join(', ')}`,
+    });
+  }
+  if (!found.defaultChannel) {
+    throw new GroundworkError({
+      code: 'NoDefaultChannel',
+      subject: pkg,
+      message: 'the package names no default channel',
+      fix: `pass --channel, one of: ${[...found.channels.keys()].join(', ')}`,
+    });
+  }
+  return found.defaultChannel;
 }

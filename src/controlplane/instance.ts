@@ -66,15 +66,20 @@ export async function upInstance(
   }
 }
 
-/** Stops a recorded instance: ends exactly its recorded PIDs and removes its etcd data and state. */
+/**
+ * Stops a recorded instance: ends exactly its recorded PIDs (checked against their command lines,
+ * against PID reuse) and removes everything `up` created, keys and kubeconfig included.
+ */
 export async function downInstance(name: string): Promise<InstanceState | undefined> {
   const state = await readInstance(name);
   if (!state) return undefined;
   for (const p of processesOf(state).reverse()) {
     if (p.alive && commandMatches(p.pid, p.binary)) await terminate(p.pid);
   }
+  // Everything `up` created: etcd's data (in /dev/shm) and the instance directory with its
+  // certificates, service-account keys, tokens, kubeconfigs, logs and state. Never the binaries.
   await rm(state.etcdDir, { recursive: true, force: true });
-  await rm(stateFile(name), { force: true });
+  await rm(clusterStateDir(name), { recursive: true, force: true });
   return state;
 }
 

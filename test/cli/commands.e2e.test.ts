@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/controlplane/process.js';
@@ -39,6 +39,7 @@ describe('the CLI against the real control plane', () => {
       version: string;
       processes: { pid: number; alive: boolean }[];
       crds: unknown[];
+      state: { etcdDir: string; kubeconfig: string };
     };
     expect(parsed.version).toMatch(/^v1\.3[56]\./);
     expect(parsed.processes.every((p) => p.alive)).toBe(true);
@@ -51,6 +52,10 @@ describe('the CLI against the real control plane', () => {
     const down = await groundwork(['cluster', 'down', '--name', name]);
     expect(down.code).toBe(0);
     expect(parsed.processes.filter((p) => isAlive(p.pid))).toEqual([]);
+    // Everything up created is gone: etcd data, the kubeconfig and the instance directory with its keys.
+    expect(existsSync(parsed.state.etcdDir)).toBe(false);
+    expect(existsSync(parsed.state.kubeconfig)).toBe(false);
+    expect(existsSync(dirname(parsed.state.kubeconfig))).toBe(false);
     expect((await groundwork(['cluster', 'status', '--name', name])).code).toBe(2);
   });
 

@@ -2,28 +2,53 @@ import ora, { type Ora } from 'ora';
 import type { ApplyEvent, ApplyListener } from '../apply/events.js';
 import { formatElapsed } from '../controlplane/progress.js';
 import { STAGES } from '../plan/stages.js';
+import { canAnimate, LineLimiter } from './terminal.js';
 
 /**
  * Renders apply progress on stderr: the stage with done/total, and the current wait with what
- * it still waits for. A spinner on a TTY; plain lines (at most one per stage step) otherwise.
+ * it still waits for. A spinner on a sane TTY (see `canAnimate`); otherwise plain lines, with
+ * repeated waits held to one line per interval.
  */
-export function applyProgress(opts: { quiet?: boolean } = {}): ApplyListener {
+export function applyProgress(
+  opts: {
+    quiet?: boolean;
+    /** @default process.stderr */
+    stream?: NodeJS.WriteStream;
+    /** Plain-line output: repeated waits at most once per interval. @default 30_000 */
+    intervalMs?: number;
+    now?: () => number;
+  } = {},
+): ApplyListener {
   if (opts.quiet) return () => {};
-  const tty = Boolean(process.stderr.isTTY);
+  const stream = opts.stream ?? process.stderr;
   let spinner: Ora | undefined;
+  const limiter = new LineLimiter(opts.intervalMs ?? 30_000, opts.now);
   const stageNo = (stage: string) =>
     `[${STAGES.findIndex((s) => s.name === stage) + 1}/${STAGES.length}] ${stage}`;
-  const line = (text: string) => {
-    if (tty) {
-      spinner ??= ora({ stream: process.stderr }).start();
+  // Checked on every line: a terminal can shrink to nothing mid-run.
+  const animate = () => {
+    const ok = canAnimate(stream);
+    if (!ok && spinner) {
+      spinner.stop();
+      spinner = undefined;
+    }
+    return ok;
+  };
+  const tty = animate();
+  const line = (text: string, key = 'line') => {
+    if (animate()) {
+      spinner ??= ora({ stream }).start();
       spinner.text = text;
-    } else process.stderr.write(`${text}\n`);
+    } else {
+      const shown = limiter.next(key, text);
+      if (shown !== undefined) stream.write(`${shown}\n`);
+    }
   };
   const persist = (text: string) => {
-    if (tty && spinner) {
+    if (animate() && spinner) {
       spinner.stopAndPersist({ symbol: '✔', text });
       spinner = undefined;
-    } else process.stderr.write(`${text}\n`);
+    } else stream.write(`${text}\n`);
   };
   return (e: ApplyEvent) => {
     switch (e.type) {
@@ -32,7 +57,7 @@ export function applyProgress(opts: { quiet?: boolean } = {}): ApplyListener {
         break;
       case 'object':
         if (tty || e.done === e.total) line(`${stageNo(e.stage)}: applying ${e.done}/${e.total}`);
-        if (e.action === 'failed') process.stderr.write(`  ✖ ${e.message ?? e.id}\n`);
+        if (e.action === 'failed') stream.write(`  ✖ ${e.message ?? e.id}\n`);
         break;
       case 'wait-start':
         line(`${stageNo(e.stage)}: waiting for ${e.what} (timeout ${formatElapsed(e.timeoutMs)})`);
@@ -40,6 +65,7 @@ export function applyProgress(opts: { quiet?: boolean } = {}): ApplyListener {
       case 'wait-progress':
         line(
           `${stageNo(e.stage)}: waiting ${formatElapsed(e.elapsedMs)} for ${e.pending.length} item(s): ${e.pending.slice(0, 2).join('; ')}`,
+          `wait ${e.stage} ${e.what}`,
         );
         break;
       case 'wait-done':

@@ -1,5 +1,6 @@
 import ora, { type Ora } from 'ora';
 import type { Progress } from '../controlplane/progress.js';
+import { canAnimate } from './terminal.js';
 
 /**
  * Terminal progress for long steps: an animated spinner on a TTY, plain
@@ -7,7 +8,7 @@ import type { Progress } from '../controlplane/progress.js';
  */
 export function terminalProgress(opts: { quiet?: boolean } = {}): Progress {
   if (opts.quiet) return { start() {}, update() {}, succeed() {}, fail() {}, info() {} };
-  const tty = Boolean(process.stderr.isTTY);
+  const tty = canAnimate(process.stderr);
   let spinner: Ora | undefined;
   let lastLine = 0;
   const line = (text: string) => process.stderr.write(`[groundwork] ${text}\n`);
@@ -19,6 +20,10 @@ export function terminalProgress(opts: { quiet?: boolean } = {}): Progress {
       } else line(text);
     },
     update(text) {
+      if (tty && spinner && !canAnimate(process.stderr)) {
+        spinner.stop(); // the terminal shrank to nothing: plain lines from here on
+        spinner = undefined;
+      }
       if (tty && spinner) spinner.text = text;
       // Without a TTY, print news at most every 15 s so CI logs show the build is alive.
       else if (!tty && Date.now() - lastLine > 15_000) {

@@ -68,9 +68,16 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       if (!synth) return setExitCode(ExitCode.Error);
       const session = await openSession(flags);
       const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      // First signal: finish the objects in flight and stop (a wait ends at once); a second signal,
+      // or 10 s without stopping, ends the process (exit 130/143, as a shell reports a signal).
+      const onSignal = (signal: NodeJS.Signals) => {
+        const code = signal === 'SIGINT' ? 130 : 143;
+        if (controller.signal.aborted) process.exit(code);
+        controller.abort();
+        setTimeout(() => process.exit(code), 10_000).unref();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       try {
         const revision = await describeWorkTree(resolve(flags.dir));
         const observed = await observeAndPlan(session, synth, {

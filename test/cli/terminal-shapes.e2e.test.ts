@@ -1,0 +1,68 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { eventually, useCluster } from '../harness/cluster.js';
+
+const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const cluster = useCluster({ namespacePrefix: 'gw-terminal' });
+
+/** A fresh platform repository (the `init` scaffold: a namespace, an operator, a ConfigMap). */
+async function scaffold(): Promise<string> {
+  const dir = join(mkdtempSync(join(tmpdir(), 'gw-terminal-')), 'platform');
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, [bin, 'init', dir], (err) => (err ? reject(err) : resolve())),
+  );
+  return dir;
+}
+
+/** Runs `groundwork <args>` on a pseudo-terminal of the given shape (script(1)), logging to a file. */
+function onTerminal(shape: string, args: string[], cwd: string, log: string) {
+  const command = `stty ${shape}; exec "${process.execPath}" "${bin}" ${args.join(' ')}`;
+  const child = spawn('script', ['-qfec', command, log], {
+    cwd,
+    env: { ...process.env, KUBECONFIG: cluster.kubeconfig, TERM: 'xterm-256color', CI: '' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited };
+}
+
+describe('progress output in every terminal shape', () => {
+  it.each(['cols 0 rows 0', 'cols 1 rows 1', 'cols 120 rows 40'])(
+    'apply --no-wait on a terminal with %s ends, with bounded output',
+    async (shape) => {
+      const repo = await scaffold();
+      const log = join(repo, '..', 'terminal.log');
+      const run = onTerminal(shape, ['apply', '--no-wait'], repo, log);
+      const code = await run.exited;
+      expect(code).toBe(0);
+      // A runaway spinner wrote hundreds of megabytes here; a whole apply is a few kilobytes.
+      expect(statSync(log).size).toBeLessThan(64 * 1024);
+      expect(readFileSync(log, 'utf8')).toContain('created');
+    },
+  );
+
+  it('SIGTERM ends an apply that is waiting, on a 0-column terminal', async () => {
+    const repo = await scaffold();
+    const log = join(repo, '..', 'terminal.log');
+    // Nothing plays OLM here: the wait for the operator's CSV would last the whole timeout.
+    const run = onTerminal('cols 0 rows 0', ['apply', '--timeout', '10m'], repo, log);
+    await eventually(
+      async () => (readFileSync(log, 'utf8').includes('waiting') ? true : undefined),
+      60_000,
+      'apply waiting for the CSV',
+    );
+    const node = await new Promise<number>((resolve, reject) =>
+      execFile('pgrep', ['-P', String(run.child.pid)], (err, out) =>
+        err ? reject(err) : resolve(Number(out.trim())),
+      ),
+    );
+    process.kill(node, 'SIGTERM');
+    const code = await run.exited;
+    expect(code).not.toBeNull();
+    expect(statSync(log).size).toBeLessThan(64 * 1024);
+  });
+});

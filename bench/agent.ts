@@ -70,7 +70,7 @@ export async function benchAgent(objects = 5000): Promise<string> {
   const agent = spawn(
     process.execPath,
     [
-      new URL('../src/cli/run.js', import.meta.url).pathname,
+      new URL('../../bin/groundwork.js', import.meta.url).pathname,
       'agent',
       '--repo',
       server.url('platform.git'),
@@ -90,7 +90,12 @@ export async function benchAgent(objects = 5000): Promise<string> {
       process.env.BENCH_LOG_LEVEL ?? 'warn',
     ],
     {
-      env: { ...process.env, GROUNDWORK_WEBHOOK_SECRET: secret, GROUNDWORK_CACHE_DIR: join(root, 'cache') },
+      env: {
+        ...process.env,
+        GROUNDWORK_RUN_FROM: 'dist',
+        GROUNDWORK_WEBHOOK_SECRET: secret,
+        GROUNDWORK_CACHE_DIR: join(root, 'cache'),
+      },
       // BENCH_AGENT_LOG=<file> keeps the agent's JSON log (with per-cycle timings at BENCH_LOG_LEVEL=debug).
       stdio: [
         'ignore',
@@ -190,7 +195,7 @@ export async function benchAgent(objects = 5000): Promise<string> {
       `| CPU time of a no-op cycle | ${cpuPerCycle.toFixed(0)} ms (${cycles1 - cycles0} cycles) | |`,
       `| steady agent RSS | ${rss.toFixed(0)} MB | ≤ 250 MB |`,
       '',
-      'The agent runs as its own process from the compiled build (`node dist/src/cli/run.js agent`); synth runs in its child process, not counted in the RSS.',
+      'The agent runs as its own process from the compiled build (`GROUNDWORK_RUN_FROM=dist groundwork agent`); synth runs in its child process, not counted in the RSS.',
     );
   } finally {
     agent.kill('SIGTERM');

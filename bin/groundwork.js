@@ -12,7 +12,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
   );
 } else {
-  const fromSource = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+  // GROUNDWORK_RUN_FROM=dist runs a checkout's build (the benchmarks measure what users install).
+  const fromSource =
+    process.env.GROUNDWORK_RUN_FROM !== 'dist' && existsSync(new URL('../src/cli/main.ts', import.meta.url));
   const base = fromSource ? '../src' : '../dist/src';
   await import(`${base}/synth/child/register-hooks.mjs`);
   const { main } = await import(`${base}/cli/main.${fromSource ? 'ts' : 'js'}`);

@@ -1,25 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { platformNameOf } from '../../src/cli/commands/init.js';
+import { groundwork } from '../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
-
-function groundwork(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd }, (_e, stdout, stderr) =>
-      resolve({ code: child.exitCode ?? 1, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[], cwd: string) => groundwork(args, { cwd });
 
 describe('groundwork init', () => {
   it('scaffolds a repository that synthesizes every overlay', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'gw-init-'));
-    const init = await groundwork(['init', 'team-platform'], parent);
+    const init = await run(['init', 'team-platform'], parent);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('Created platform repository "team-platform"');
     const dir = join(parent, 'team-platform');
@@ -45,7 +36,7 @@ describe('groundwork init', () => {
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(['groundwork-gitops', 'typescript']);
     expect(readFileSync(join(dir, 'groundwork.yaml'), 'utf8')).toContain('name: team-platform');
 
-    const synth = await groundwork(['synth', '--all-overlays', '--format', 'json', '--out', 'out'], dir);
+    const synth = await run(['synth', '--all-overlays', '--format', 'json', '--out', 'out'], dir);
     expect(synth.stderr).toBe('');
     expect(synth.code).toBe(0);
     const configOf = (overlay: string) =>
@@ -64,12 +55,12 @@ describe('groundwork init', () => {
   it('refuses to overwrite files, writing nothing, unless --force', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-init-'));
     writeFileSync(join(dir, 'groundwork.yaml'), 'name: mine\n');
-    const refused = await groundwork(['init'], dir);
+    const refused = await run(['init'], dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('1 file(s) exist: groundwork.yaml');
     expect(refused.stderr).toContain('--force');
     expect(readFileSync(join(dir, 'groundwork.yaml'), 'utf8')).toBe('name: mine\n');
-    const forced = await groundwork(['init', '--force', '--name', 'ours'], dir);
+    const forced = await run(['init', '--force', '--name', 'ours'], dir);
     expect(forced.code).toBe(0);
     expect(readFileSync(join(dir, 'groundwork.yaml'), 'utf8')).toContain('name: ours');
   });

@@ -1,23 +1,13 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { groundwork } from '../harness/cli.js';
 import { useCluster } from '../harness/cluster.js';
 import { platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
 const cluster = useCluster({ namespacePrefix: 'gw-cli-prune' });
 const repos: PlatformRepo[] = [];
 
-function groundwork(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, env: { ...process.env, KUBECONFIG: cluster.kubeconfig }, maxBuffer: 1 << 24 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function run(args: string[], cwd: string) {
+  return groundwork(args, { cwd, env: { KUBECONFIG: cluster.kubeconfig } });
 }
 
 afterAll(async () => Promise.all(repos.map((r) => r.stop())));
@@ -30,17 +20,17 @@ describe('a prune guard refusal through the CLI', () => {
     const dir = repo.repo.workDir;
     const items = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((k) => [k, k]));
     await repo.publish({ namespace: ns, items }, {}, 'five');
-    expect((await groundwork(['apply', '--prune', '--no-wait'], dir)).code).toBe(0);
+    expect((await run(['apply', '--prune', '--no-wait'], dir)).code).toBe(0);
 
     // 4 of 5 leave git: 80% > the 30% guard.
     await repo.publish({ namespace: ns, items: { a: 'a' } }, {}, 'one');
-    const plan = await groundwork(['plan'], dir);
+    const plan = await run(['plan'], dir);
     expect(plan.code).toBe(1);
     expect(plan.stdout).toContain(
       'Prune would be refused (TooManyPrunes): would prune 4 of 5 inventory objects',
     );
 
-    const apply = await groundwork(['apply', '--prune', '--no-wait'], dir);
+    const apply = await run(['apply', '--prune', '--no-wait'], dir);
     expect(apply.code).toBe(3);
     const refusalLines = apply.stdout.split('\n').filter((l) => l.includes('TooManyPrunes'));
     expect(refusalLines).toHaveLength(1);

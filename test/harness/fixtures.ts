@@ -14,7 +14,9 @@ export const TEST_FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.u
  * `data/` (`crds/...`, `update-graphs/graph-data/...`); everything else in `test/fixtures/`.
  */
 export function fixturePath(relative: string): string {
-  const product = relative.startsWith('crds/') || relative.startsWith('update-graphs/graph-data');
+  const product = ['crds', 'update-graphs/graph-data'].some(
+    (dir) => relative === dir || relative.startsWith(`${dir}/`),
+  );
   return product ? dataPath(relative) : join(TEST_FIXTURES, relative);
 }
 

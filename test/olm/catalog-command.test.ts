@@ -1,17 +1,6 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { groundwork } from '../harness/cli.js';
 import { fixturePath } from '../harness/fixtures.js';
-
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
-
-function groundwork(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, ...args], (_e, stdout, stderr) =>
-      resolve({ code: child.exitCode ?? 1, stdout, stderr }),
-    );
-  });
-}
 
 describe('groundwork catalog path', () => {
   it("uses the package's default channel when --channel is not given, and says which", async () => {

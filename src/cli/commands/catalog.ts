@@ -67,7 +67,10 @@ export const registerCatalog: CommandModule = (program: Command, setExitCode) =>
 
   source2(catalog.command('path <package>'))
     .description('the InstallPlans (one per hop) from an installed CSV to a target, under OLM rules')
-    .option('--channel <channel>', "channel the Subscription follows (default: the package's default channel)")
+    .option(
+      '--channel <channel>',
+      "channel the Subscription follows (default: the package's default channel)",
+    )
     .requiredOption('--to <csv>', 'target CSV (the pin)')
     .option('--from <csv>', 'installed CSV (omit for a fresh install)')
     .action(async (pkg: string, flags: SourceFlags & { channel?: string; to: string; from?: string }) => {

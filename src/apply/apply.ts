@@ -144,7 +144,11 @@ async function runStage(
   await hook?.beforeApply?.(ctx);
 
   // Kinds from CRDs created earlier in this apply, or installed by an operator, must be served first.
-  const unserved = await unservedKinds(target, items);
+  // Items plan already knows cannot be sent (a kind nothing will serve) fail below, without a wait.
+  const unserved = await unservedKinds(
+    target,
+    items.filter((i) => !isUnsendable(i)),
+  );
   if (unserved.length > 0) {
     if (opts.wait === false && stage.name === 'operands') {
       for (const i of items.filter((x) => unserved.includes(kindKey(x)))) {
@@ -352,7 +356,7 @@ async function unservedKinds(target: ApplyTarget, items: readonly PlanItem[]): P
   return kinds.filter((_, i) => !served[i]);
 }
 
-/** Plan items that cannot be written as they are (a namespaced object without a namespace). */
+/** Plan items that cannot be written as they are (no namespace where one is needed, a kind nothing serves). */
 function isUnsendable(item: PlanItem): boolean {
-  return item.problem?.code === 'NamespaceMissing';
+  return item.problem?.code === 'NamespaceMissing' || item.problem?.code === 'KindNotServed';
 }

@@ -1,6 +1,6 @@
 import { policyOf } from '../core/annotations.js';
 import { describeRef, parseId, refOf, type ObjectId } from '../core/object-id.js';
-import type { K8sObject } from '../core/object.js';
+import { splitApiVersion, type K8sObject } from '../core/object.js';
 import type { Manifest } from '../synth/manifest.js';
 import { looksUnchanged } from './compare.js';
 import { diffValues } from './field-diff.js';
@@ -71,7 +71,8 @@ export function needsDryRun(
 export function plan(desired: readonly Manifest[], observed: Observation, opts: PlanOptions): Plan {
   const items: PlanItem[] = [];
   const desiredIds = new Set(desired.map((m) => m.id));
-  for (const m of desired) items.push(planDesired(m, observed, opts.force ?? false));
+  const crdKinds = kindsDefinedBy(desired);
+  for (const m of desired) items.push(planDesired(m, observed, opts.force ?? false, crdKinds));
   for (const id of [...(observed.inventory ?? [])].sort()) {
     if (desiredIds.has(id)) continue;
     const live = observed.live.get(id);
@@ -141,7 +142,23 @@ function examples(ids: readonly ObjectId[]): string {
   return ids.length > 3 ? `${shown.join(', ')}, …` : shown.join(', ');
 }
 
-function planDesired(m: Manifest, observed: Observation, forceAll: boolean): PlanItem {
+/** `group/Kind` of every kind the desired CRDs define. */
+function kindsDefinedBy(desired: readonly Manifest[]): Set<string> {
+  const out = new Set<string>();
+  for (const m of desired) {
+    if (m.object.kind !== 'CustomResourceDefinition') continue;
+    const spec = (m.object.spec ?? {}) as { group?: string; names?: { kind?: string } };
+    if (spec.group && spec.names?.kind) out.add(`${spec.group}/${spec.names.kind}`);
+  }
+  return out;
+}
+
+function planDesired(
+  m: Manifest,
+  observed: Observation,
+  forceAll: boolean,
+  crdKinds: ReadonlySet<string>,
+): PlanItem {
   const policy = policyOf(m.object);
   const base = {
     id: m.id,
@@ -200,15 +217,33 @@ function planDesired(m: Manifest, observed: Observation, forceAll: boolean): Pla
       };
     }
     const unknown = observed.unknownKinds.has(`${m.object.apiVersion}/${m.object.kind}`);
+    if (!unknown) return { ...base, action: 'create' };
+    const { group } = splitApiVersion(m.object.apiVersion);
+    if (m.stage === 'operands')
+      return {
+        ...base,
+        action: 'create',
+        reason: 'AwaitsOperator',
+        message: `${m.object.kind} is served once its operator installs its CRD`,
+      };
+    if (crdKinds.has(`${group}/${m.object.kind}`))
+      return {
+        ...base,
+        action: 'create',
+        reason: 'CrdInThisApply',
+        message: `${m.object.kind} is served once the CRD in this apply is Established`,
+      };
+    // Nothing in this apply will serve it: the apply would wait for a CRD that never comes.
+    const crd = `${m.object.kind.toLowerCase()}s.${group}`;
+    const message = `${m.object.kind} (${m.object.apiVersion}) is not served by the cluster and no CRD in this platform defines it`;
     return {
       ...base,
       action: 'create',
-      ...(unknown
-        ? {
-            reason: m.stage === 'operands' ? ('AwaitsOperator' as const) : ('CrdInThisApply' as const),
-            message: `${m.object.kind} is not served yet; its CRD must be Established first`,
-          }
-        : {}),
+      problem: {
+        code: 'KindNotServed',
+        message: `${message}; install its CRD (likely ${crd}) or the operator that brings it`,
+      },
+      message,
     };
   }
   const liveView = { ...base, live: redactSecret(live) };

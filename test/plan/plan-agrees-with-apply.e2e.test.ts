@@ -105,4 +105,23 @@ describe('plan says what apply will do', () => {
     expect(changes.toString().split('groundwork.io/on-immutable').length - 1).toBe(1);
     s.client.close();
   });
+
+  it('says a kind nothing serves is not served (and which CRD would), and apply fails it without waiting', async () => {
+    const s = await session();
+    const widget = {
+      apiVersion: 'nowhere.example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: cluster.namespace },
+      spec: {},
+    } as K8sObject;
+    const { observed, changes } = await reconcile(s, [widget]);
+    const item = observed.plan.items[0]!;
+    expect(item.reason).toBeUndefined();
+    expect(item.problem?.code).toBe('KindNotServed');
+    expect(item.problem?.message).toBe(
+      'Widget (nowhere.example.com/v1) is not served by the cluster and no CRD in this platform defines it; install its CRD (likely widgets.nowhere.example.com) or the operator that brings it',
+    );
+    expect(changes.failed.map((f) => f.code)).toEqual(['KindNotServed']);
+    s.client.close();
+  });
 });

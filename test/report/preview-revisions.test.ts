@@ -195,6 +195,39 @@ describe('groundwork preview', () => {
     expect(out).toContain('HEAD FAILS SYNTH (ValidationFailed');
   });
 
+  it('--fail-on gates a pull request: exit 1 with the reason, exit 0 when nothing it names is found', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const broken = await run(
+        '--dir',
+        dir,
+        '--base',
+        'main',
+        '--head',
+        'broken',
+        '--overlay',
+        'prod',
+        '--fail-on',
+        'synth-error',
+      );
+      expect(broken.code).toBe(1);
+      expect(stderr).toHaveBeenCalledWith(
+        'preview gate (--fail-on synth-error): head does not synthesize (ValidationFailed)\n',
+      );
+      // main~1 → main has high notes (a minor update, reboots) but no blocker.
+      const args = ['--dir', dir, '--base', 'main~1', '--head', 'main', '--all-overlays'];
+      expect((await run(...args, '--fail-on', 'synth-error')).code).toBe(0);
+      expect((await run(...args, '--fail-on', 'blocker')).code).toBe(0);
+      const strict = await run(...args, '--fail-on', 'warning');
+      expect(strict.code).toBe(1);
+      expect(stderr).toHaveBeenCalledWith(
+        expect.stringMatching(/^preview gate \(--fail-on warning\): \d+ high risk note\(s\)\n$/),
+      );
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
   it('an unknown revision is an error (the CLI exits 2)', async () => {
     await expect(run('--dir', dir, '--base', 'no-such-branch', '--head', 'main')).rejects.toMatchObject({
       code: 'RevisionNotFound',

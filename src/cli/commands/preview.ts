@@ -9,6 +9,7 @@ import { loadProjectConfig } from '../../synth/config.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
 import { outputOf, render, withOutput } from '../output.js';
+import { FAIL_ON, gateFailures, type FailOn } from '../../report/preview/gate.js';
 
 export interface PreviewRevisionsOptions {
   /** A directory in the git repository: the platform repository root (holds groundwork.yaml). */
@@ -86,6 +87,7 @@ interface PreviewFlags {
   allOverlays?: boolean;
   output?: string;
   format?: string;
+  failOn?: FailOn;
 }
 
 /**
@@ -93,7 +95,8 @@ interface PreviewFlags {
  * [-o text|markdown|json|yaml]`: what merging head would change, per overlay, and what is risky.
  * Reads committed trees only (uncommitted changes are not part of any revision). Exit code 0 when
  * the preview was produced, including one that reports risks or a head that fails synth (the
- * preview says so); 2 when it could not be produced (unknown revision, not a git repository).
+ * preview says so), unless `--fail-on` names what it found: then 1 (the gate of a pull request);
+ * 2 when it could not be produced (unknown revision, not a git repository).
  */
 export const registerPreview: CommandModule = (program: Command, setExitCode) => {
   withOutput(program.command('preview'), ['text', 'markdown', 'json', 'yaml'], 'text')
@@ -110,7 +113,12 @@ export const registerPreview: CommandModule = (program: Command, setExitCode) =>
       ).conflicts('allOverlays'),
     )
     .addOption(new Option('--all-overlays', 'every overlay of either revision').conflicts('overlay'))
-
+    .addOption(
+      new Option(
+        '--fail-on <level>',
+        'exit 1 when head fails synth (synth-error), or also has blocker notes (blocker), or also high/medium notes (warning)',
+      ).choices([...FAIL_ON]),
+    )
     .action(async (flags: PreviewFlags) => {
       const preview = await previewRevisions({
         repoDir: resolve(flags.dir),
@@ -123,6 +131,8 @@ export const registerPreview: CommandModule = (program: Command, setExitCode) =>
             : {}),
       });
       process.stdout.write(render(preview, outputOf(flags)));
-      setExitCode(ExitCode.Ok);
+      const failures = flags.failOn ? gateFailures(preview, flags.failOn) : [];
+      for (const f of failures) process.stderr.write(`preview gate (--fail-on ${flags.failOn}): ${f}\n`);
+      setExitCode(failures.length > 0 ? ExitCode.Changes : ExitCode.Ok);
     });
 };

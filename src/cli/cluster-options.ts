@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { ClusterSession } from '../agent/reconcile.js';
 import { KubeClient } from '../cluster/client.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
-import { synthesize, type SynthResult } from '../synth/synthesize.js';
+import { synthesizeInChild } from '../synth/child/run-in-child.js';
+import { loadProjectConfig } from '../synth/config.js';
+import type { SynthResult } from '../synth/synthesize.js';
 
 /** kubectl's connection flags plus the repository flags shared by plan, apply and drift. */
 export interface ClusterFlags {
@@ -34,15 +36,17 @@ export async function openSession(flags: ClusterFlags): Promise<ClusterSession> 
 }
 
 /**
- * Synthesizes for a cluster command; on validation errors prints every issue and returns
- * undefined (the caller exits 2 without touching the cluster).
+ * Synthesizes for a cluster command, in the synth child with a stripped environment (platform
+ * code from a pull request must not see the caller's credentials); on validation errors prints
+ * every issue and returns undefined (the caller exits 2 without touching the cluster).
  */
 export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
   try {
-    const result = await synthesize({
-      dir: resolve(flags.dir),
-      ...(flags.overlay ? { overlay: flags.overlay } : {}),
-    });
+    const dir = resolve(flags.dir);
+    // Platform code runs in the synth child: no kubeconfig, no git token, no cluster credentials.
+    const overlay = flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay;
+    const [result] = await synthesizeInChild({ dir, overlay });
+    if (!result) throw new Error(`synth of overlay ${overlay} returned nothing`);
     for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
     return result;
   } catch (err) {

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SynthValidationError, formatIssue } from '../../synth/validation.js';
-import { synthesize, synthesizeAll, type SynthResult } from '../../synth/synthesize.js';
+import { synthesizeInChild } from '../../synth/child/run-in-child.js';
+import { loadProjectConfig } from '../../synth/config.js';
+import type { SynthResult } from '../../synth/synthesize.js';
 import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
@@ -28,9 +30,13 @@ export const registerSynth: CommandModule = (program: Command, setExitCode) => {
       const dir = resolve(flags.dir);
       let results: SynthResult[];
       try {
-        results = flags.allOverlays
-          ? await synthesizeAll(dir)
-          : [await synthesize({ dir, overlay: flags.overlay })];
+        // Platform code runs in the synth child, with a stripped environment (no credentials).
+        results = await synthesizeInChild({
+          dir,
+          overlay: flags.allOverlays
+            ? { all: true }
+            : (flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay),
+        });
       } catch (err) {
         if (!(err instanceof SynthValidationError)) throw err;
         process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\n`);

@@ -266,7 +266,7 @@ async function timed(
 ) {
   const emit = opts.listener ?? (() => {});
   const timeoutMs = opts.timeoutMs ?? 300_000;
-  emit({ type: 'wait-start', stage, what, timeoutMs });
+  emit({ type: 'wait-start', stage, what, timeoutMs, ...(opts.wait === false ? { once: true } : {}) });
   const outcome = await waitFor(check, {
     what: `${stage}: ${what}`,
     timeoutMs,

@@ -15,7 +15,8 @@ export type ApplyEvent =
       message?: string;
     }
   | { type: 'stage-done'; stage: StageName }
-  | { type: 'wait-start'; stage: StageName; what: string; timeoutMs: number }
+  /** `once`: `--no-wait` — the condition is checked (and acted on) once, not waited for. */
+  | { type: 'wait-start'; stage: StageName; what: string; timeoutMs: number; once?: boolean }
   | { type: 'wait-progress'; stage: StageName; what: string; pending: string[]; elapsedMs: number }
   | { type: 'wait-done'; stage: StageName; what: string; elapsedMs: number; outcome: 'ready' | 'pending' }
   | { type: 'prune-start'; total: number }

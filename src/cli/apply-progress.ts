@@ -22,6 +22,7 @@ export function applyProgress(
   if (opts.quiet) return () => {};
   const stream = opts.stream ?? process.stderr;
   let spinner: Ora | undefined;
+  let once = false;
   const limiter = new LineLimiter(opts.intervalMs ?? 30_000, opts.now);
   const stageNo = (stage: string) =>
     `[${STAGES.findIndex((s) => s.name === stage) + 1}/${STAGES.length}] ${stage}`;
@@ -60,7 +61,12 @@ export function applyProgress(
         if (e.action === 'failed') stream.write(`  ✖ ${e.message ?? e.id}\n`);
         break;
       case 'wait-start':
-        line(`${stageNo(e.stage)}: waiting for ${e.what} (timeout ${formatElapsed(e.timeoutMs)})`);
+        once = e.once === true;
+        line(
+          once
+            ? `${stageNo(e.stage)}: checking ${e.what} once (--no-wait)`
+            : `${stageNo(e.stage)}: waiting for ${e.what} (timeout ${formatElapsed(e.timeoutMs)})`,
+        );
         break;
       case 'wait-progress':
         line(
@@ -70,7 +76,9 @@ export function applyProgress(
         break;
       case 'wait-done':
         persist(
-          `${stageNo(e.stage)}: ${e.outcome === 'ready' ? 'ready' : 'pending'} after ${formatElapsed(e.elapsedMs)} (${e.what})`,
+          once
+            ? `${stageNo(e.stage)}: ${e.outcome === 'ready' ? 'ready' : 'not ready yet, not waited for'} (${e.what})`
+            : `${stageNo(e.stage)}: ${e.outcome === 'ready' ? 'ready' : 'pending'} after ${formatElapsed(e.elapsedMs)} (${e.what})`,
         );
         break;
       case 'stage-done':

@@ -9,6 +9,7 @@ import { openSession, synthForCommand, withClusterFlags, type ClusterFlags } fro
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
 import { outputOf, render, withOutput } from '../output.js';
+import { healthAfterApply } from '../apply-health.js';
 
 interface PlanFlags extends ClusterFlags {
   output?: string;
@@ -17,6 +18,7 @@ interface PlanFlags extends ClusterFlags {
 }
 
 interface ApplyFlags extends ClusterFlags {
+  waitWorkloads?: boolean;
   output?: string;
   format?: string;
   prune?: boolean;
@@ -63,6 +65,10 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
     .option('--allow-mass-prune', 'allow pruning more than --max-prune-share of the inventory')
     .option('--max-prune-share <fraction>', 'largest share of the inventory one apply may prune', '0.3')
     .option('--concurrency <n>', 'parallel writes inside a stage', '16')
+    .option(
+      '--wait-workloads',
+      'after applying, wait (up to --timeout) until Deployments, StatefulSets and DaemonSets are Healthy',
+    )
     .action(async (flags: ApplyFlags) => {
       const synth = await synthForCommand(flags);
       if (!synth) return setExitCode(ExitCode.Error);
@@ -78,6 +84,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       };
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
+      const progress = applyProgress();
       try {
         const revision = await describeWorkTree(resolve(flags.dir));
         const observed = await observeAndPlan(session, synth, {
@@ -95,12 +102,35 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
           allowMassPrune: flags.allowMassPrune ?? false,
           maxPruneShare: Number(flags.maxPruneShare),
           concurrency: Number(flags.concurrency),
-          listener: applyProgress(),
+          listener: progress,
           signal: controller.signal,
         });
-        process.stdout.write(render(changes, outputOf(flags)));
+        // What was applied, and its health: a verdict per object, as the quick start shows it.
+        const health = changes.error
+          ? undefined
+          : await healthAfterApply(session, synth.manifests, {
+              waitWorkloads: flags.waitWorkloads ?? false,
+              timeoutMs: parseDuration(flags.timeout),
+              signal: controller.signal,
+              listener: progress,
+            });
+        const format = outputOf(flags);
+        if (format === 'json' || format === 'yaml')
+          process.stdout.write(
+            render(
+              { ...(changes.toJSON() as object), ...(health ? { health: health.report.toJSON() } : {}) },
+              format,
+            ),
+          );
+        else
+          process.stdout.write(render(changes, format) + (health ? `\n${health.report.toString()}\n` : ''));
+        if (health?.notReady) process.stderr.write(`--wait-workloads: ${health.notReady}\n`);
         setExitCode(
-          changes.error ? ExitCode.Error : changes.pruneRefused ? ExitCode.PruneRefused : ExitCode.Ok,
+          changes.error || health?.notReady
+            ? ExitCode.Error
+            : changes.pruneRefused
+              ? ExitCode.PruneRefused
+              : ExitCode.Ok,
         );
       } finally {
         process.off('SIGINT', onSignal);

@@ -16,9 +16,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   let exitCode: number = ExitCode.Ok;
-  registerCommands(program, (code) => {
-    exitCode = code;
-  });
+  // The first word that is not an option names the command (a module of its own, loaded alone).
+  const command = argv.slice(2).find((a) => !a.startsWith('-'));
+  await registerCommands(
+    program,
+    (code) => {
+      exitCode = code;
+    },
+    command,
+  );
   // `groundwork completion bash|zsh|fish|powershell` prints a script that asks `groundwork complete --
   // <words>` for candidates, generated from this command tree, so it never goes stale.
   tab(program, { completionCommandName: 'completion' });

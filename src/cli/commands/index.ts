@@ -1,15 +1,4 @@
 import type { Command } from 'commander';
-import { registerAgent } from './agent.js';
-import { registerBootstrap } from './bootstrap.js';
-import { registerCatalog } from './catalog.js';
-import { registerCluster } from './cluster.js';
-import { registerPreview } from './preview.js';
-import { registerQuickstart } from './quickstart.js';
-import { registerEngine } from './engine.js';
-import { registerInit } from './init.js';
-import { registerSynth } from './synth.js';
-import { registerUpgradePath } from './upgrade-path.js';
-import { registerVersion } from './version.js';
 
 /** Sets the exit code the CLI returns once the running command finishes. */
 export type SetExitCode = (code: number) => void;
@@ -17,20 +6,34 @@ export type SetExitCode = (code: number) => void;
 /** Each command module adds its subcommands to the program. */
 export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
 
-const modules: CommandModule[] = [
-  registerQuickstart,
-  registerInit,
-  registerCluster,
-  registerSynth,
-  registerEngine,
-  registerAgent,
-  registerBootstrap,
-  registerCatalog,
-  registerUpgradePath,
-  registerPreview,
-  registerVersion,
+/**
+ * Every command module, by the top-level commands it registers, in help order. Loaded on demand:
+ * a command's module imports what it needs (the Kubernetes client, cdk8s, isomorphic-git, ...),
+ * and a person at a terminal should not wait for the others' imports.
+ */
+const MODULES: readonly { commands: readonly string[]; load: () => Promise<CommandModule> }[] = [
+  { commands: ['quickstart'], load: async () => (await import('./quickstart.js')).registerQuickstart },
+  { commands: ['init'], load: async () => (await import('./init.js')).registerInit },
+  { commands: ['cluster'], load: async () => (await import('./cluster.js')).registerCluster },
+  { commands: ['synth'], load: async () => (await import('./synth.js')).registerSynth },
+  { commands: ['plan', 'apply', 'drift'], load: async () => (await import('./engine.js')).registerEngine },
+  { commands: ['agent'], load: async () => (await import('./agent.js')).registerAgent },
+  { commands: ['bootstrap'], load: async () => (await import('./bootstrap.js')).registerBootstrap },
+  { commands: ['catalog'], load: async () => (await import('./catalog.js')).registerCatalog },
+  { commands: ['upgrade-path'], load: async () => (await import('./upgrade-path.js')).registerUpgradePath },
+  { commands: ['preview'], load: async () => (await import('./preview.js')).registerPreview },
+  { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
 ];
 
-export function registerCommands(program: Command, setExitCode: SetExitCode): void {
-  for (const register of modules) register(program, setExitCode);
+/**
+ * Registers the command modules: only the one that serves `command` when it names one, else all
+ * (help, completion, an unknown command: commander needs the whole tree to answer).
+ */
+export async function registerCommands(
+  program: Command,
+  setExitCode: SetExitCode,
+  command?: string,
+): Promise<void> {
+  const only = MODULES.filter((m) => command !== undefined && m.commands.includes(command));
+  for (const m of only.length > 0 ? only : MODULES) (await m.load())(program, setExitCode);
 }

@@ -2,6 +2,7 @@
 import { benchEngine } from './engine.js';
 import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
+import { benchRealSets } from './real-sets.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<string>> = {
   synth: () => benchSynth(),
   engine: () => benchEngine(sizes ?? [1000, 5000]),
   agent: () => benchAgent(sizes?.[0] ?? 5000),
+  'real-sets': () => benchRealSets(),
 };
 
 for (const [name, fn] of Object.entries(benches)) {

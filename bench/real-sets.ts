@@ -1,0 +1,108 @@
+// Real third-party sets, as a person at a terminal runs them (issue 14): wall clock of the whole
+// command, process start included, Groundwork's CLI (the compiled build, as installed) against
+// `kubectl apply --server-side` of the same file, first apply and a no-op, each on a fresh local
+// control plane (the manifests hold cluster-scoped objects with fixed names). Median of 3.
+// Usage: npm run bench -- real-sets
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { LocalControlPlane } from '../src/controlplane/control-plane.js';
+
+const run = promisify(execFile);
+const REPS = 3;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'groundwork.js');
+
+/** The sets: a fixture file of real manifests (see test/fixtures/real-manifests/PROVENANCE.md). */
+const SETS = [
+  { name: 'ingress-nginx v1.5.2', file: 'test/fixtures/real-manifests/ingress-nginx-v1.5.2.yaml' },
+];
+
+const PLATFORM = `import { Include, Platform, definePlatform, z } from 'groundwork-gitops';
+export default definePlatform({
+  values: z.object({}),
+  build(scope) {
+    new Include(new Platform(scope, 'platform', { openshiftVersion: '4.16' }), 'set', { url: 'manifests/set.yaml' });
+  },
+});
+`;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+export async function benchRealSets(): Promise<string> {
+  const work = await mkdtemp(join(tmpdir(), 'gw-bench-real-'));
+  const rows: string[] = [];
+  try {
+    for (const set of SETS) {
+      const repo = join(work, 'repo');
+      await mkdir(join(repo, 'platform'), { recursive: true });
+      await mkdir(join(repo, 'manifests'), { recursive: true });
+      await mkdir(join(repo, 'overlays'), { recursive: true });
+      await writeFile(
+        join(repo, 'groundwork.yaml'),
+        'name: real\nentry: platform/main.ts\noverlays: overlays\n',
+      );
+      await writeFile(join(repo, 'package.json'), '{ "type": "module" }\n');
+      await writeFile(join(repo, 'overlays', 'dev.yaml'), '{}\n');
+      await writeFile(join(repo, 'platform', 'main.ts'), PLATFORM);
+      await copyFile(join(root, set.file), join(repo, 'manifests', 'set.yaml'));
+      const objects =
+        (await run(process.execPath, [bin, 'synth', '--dir', repo])).stdout.split(/^---$/m).length - 1;
+      const g1: number[] = [];
+      const g2: number[] = [];
+      const k1: number[] = [];
+      const k2: number[] = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        for (const tool of ['kubectl', 'groundwork'] as const) {
+          const cp = await LocalControlPlane.start();
+          try {
+            const env = {
+              ...process.env,
+              KUBECONFIG: cp.info.kubeconfig,
+              GROUNDWORK_RUN_FROM: 'dist',
+              CI: 'true',
+            };
+            const once = () =>
+              tool === 'kubectl'
+                ? run(
+                    cp.info.binaries.kubectl!,
+                    ['apply', '--server-side', '-f', join(repo, 'manifests', 'set.yaml')],
+                    { env },
+                  )
+                : run(process.execPath, [bin, 'apply', '--dir', repo, '--no-wait'], {
+                    env,
+                    maxBuffer: 1 << 26,
+                  });
+            (tool === 'kubectl' ? k1 : g1).push(await timed(once));
+            (tool === 'kubectl' ? k2 : g2).push(await timed(once));
+          } finally {
+            await cp.stop();
+          }
+        }
+      }
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      rows.push(
+        `### ${set.name}: ${objects} objects, wall clock with process start (median of ${REPS})`,
+        '',
+        '| measure | Groundwork CLI | kubectl --server-side | ratio |',
+        '|---|---|---|---|',
+        `| first apply | ${s(median(g1))} | ${s(median(k1))} | ${(median(g1) / median(k1)).toFixed(2)}× kubectl's time |`,
+        `| no-op | ${s(median(g2))} | ${s(median(k2))} | ${(median(g2) / median(k2)).toFixed(2)}× kubectl's time |`,
+        '',
+        'Groundwork also synthesizes (in its child process), plans, and prints a health table; kubectl only sends the file.',
+        '',
+      );
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  return rows.join('\n');
+}

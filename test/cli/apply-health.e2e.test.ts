@@ -1,25 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groundwork } from '../harness/cli.js';
 import { useCluster } from '../harness/cluster.js';
+import { platformDir } from '../harness/platform-dir.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-apply-health' });
 
 /** A platform with one Deployment of `replicas` (no kubelet runs here: pods never become ready). */
 function repo(namespace: string, replicas: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-apply-health-'));
-  mkdirSync(join(dir, 'platform'));
-  mkdirSync(join(dir, 'overlays'));
-  writeFileSync(
-    join(dir, 'groundwork.yaml'),
-    `name: h${namespace.slice(-6)}\nentry: platform/main.ts\noverlays: overlays\n`,
-  );
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(dir, 'overlays', 'dev.yaml'), '{}\n');
-  writeFileSync(
-    join(dir, 'platform', 'main.ts'),
+  return platformDir(
     `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
 export default definePlatform({
   values: z.object({}),
@@ -33,8 +21,8 @@ export default definePlatform({
   },
 });
 `,
+    { name: `h${namespace.slice(-6)}` },
   );
-  return dir;
 }
 
 const env = () => ({ KUBECONFIG: cluster.kubeconfig });

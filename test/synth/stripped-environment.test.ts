@@ -1,9 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { groundwork } from '../harness/cli.js';
+import { platformDir } from '../harness/platform-dir.js';
 
 // A platform module that reports what it can see of the caller's environment.
 const NOSY_PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
@@ -20,16 +18,7 @@ export default definePlatform({
 });
 `;
 
-function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-nosy-'));
-  mkdirSync(join(dir, 'platform'));
-  mkdirSync(join(dir, 'overlays'));
-  writeFileSync(join(dir, 'groundwork.yaml'), 'name: nosy\nentry: platform/main.ts\noverlays: overlays\n');
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(dir, 'overlays', 'dev.yaml'), '{}\n');
-  writeFileSync(join(dir, 'platform', 'main.ts'), NOSY_PLATFORM);
-  return dir;
-}
+const repo = () => platformDir(NOSY_PLATFORM, { name: 'nosy' });
 
 const SECRETS = {
   GROUNDWORK_GIT_TOKEN: 'ghp_should_not_leak',

@@ -32,7 +32,10 @@ function complete(words: string[]): string[] {
     '__groundwork_complete',
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
-  return execFileSync('bash', ['-c', program], { env, encoding: 'utf8' }).split('\n').filter(Boolean);
+  // stderr piped: outside a real <TAB>, bash-completion's `compopt` complains and changes nothing.
+  return execFileSync('bash', ['-c', program], { env, encoding: 'utf8', stdio: 'pipe' })
+    .split('\n')
+    .filter(Boolean);
 }
 
 describe('groundwork completion', () => {

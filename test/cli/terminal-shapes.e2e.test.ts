@@ -80,4 +80,29 @@ describe('progress output in every terminal shape', () => {
     expect(code).not.toBeNull();
     expect(statSync(log).size).toBeLessThan(64 * 1024);
   });
+
+  it('without a terminal, a long wait prints one progress line per interval, and SIGTERM ends it', async () => {
+    const repo = await scaffold();
+    const child = spawn(process.execPath, [bin, 'apply', '--timeout', '10m'], {
+      cwd: repo,
+      env: { ...process.env, KUBECONFIG: cluster.kubeconfig, CI: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The wait reports progress every 2 s; after the first report, let it report three times more.
+    await eventually(
+      async () => (/waiting [\d.]+s for \d+ item/.test(stderr) ? true : undefined),
+      60_000,
+      'apply waiting for the CSV',
+    );
+    await new Promise((r) => setTimeout(r, 7_000));
+    child.kill('SIGTERM');
+    const code = await exited;
+    expect(code).not.toBeNull();
+    // Within the 30 s interval the repeated "waiting Ns for ..." lines collapse to the first one.
+    expect(stderr.match(/waiting [\d.]+s for \d+ item/g)).toHaveLength(1);
+  });
 });

@@ -32,6 +32,12 @@ export interface ControlPlaneOptions {
   auditLog?: boolean;
   /** kube-controller-manager controllers. @default DEFAULT_CONTROLLERS */
   controllers?: readonly string[];
+  /**
+   * Refuse to start without kube-controller-manager, instead of running without namespace deletion
+   * and garbage collection (the test harness: tests of deletion must fail, not pass, without it).
+   * @default false
+   */
+  requireControllerManager?: boolean;
 }
 
 /** What a running control plane exposes; also the state `groundwork cluster up` records. */
@@ -70,6 +76,16 @@ export class LocalControlPlane {
   static async start(opts: ControlPlaneOptions = {}): Promise<LocalControlPlane> {
     const progress = opts.progress ?? silentProgress;
     const binaries = opts.binaries ?? (await resolveBinaries({ progress, env: opts.env }));
+    if (
+      opts.requireControllerManager &&
+      (!binaries.kubeControllerManager || !existsSync(binaries.kubeControllerManager))
+    ) {
+      throw new GroundworkError({
+        code: 'ControllerManagerMissing',
+        message: `kube-controller-manager is required here and ${binaries.kubeControllerManager ?? 'none was found'}${binaries.kubeControllerManager ? ' does not exist' : ''}`,
+        fix: 'set TEST_ASSET_KUBE_CONTROLLER_MANAGER, put kube-controller-manager in KUBEBUILDER_ASSETS, or run `groundwork cluster up` once to build it',
+      });
+    }
     const started = Date.now();
     const ownsWorkDir = opts.workDir === undefined;
     const workDir = opts.workDir ?? (await mkdtemp(join(tmpdir(), 'groundwork-cp-')));

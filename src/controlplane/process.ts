@@ -47,7 +47,13 @@ export function startProcess(opts: {
     env: opts.env ?? process.env,
   });
   closeSync(fd);
-  if (child.pid === undefined) throw new Error(`failed to start ${opts.name} (${opts.binary})`);
+  let spawnError: Error | undefined;
+  // Listen at once: a binary that cannot be spawned emits 'error' on the next tick.
+  child.on('error', (err) => (spawnError = err));
+  if (child.pid === undefined)
+    throw new Error(
+      `failed to start ${opts.name} (${opts.binary})${spawnError ? `: ${spawnError.message}` : ''}`,
+    );
   const pid = child.pid;
   const exited = new Promise<number | string>((resolve) => {
     child.on('exit', (code, signal) => {

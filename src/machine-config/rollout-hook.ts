@@ -1,28 +1,29 @@
 import type { StageContext, StageHook } from '../apply/apply.js';
 import type { WaitCheck } from '../apply/wait.js';
 import { ANNOTATIONS } from '../core/annotations.js';
-import { findCondition, type K8sObject } from '../core/object.js';
+import { idOfRef } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
 import type { PlanItem } from '../plan/types.js';
 import { poolsSelecting } from './pool-selection.js';
+import { poolRollout } from './rollout-state.js';
 import { parseWindows, windowState } from './window.js';
 
 /** Field manager of the pauses a maintenance window imposes, apart from `groundwork`. */
 export const ROLLOUT_MANAGER = 'groundwork-rollout';
 
 const MCP = 'machineconfiguration.openshift.io/v1';
-const DEGRADED = ['RenderDegraded', 'NodeDegraded', 'Degraded'];
 
 /**
  * The machine-configs stage's hook: says which pools a MachineConfig change rolls and how many
  * nodes reboot, keeps pools with maintenance windows paused outside their windows (changes wait
- * there and are reported as pending, not failed), and waits for each affected pool to be Updated.
- * Degraded, RenderDegraded or NodeDegraded stops the rollout with the MCO's own message. The master
+ * there and are reported as pending, not failed), and waits until every pool that selects a platform
+ * MachineConfig runs it, decided by the pool's status (`poolRollout`), never by a change of rendered
+ * name. Degraded, RenderDegraded or NodeDegraded stops the rollout with the MCO's own message. The master
  * pool's pause is touched only when its construct declares `managePause` (windows imply it on
  * other pools). `now` is injected so tests and the quick start control time.
  */
 export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): StageHook {
   const now = opts.now ?? (() => new Date());
-  const before = new Map<string, string | undefined>();
   return {
     async beforeApply(ctx) {
       const live = await ctx.target.list(MCP, 'MachineConfigPool', '');
@@ -30,11 +31,7 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
       for (const [pool, mcs] of affected) {
         const obj = live.find((p) => p.metadata.name === pool);
         const status = (obj?.status ?? {}) as { machineCount?: number };
-        const spec = (obj?.spec ?? {}) as {
-          maxUnavailable?: number | string;
-          configuration?: { name?: string };
-        };
-        before.set(pool, spec.configuration?.name);
+        const spec = (obj?.spec ?? {}) as { maxUnavailable?: number | string };
         ctx.notice(
           `MachineConfigPool/${pool}: ${mcs.join(', ')} → ${rebootCount(status.machineCount)} reboot, maxUnavailable ${spec.maxUnavailable ?? 1}`,
         );
@@ -43,50 +40,17 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
     },
     async check(ctx) {
       const live = await ctx.target.list(MCP, 'MachineConfigPool', '');
-      const watched = new Set([
-        ...affectedPools(ctx.items, live).keys(),
-        ...ctx.items
-          .filter((i) => i.ref.kind === 'MachineConfigPool' && i.action !== 'unchanged')
-          .map((i) => i.ref.name),
-      ]);
+      const watched = watchedPools(ctx.items, live);
+      const rendered = await renderedConfigs(ctx, [...watched.keys()]);
       const pending: string[] = [];
       const deferred: string[] = [];
-      for (const pool of live.filter((p) => watched.has(p.metadata.name))) {
+      for (const [pool, declared] of watched) {
         await enforceWindow(ctx, pool, now());
-        const name = pool.metadata.name;
-        const degraded = DEGRADED.map((t) => findCondition(pool, t)).find((c) => c?.status === 'True');
-        if (degraded)
-          return {
-            done: false,
-            pending,
-            failed: `MachineConfigPool/${name} ${degraded.type}: ${degraded.message ?? degraded.reason ?? ''}`,
-          };
-        const spec = (pool.spec ?? {}) as { paused?: boolean; configuration?: { name?: string } };
-        const status = (pool.status ?? {}) as {
-          machineCount?: number;
-          updatedMachineCount?: number;
-          configuration?: { name?: string };
-        };
-        const updated =
-          findCondition(pool, 'Updated')?.status === 'True' &&
-          status.configuration?.name === spec.configuration?.name;
-        const rendered =
-          !before.has(name) ||
-          before.get(name) !== spec.configuration?.name ||
-          before.get(name) === undefined;
-        if (updated && rendered) continue;
-        if (spec.paused) {
-          const windows = pool.metadata.annotations?.[ANNOTATIONS.maintenanceWindows];
-          const parsed = windows ? parseWindows(windows) : undefined;
-          const state = parsed?.ok ? windowState(parsed.windows, now()) : undefined;
-          deferred.push(
-            `MachineConfigPool/${name}: paused${state && !state.open ? ` until its maintenance window (${state.reason})` : ''}; changes pending`,
-          );
-          continue;
-        }
-        pending.push(
-          `MachineConfigPool/${name}: ${rendered ? `updating ${status.updatedMachineCount ?? 0}/${status.machineCount ?? '?'}` : 'waiting for the MCO to render the new config'}`,
-        );
+        const configuration = (pool.spec as { configuration?: { name?: string } } | undefined)?.configuration;
+        const rollout = poolRollout(pool, declared, rendered.get(configuration?.name ?? ''));
+        if (rollout.state === 'degraded') return { done: false, pending, failed: rollout.message };
+        if (rollout.state === 'paused') deferred.push(pausedMessage(pool, now()));
+        if (rollout.state === 'waiting') pending.push(rollout.message);
       }
       if (pending.length === 0 && deferred.length > 0)
         return { done: false, pending: deferred, deferred: deferred.join('; ') };
@@ -95,6 +59,66 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
       return { done: pending.length === 0, pending } satisfies WaitCheck;
     },
   };
+}
+
+/**
+ * The live pools the stage waits for, each with the platform's MachineConfigs it selects: every pool
+ * that selects one of them (changed in this apply or not: a change held by a paused pool, or still
+ * rolling from an earlier apply, is part of the desired state too), and every pool the platform
+ * creates or changes.
+ */
+function watchedPools(items: readonly PlanItem[], live: readonly K8sObject[]): Map<K8sObject, K8sObject[]> {
+  const declaredPools = items
+    .filter((i) => i.ref.kind === 'MachineConfigPool' && i.desired)
+    .map((i) => i.desired!);
+  const pools = [
+    ...declaredPools,
+    ...live.filter((p) => !declaredPools.some((d) => d.metadata.name === p.metadata.name)),
+  ];
+  const selected = new Map<string, K8sObject[]>();
+  for (const mc of items.filter((i) => i.ref.kind === 'MachineConfig' && i.desired))
+    for (const pool of poolsSelecting(mc.desired!, pools))
+      selected.set(pool.name, [...(selected.get(pool.name) ?? []), mc.desired!]);
+  const changedPools = new Set(
+    items
+      .filter((i) => i.ref.kind === 'MachineConfigPool' && i.action !== 'unchanged')
+      .map((i) => i.ref.name),
+  );
+  const out = new Map<K8sObject, K8sObject[]>();
+  for (const pool of live) {
+    const name = pool.metadata.name;
+    if (selected.has(name) || changedPools.has(name)) out.set(pool, selected.get(name) ?? []);
+  }
+  return out;
+}
+
+/** The rendered MachineConfigs the pools target, by name (absent when they cannot be read). */
+async function renderedConfigs(
+  ctx: StageContext,
+  pools: readonly K8sObject[],
+): Promise<Map<string, K8sObject>> {
+  const names = new Set(
+    pools
+      .map((p) => (p.spec as { configuration?: { name?: string } } | undefined)?.configuration?.name)
+      .filter((n): n is string => !!n),
+  );
+  const refs = [...names].map((name) => ({
+    id: idOfRef({ group: 'machineconfiguration.openshift.io', kind: 'MachineConfig', namespace: '', name }),
+    apiVersion: MCP,
+    kind: 'MachineConfig',
+    group: 'machineconfiguration.openshift.io',
+    namespace: '',
+  }));
+  if (refs.length === 0) return new Map();
+  const found = await ctx.target.fetch(refs);
+  return new Map([...found.values()].map((mc) => [mc.metadata.name, mc]));
+}
+
+function pausedMessage(pool: K8sObject, now: Date): string {
+  const windows = pool.metadata.annotations?.[ANNOTATIONS.maintenanceWindows];
+  const parsed = windows ? parseWindows(windows) : undefined;
+  const state = parsed?.ok ? windowState(parsed.windows, now) : undefined;
+  return `MachineConfigPool/${pool.metadata.name}: paused${state && !state.open ? ` until its maintenance window (${state.reason})` : ''}; changes pending`;
 }
 
 /** Pools whose nodes a changed MachineConfig reboots, with the MachineConfigs that cause it. */

@@ -1,14 +1,30 @@
 import { isPlainObject } from '../core/object.js';
 import { canonical } from './json.js';
 
-import { UNIT_SUFFIXES as IGNITION_UNIT_SUFFIXES } from '../machine-config/rules.js';
-
 /** Ignition spec versions the 4.14 MCO reads (`IgnitionConverter.GetSupportedMinorVersions`). */
 export const SUPPORTED_IGNITION_VERSIONS = ['2.2', '3.0', '3.1', '3.2', '3.3', '3.4'] as const;
 
 const KERNEL_TYPES = ['', 'default', 'realtime', '64k-pages'];
-// The MCO's own list (ValidateMachineConfig) still knows `.snapshot`, which Ignition's no longer does.
-const UNIT_SUFFIXES = [...IGNITION_UNIT_SUFFIXES, '.snapshot'];
+/**
+ * Unit types a systemd unit name may end in: Ignition's `validateUnitName`
+ * (coreos/ignition `config/shared/validations/unit.go` and `config/v3_4/types/unit.go`), plus
+ * `.snapshot`, which the MCO's own `ValidateMachineConfig` (pkg/controller/common/helpers.go)
+ * still accepts.
+ */
+const UNIT_SUFFIXES = [
+  '.service',
+  '.socket',
+  '.device',
+  '.mount',
+  '.automount',
+  '.swap',
+  '.target',
+  '.path',
+  '.timer',
+  '.snapshot',
+  '.slice',
+  '.scope',
+];
 /** URL schemes Ignition accepts for file sources besides `data:`; the MCO renders them but nodes cannot write them. */
 const REMOTE_SCHEMES = ['http', 'https', 'tftp', 's3', 'gs', 'arn'];
 

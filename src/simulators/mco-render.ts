@@ -2,10 +2,19 @@ import { createHash } from 'node:crypto';
 import { isPlainObject, type K8sObject } from '../core/object.js';
 import { formatSelector, matchesLabelSelector, type LabelSelector } from '../core/label-selector.js';
 import { nodeApplyFailure, validateMachineConfig } from './mco-ignition.js';
+import { canonical } from './json.js';
 
 export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
 export const GENERATED_BY_ANNOTATION = 'machineconfiguration.openshift.io/generated-by-controller-version';
 export const RELEASE_VERSION_ANNOTATION = 'machineconfiguration.openshift.io/release-image-version';
+
+/** The render controller's salt for rendered names (`pkg/controller/render/hash.go`). */
+const RENDER_SALT = Buffer.from([
+  16, 124, 206, 228, 139, 56, 175, 175, 79, 229, 134, 118, 157, 154, 211, 110, 25, 93, 47, 253, 172, 106, 37,
+  7, 174, 13, 160, 185, 110, 17, 87, 52, 219, 131, 12, 206, 218, 141, 116, 135, 188, 181, 192, 151, 233, 62,
+  126, 165, 64, 83, 179, 119, 15, 168, 208, 197, 146, 107, 58, 227, 133, 188, 238, 26, 33, 26, 235, 202, 32,
+  173, 31, 234, 41, 144, 148, 79, 6, 206, 23, 22,
+]);
 
 /** The outcome of rendering one pool: the rendered config, or the RenderDegraded message. */
 export type RenderResult =
@@ -25,15 +34,16 @@ export function isRendered(mc: K8sObject): boolean {
 }
 
 /**
- * The render controller's pass for one pool (machine-config-operator `pkg/controller/render`):
- * select MachineConfigs with `spec.machineConfigSelector`, validate each (`validateMachineConfig`),
- * merge them and name the result `rendered-<pool>-<hash>`.
+ * The render controller's pass for one pool (machine-config-operator `pkg/controller/render/render_controller.go`,
+ * `generateRenderedMachineConfig`): select MachineConfigs with `spec.machineConfigSelector`, validate
+ * each (`validateMachineConfig`), merge them and name the result `rendered-<pool>-<hash>`.
  *
- * The hash is an MD5 (32 hex digits, the length real names have) of the selected names and
- * generations and the release version, not of the merged content as the MCO hashes it: any
- * MachineConfig change, or a new release, gives a new rendered config, which is what rollouts
- * depend on. Failures carry the MCO's RenderDegraded message
- * ("Failed to render configuration for pool <pool>: …").
+ * The name hashes content, as `getMachineConfigHashedName` does: an MD5 (32 hex digits) of a fixed
+ * salt followed by the serialized merged spec. So a MachineConfig change that merges to the same
+ * content gives the same name, and no rollout; a new release changes `osImageURL` and so the name.
+ * The serialization is key-sorted JSON where the MCO uses YAML, so names differ from a real
+ * cluster's for the same content (nothing may depend on the exact digits). Failures carry the
+ * MCO's RenderDegraded message ("Failed to render configuration for pool <pool>: …").
  */
 export function renderPool(
   pool: K8sObject,
@@ -56,11 +66,8 @@ export function renderPool(
     const err = validateMachineConfig((mc.spec ?? {}) as Record<string, unknown>);
     if (err) return fail(`could not generate rendered MachineConfig: ${err}`);
   }
-  const hash = createHash('md5')
-    .update(selected.map((mc) => `${mc.metadata.name}:${mc.metadata.generation ?? 0}`).join('\n'))
-    .update(`\n${releaseVersion ?? ''}`)
-    .digest('hex');
-  const spec = mergeConfigs(selected);
+  const spec = mergeConfigs(selected, releaseVersion);
+  const hash = createHash('md5').update(RENDER_SALT).update(canonical(spec)).digest('hex');
   return {
     ok: true,
     name: `rendered-${name}-${hash}`,
@@ -78,8 +85,13 @@ export function renderPool(
  * `MergeMachineConfigs`, simplified: worker-role configs first, then the others, each by name;
  * Ignition files merged by path and units by name (later wins), kernel arguments and extensions
  * appended, `fips` if any, the last `kernelType` and `osImageURL`. The result is Ignition 3.4.0.
+ * Without an `osImageURL` from any config, the release's OS image is used (the MCO takes it from
+ * the ControllerConfig), so each release renders differently.
  */
-export function mergeConfigs(configs: readonly K8sObject[]): Record<string, unknown> {
+export function mergeConfigs(
+  configs: readonly K8sObject[],
+  releaseVersion?: string,
+): Record<string, unknown> {
   const ordered = [
     ...configs.filter((c) => c.metadata.labels?.[ROLE_LABEL] === 'worker'),
     ...configs.filter((c) => c.metadata.labels?.[ROLE_LABEL] !== 'worker'),
@@ -117,8 +129,16 @@ export function mergeConfigs(configs: readonly K8sObject[]): Record<string, unkn
     fips,
     kernelArguments,
     kernelType: kernelType || 'default',
-    osImageURL,
+    osImageURL: osImageURL || releaseOsImage(releaseVersion),
   };
+}
+
+/** A stand-in for the release payload's RHCOS image: one digest per release version. */
+function releaseOsImage(releaseVersion: string | undefined): string {
+  const digest = createHash('sha256')
+    .update(releaseVersion ?? '')
+    .digest('hex');
+  return `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digest}`;
 }
 
 /**

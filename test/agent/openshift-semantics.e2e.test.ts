@@ -190,7 +190,10 @@ describe('pinned operator versions through InstallPlan approval', () => {
       p.spec.clusterServiceVersionNames.includes('kepler-operator.v0.22.0'),
     );
     expect(next?.spec.approved).toBe(false);
-    await new Promise((r) => setTimeout(r, 500));
+    // Two whole reconcile passes of OLM after the apply: the unapproved plan installs nothing.
+    await olm.stop();
+    await olm.tick();
+    await olm.tick();
     expect((await subscription(s, ns, 'kepler-operator')).status?.installedCSV).toBe(
       'kepler-operator.v0.21.0',
     );
@@ -475,6 +478,42 @@ describe('pool-aware machine config rollouts', () => {
     }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
     expect(done.spec.paused).toBe(false);
     expect(done.status.updatedMachineCount).toBe(done.status.machineCount);
+    s.client.close();
+    simClient.close();
+  });
+
+  it('finishes a MachineConfig change that renders to the same content without waiting for a new rendered name', async () => {
+    const pool = `s${cluster.namespace.slice(-6)}`;
+    const simClient = await simulatorsClient();
+    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
+    mco.start(100);
+    running.push(mco);
+    const s = await session();
+    const motd = { path: '/etc/motd', contents: 'hello\n' };
+    const issue = { path: '/etc/issue', contents: 'welcome\n' };
+    const desired = (bFiles: { path: string; contents: string }[]) =>
+      synth((p) => {
+        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false });
+        new MachineConfig(p, 'a', { pool: mcp, files: [motd] });
+        new MachineConfig(p, 'b', { pool: mcp, files: bFiles });
+      });
+    const readPool = () =>
+      s.client.request<{
+        spec: { configuration: { name: string } };
+        status: { configuration: { name: string }; updatedMachineCount: number; machineCount: number };
+      }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
+    expect((await apply(s, await desired([issue]))).error?.message ?? '').toBe('');
+    const before = await readPool();
+    // b now also writes /etc/motd exactly as a does: b changes, the merged configuration does not.
+    const events: ApplyEvent[] = [];
+    const changes = await apply(s, await desired([issue, motd]), { timeoutMs: 20_000, events });
+    expect(
+      changes.entries.filter((e) => e.ref.kind === 'MachineConfig' && e.action === 'configured'),
+    ).toHaveLength(1);
+    expect(changes.error?.message ?? '').toBe('');
+    const after = await readPool();
+    expect(after.spec.configuration.name).toBe(before.spec.configuration.name);
+    expect(after.status.configuration.name).toBe(after.spec.configuration.name);
     s.client.close();
     simClient.close();
   });

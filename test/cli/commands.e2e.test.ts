@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/controlplane/process.js';
-import { useCluster } from '../harness/cluster.js';
+import { eventually, useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
 
 const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
@@ -151,16 +151,15 @@ describe('the CLI against the real control plane', () => {
     let logs = '';
     child.stdout.on('data', (d: Buffer) => (logs += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 60_000;
-    while (
-      !(await cluster.client.request('GET', `/api/v1/namespaces/${ns}/configmaps/a`).then(
-        () => true,
-        () => false,
-      )) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const applied = await eventually(
+      () =>
+        cluster.client
+          .request<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${ns}/configmaps/a`)
+          .catch(() => undefined),
+      60_000,
+      'the agent applied ConfigMap a',
+    );
+    expect(applied.data).toEqual({ value: '1' });
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(logs).toContain('"msg":"stopped"');

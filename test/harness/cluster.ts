@@ -72,7 +72,7 @@ export interface DedicatedControlPlane {
 export function useDedicatedControlPlane(): DedicatedControlPlane {
   let cp: LocalControlPlane | undefined;
   beforeAll(async () => {
-    cp = await LocalControlPlane.start({ auditLog: true });
+    cp = await LocalControlPlane.start({ auditLog: true, requireControllerManager: true });
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
     client.close();

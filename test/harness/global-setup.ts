@@ -38,7 +38,7 @@ const log: Progress = {
  * process it started is still alive.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const cp = await LocalControlPlane.start({ progress: log, auditLog: true });
+  const cp = await LocalControlPlane.start({ progress: log, auditLog: true, requireControllerManager: true });
   try {
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     const crds = (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat();

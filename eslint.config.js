@@ -1,7 +1,8 @@
 // Lint rules, including the import boundaries from STYLE.md:
 // only the cluster adapter (src/cluster) talks to @kubernetes/client-node,
 // only the git source (src/source) talks to isomorphic-git,
-// and the pure decision layers (plan, health) import no I/O at all.
+// the pure decision layers (plan, health) import no I/O at all,
+// and the simulators (src/simulators) import nothing of the product logic they play against.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -32,6 +33,19 @@ const ioModules = [
   name,
   message: 'Pure decision code (plan, health) does no I/O; take data as arguments.',
 }));
+
+const productLogic = {
+  group: [
+    '**/olm',
+    '**/olm/**',
+    '**/cluster-version',
+    '**/cluster-version/**',
+    '**/machine-config',
+    '**/machine-config/**',
+  ],
+  message:
+    'The simulators play OLM, the CVO and the MCO from upstream behaviour, independently of the product code they check: no imports from src/olm, src/cluster-version or src/machine-config.',
+};
 
 export default tseslint.config(
   {
@@ -101,6 +115,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { paths: [clientNode, isoGit, ...ioModules], patterns: [clientNodePatterns, isoGitPatterns] },
+      ],
+    },
+  },
+  {
+    files: ['src/simulators/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [clientNode, isoGit], patterns: [clientNodePatterns, isoGitPatterns, productLogic] },
       ],
     },
   },

@@ -21,6 +21,12 @@ describe('import boundaries (STYLE.md), enforced by eslint', () => {
     ['src/plan/x.ts', "import { readFile } from 'node:fs/promises';", 1],
     ['src/health/x.ts', "import { request } from 'node:https';", 1],
     ['src/plan/x.ts', "import { createHash } from 'node:crypto';", 0],
+    ['src/simulators/x.ts', "import { updateCandidates } from '../olm/candidates.js';", 1],
+    ['src/simulators/x.ts', "import type { UpdateGraph } from '../cluster-version/graph.js';", 1],
+    ['src/simulators/x.ts', "import { UNIT_SUFFIXES } from '../machine-config/rules.js';", 1],
+    ['src/simulators/x.ts', "import { isPlainObject } from '../core/object.js';", 0],
+    ['src/simulators/x.ts', "import { KubeConfig } from '@kubernetes/client-node';", 1],
+    ['src/agent/x.ts', "import { updateCandidates } from '../olm/candidates.js';", 0],
   ])('%s: %s -> %i problem(s)', async (file, code, count) => {
     expect(await problems(file, `${code}\nexport {};\n`)).toHaveLength(count);
   });

@@ -84,12 +84,15 @@ export function previewOverlay(
   const pairs = pairManifests(base?.manifests ?? [], head.manifests);
   const changed = pairs.filter((p) => p.action !== 'unchanged');
   const changes = changed.map(toChange);
-  const risks = [
-    ...clusterVersionRisks(pairs),
-    ...machineConfigRisks(pairs),
-    ...subscriptionRisks(pairs),
-    ...pruneRisks(pairs),
-  ].sort(compareRiskNotes);
+  const risks = withSources(
+    [
+      ...clusterVersionRisks(pairs),
+      ...machineConfigRisks(pairs),
+      ...subscriptionRisks(pairs),
+      ...pruneRisks(pairs),
+    ],
+    pairs,
+  ).sort(compareRiskNotes);
   return {
     overlay,
     status: !base ? 'added' : changes.length > 0 ? 'changed' : 'unchanged',
@@ -98,6 +101,15 @@ export function previewOverlay(
     risks,
     warnings: head.warnings,
   };
+}
+
+/** Each note about an emitted object gets that object's construct path. */
+function withSources(notes: readonly RiskNote[], pairs: readonly ManifestPair[]): RiskNote[] {
+  const sources = new Map(pairs.map((p) => [describeRef(p.ref), (p.head ?? p.base)!.source]));
+  return notes.map((n) => {
+    const source = n.source ?? sources.get(n.subject);
+    return source ? { ...n, source } : n;
+  });
 }
 
 function toChange(pair: ManifestPair): ObjectChange {

@@ -141,9 +141,9 @@ function overlaySection(o: OverlayPreview): Section {
   }
   if (o.warnings.length > 0) lines.push('**Synth warnings**', '', ...o.warnings.map(issueItem), '');
   const changes = o.changes.map((c) => {
-    const title = `<b>${c.action}</b> <code>${html(c.object)}</code>`;
+    const title = `<b>${c.action}</b> <code>${html(c.object)}</code> from <code>${html(c.source)}</code>`;
     return {
-      short: `- ${c.action} ${code(c.object)} (diff left out)\n`,
+      short: `- ${c.action} ${code(c.object)} from ${code(c.source)} (diff left out)\n`,
       full: `<details><summary>${title}</summary>\n\n${fence(c.diff, 'diff')}\n\n</details>\n\n`,
     };
   });
@@ -151,7 +151,8 @@ function overlaySection(o: OverlayPreview): Section {
 }
 
 function riskItem(r: RiskNote): string {
-  return `- **${r.severity}** ${code(r.subject)}: ${md(r.message)}`;
+  const from = r.source ? ` (from ${code(r.source)})` : '';
+  return `- **${r.severity}** ${code(r.subject)}${from}: ${md(r.message)}`;
 }
 
 /** A fenced block whose fence is longer than any backtick run inside. */

@@ -29,11 +29,19 @@ export function previewText(p: PreviewData): string {
   for (const o of p.overlays) {
     lines.push('', `overlay ${o.overlay}: ${overlayCounts(o)}`);
     if (o.risks.length > 0)
-      lines.push('  risks:', ...o.risks.map((r) => `    ${r.severity.padEnd(7)} ${r.subject}: ${r.message}`));
+      lines.push(
+        '  risks:',
+        ...o.risks.map(
+          (r) =>
+            `    ${r.severity.padEnd(7)} ${r.subject}${r.source ? ` (from ${r.source})` : ''}: ${r.message}`,
+        ),
+      );
     if (o.warnings.length > 0) lines.push('  warnings:', ...o.warnings.map((w) => `    ${issueLine(w)}`));
     if (o.changes.length > 0) lines.push('  changes:');
     for (const c of o.changes) {
-      lines.push(`    ${c.action === 'added' ? '+' : c.action === 'removed' ? '-' : '~'} ${c.object}`);
+      lines.push(
+        `    ${c.action === 'added' ? '+' : c.action === 'removed' ? '-' : '~'} ${c.object} (from ${c.source})`,
+      );
       lines.push(
         ...c.diff
           .trimEnd()

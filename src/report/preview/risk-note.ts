@@ -40,6 +40,12 @@ export interface RiskNote {
   code: RiskCode;
   subject: string;
   message: string;
+  /**
+   * Construct path of the object the note is about (head's, or base's for a removed object), e.g.
+   * `platform/gitops/subscription`: where in `platform/` the change comes from. Absent when the
+   * subject is not an object the platform emits (an overlay, a built-in pool).
+   */
+  source?: string;
 }
 
 /** Worst severity first, then code and subject, so notes come out in the same order every time. */

@@ -70,9 +70,12 @@ describe('buildPreview', () => {
     expect(md.startsWith(`${PREVIEW_MARKER}\n`)).toBe(true);
     expect(md).toContain('Base `main` (`aaaaaaa`) → head `feature` (`bbbbbbb`).');
     expect(md).toContain('**Risks:** 1 blocker, 1 medium, 1 low.');
-    expect(md).toContain('- **blocker** `ClusterVersion/version`: target 4.14.38 → 4.16.1 skips 4.15');
+    // Each note and each changed object names the construct path that emits it.
     expect(md).toContain(
-      '<details><summary><b>changed</b> <code>ConfigMap/app/c</code></summary>\n\n```diff\n--- base/ConfigMap/app/c\n+++ head/ConfigMap/app/c\n',
+      '- **blocker** `ClusterVersion/version` (from `platform/ClusterVersion/version`): target 4.14.38 → 4.16.1 skips 4.15',
+    );
+    expect(md).toContain(
+      '<details><summary><b>changed</b> <code>ConfigMap/app/c</code> from <code>platform/ConfigMap/c</code></summary>\n\n```diff\n--- base/ConfigMap/app/c\n+++ head/ConfigMap/app/c\n',
     );
   });
 
@@ -216,8 +219,12 @@ describe('buildPreview', () => {
     const text = buildPreview({ base, head, ...revs }).toString();
     expect(text).toContain('Groundwork preview: base main (aaaaaaa) -> head feature (bbbbbbb)');
     expect(text).toContain('overlay prod: 1 added, 2 changed');
-    expect(text).toContain('    blocker ClusterVersion/version: target 4.14.38 → 4.16.1 skips 4.15');
-    expect(text).toContain('    ~ ConfigMap/app/c\n        --- base/ConfigMap/app/c');
-    expect(text).toContain('    + Subscription/op/op');
+    expect(text).toContain(
+      '    blocker ClusterVersion/version (from platform/ClusterVersion/version): target 4.14.38 → 4.16.1 skips 4.15',
+    );
+    expect(text).toContain(
+      '    ~ ConfigMap/app/c (from platform/ConfigMap/c)\n        --- base/ConfigMap/app/c',
+    );
+    expect(text).toContain('    + Subscription/op/op (from platform/Subscription/op)');
   });
 });

@@ -40,10 +40,29 @@ export async function loadOverlayValues(
   schema: z.ZodType,
   displayRoot: string,
 ): Promise<unknown> {
+  return (await loadOverlay(dir, name, schema, displayRoot)).values;
+}
+
+/** A scalar overlay value and the file line that set it (the last layer of the `extends` chain wins). */
+export interface ValueOrigin {
+  /** `operators.kepler.pin`, `pools[0].name` */
+  key: string;
+  value: string;
+  /** `overlays/prod.yaml:12` */
+  at: string;
+}
+
+/** `loadOverlayValues`, plus where each scalar value came from (for errors about values). */
+export async function loadOverlay(
+  dir: string,
+  name: string,
+  schema: z.ZodType,
+  displayRoot: string,
+): Promise<{ values: unknown; origins: ValueOrigin[] }> {
   const layers = await loadChain(dir, name, displayRoot, []);
   const merged = layers.reduce<Record<string, unknown>>((acc, l) => deepMerge(acc, l.values), {});
   const parsed = schema.safeParse(merged);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { values: parsed.data, origins: originsOf(layers, merged) };
   const issues: ValidationIssue[] = parsed.error.issues.map((issue) => {
     const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     // An unknown key is pointed at itself, not at the mapping that holds it.
@@ -128,6 +147,35 @@ async function loadChain(dir: string, name: string, displayRoot: string, seen: s
     ]);
   }
   return [...(await loadChain(dir, parent, displayRoot, [...seen, name])), layer];
+}
+
+/** Every string or number leaf of `merged`, with the layer file and line that set it. */
+function originsOf(layers: readonly Layer[], merged: Record<string, unknown>): ValueOrigin[] {
+  const out: ValueOrigin[] = [];
+  const walk = (value: unknown, path: (string | number)[]): void => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+    else if (typeof value === 'string' || typeof value === 'number') {
+      const layer = [...layers].reverse().find((l) => l.doc.hasIn(path));
+      if (layer)
+        out.push({ key: formatPath(path), value: String(value), at: `${layer.file}${lineOf(layer, path)}` });
+    }
+  };
+  walk(merged, []);
+  return out;
+}
+
+/**
+ * The overlay values an issue is about: values of at least three characters that its message
+ * quotes as a whole word (a pin, a version, a channel). Short or common values (`1`, `true`) are
+ * never matched, so a mention is a real lead, not a coincidence.
+ */
+export function originsInMessage(message: string, origins: readonly ValueOrigin[]): ValueOrigin[] {
+  return origins.filter((o) => {
+    if (o.value.length < 3) return false;
+    const escaped = o.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(^|[^\\w.-])${escaped}($|[^\\w-]|\\.(?!\\w))`).test(message);
+  });
 }
 
 /** `:<line>` of the value at `path` in a layer's file, or '' when the key is not in it. */

@@ -7,7 +7,7 @@ import { loadProjectConfig, type ProjectConfig } from './config.js';
 import type { PlatformDefinition } from './define-platform.js';
 import { loadDefinition } from './load-definition.js';
 import { compareManifests, setHash, toManifest, type Manifest } from './manifest.js';
-import { listOverlays, loadOverlayValues } from './overlays.js';
+import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from './overlays.js';
 import { Platform } from './platform.js';
 import { runPostSynthChecks } from './post-synth-checks.js';
 import { SynthValidationError, Validation, type ValidationIssue } from './validation.js';
@@ -40,13 +40,33 @@ export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
   const config = await loadProjectConfig(opts.dir);
   const overlay = opts.overlay ?? config.defaultOverlay;
   const definition = await loadDefinition(join(opts.dir, config.entry));
-  const values = await loadOverlayValues(
-    join(opts.dir, config.overlays),
-    overlay,
-    definition.values,
-    opts.dir,
-  );
-  return synthesizeDefinition(definition, values, { config, overlay, dir: opts.dir });
+  let origins: ValueOrigin[] = [];
+  try {
+    const loaded = await loadOverlay(join(opts.dir, config.overlays), overlay, definition.values, opts.dir);
+    origins = loaded.origins;
+    return await synthesizeDefinition(definition, loaded.values, { config, overlay, dir: opts.dir });
+  } catch (err) {
+    if (!(err instanceof SynthValidationError)) throw err;
+    throw new SynthValidationError(err.issues.map((i) => locateIssue(i, overlay, origins)));
+  }
+}
+
+/**
+ * Names the overlay of an issue, and for a construct's issue the overlay values its message
+ * quotes (a pin, a version), with the file and line that set them.
+ */
+function locateIssue(
+  issue: ValidationIssue,
+  overlay: string,
+  origins: readonly ValueOrigin[],
+): ValidationIssue {
+  const from = issue.from ?? describeOrigins(originsInMessage(issue.message, origins));
+  return { ...issue, overlay: issue.overlay ?? overlay, ...(from ? { from } : {}) };
+}
+
+function describeOrigins(found: readonly ValueOrigin[]): string | undefined {
+  if (found.length === 0) return undefined;
+  return found.map((o) => `${o.at} (${o.key})`).join(', ');
 }
 
 /**
@@ -77,8 +97,17 @@ export async function synthesizeDefinition(
 export async function synthesizeAll(dir: string): Promise<SynthResult[]> {
   const config = await loadProjectConfig(dir);
   const results: SynthResult[] = [];
-  for (const overlay of await listOverlays(join(dir, config.overlays)))
-    results.push(await synthesize({ dir, overlay }));
+  // Every overlay is tried, so one run reports every overlay's errors, each naming its overlay.
+  const issues: ValidationIssue[] = [];
+  for (const overlay of await listOverlays(join(dir, config.overlays))) {
+    try {
+      results.push(await synthesize({ dir, overlay }));
+    } catch (err) {
+      if (!(err instanceof SynthValidationError)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  if (issues.length > 0) throw new SynthValidationError(issues);
   return results;
 }
 

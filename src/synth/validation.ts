@@ -11,6 +11,13 @@ export interface ValidationIssue {
   message: string;
   fix?: string;
   severity: 'error' | 'warning';
+  /** The overlay being synthesized, when the issue belongs to one (set by `synthesize`). */
+  overlay?: string;
+  /**
+   * Where the offending value came from, when it came from overlay values:
+   * `overlays/prod.yaml:12 (operators.kepler.pin)`.
+   */
+  from?: string;
 }
 
 const ISSUES = Symbol.for('groundwork.validation.issues');
@@ -86,7 +93,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** Formats an issue as one line: `path: field: message (fix: ...)`. */
 export function formatIssue(issue: ValidationIssue): string {
   const where = issue.field ? `${issue.path}: ${issue.field}` : issue.path;
-  return `${issue.severity === 'warning' ? 'warning' : 'error'}: ${where}: ${issue.message}${issue.fix ? `\n    fix: ${issue.fix}` : ''}`;
+  const overlay = issue.overlay ? `[overlay ${issue.overlay}] ` : '';
+  const from = issue.from ? `\n    value from ${issue.from}` : '';
+  return `${issue.severity === 'warning' ? 'warning' : 'error'}: ${overlay}${where}: ${issue.message}${from}${issue.fix ? `\n    fix: ${issue.fix}` : ''}`;
 }
 
 /**

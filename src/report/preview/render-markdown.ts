@@ -110,8 +110,10 @@ function failureBody(f: SynthFailure): string[] {
 }
 
 function issueItem(i: ValidationIssue): string {
-  const where = i.field ? `${code(i.path)} ${code(i.field)}` : code(i.path);
-  return `- **${i.severity}** ${where}: ${md(i.message)}${i.fix ? `\n  - fix: ${md(i.fix)}` : ''}`;
+  const overlay = i.overlay ? `overlay ${code(i.overlay)}: ` : '';
+  const where = `${overlay}${i.field ? `${code(i.path)} ${code(i.field)}` : code(i.path)}`;
+  const from = i.from ? `\n  - value from ${code(i.from)}` : '';
+  return `- **${i.severity}** ${where}: ${md(i.message)}${from}${i.fix ? `\n  - fix: ${md(i.fix)}` : ''}`;
 }
 
 function overlayTable(overlays: readonly OverlayPreview[]): string[] {

@@ -64,6 +64,6 @@ function failureLines(
 }
 
 function issueLine(i: ValidationIssue): string {
-  const where = i.field ? `${i.path}: ${i.field}` : i.path;
-  return `${i.severity}: ${where}: ${i.message}${i.fix ? ` (fix: ${i.fix})` : ''}`;
+  const where = `${i.overlay ? `[overlay ${i.overlay}] ` : ''}${i.field ? `${i.path}: ${i.field}` : i.path}`;
+  return `${i.severity}: ${where}: ${i.message}${i.from ? ` (value from ${i.from})` : ''}${i.fix ? ` (fix: ${i.fix})` : ''}`;
 }

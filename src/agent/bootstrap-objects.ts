@@ -1,4 +1,5 @@
 import type { K8sObject } from '../core/object.js';
+import { agentNetworkPolicy, type AgentEgress } from './network-policy.js';
 import { AGENT_NAMESPACE_RULES, type PolicyRule } from './rbac.js';
 
 /** What `groundwork bootstrap` installs the agent with. */
@@ -18,6 +19,8 @@ export interface BootstrapSpec {
   clusterRules: PolicyRule[];
   credentials?: { token?: string; username?: string; password?: string };
   webhookSecret?: string;
+  /** Egress the agent's NetworkPolicy allows; no NetworkPolicy without it. */
+  egress?: AgentEgress;
 }
 
 export const AGENT_NAME = 'groundwork-agent';
@@ -26,7 +29,8 @@ const SECRET = 'groundwork-git-credentials';
 /**
  * The objects that run the agent in a cluster: Namespace, ServiceAccount, least-privilege RBAC,
  * the credentials Secret, the PlatformSync status object and a Deployment with two replicas under
- * leader election. Pure; credentials appear only in the Secret (as stringData).
+ * leader election, and with `egress` a NetworkPolicy (`agentNetworkPolicy`). Pure; credentials
+ * appear only in the Secret (as stringData).
  */
 export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
   const ns = spec.namespace;
@@ -189,5 +193,17 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
         ports: [{ name: 'http', port: 8080, targetPort: 'http' }],
       },
     },
+    ...(spec.egress
+      ? [
+          agentNetworkPolicy({
+            namespace: ns,
+            name: AGENT_NAME,
+            labels,
+            podLabels: { 'app.kubernetes.io/name': 'groundwork', 'app.kubernetes.io/component': 'agent' },
+            egress: spec.egress,
+            httpPort: 8080,
+          }),
+        ]
+      : []),
   ];
 }

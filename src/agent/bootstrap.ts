@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeSet } from '../apply/changeset.js';
@@ -11,6 +13,7 @@ import { synthesizeInChild } from '../synth/child/run-in-child.js';
 import { compareManifests, setHash, toManifest } from '../synth/manifest.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
+import { repositoryPort, type AgentEgress } from './network-policy.js';
 import { platformRules } from './rbac.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
 
@@ -24,6 +27,11 @@ export interface BootstrapOptions {
   replicas: number;
   auth?: GitAuth;
   webhookSecret?: string;
+  /**
+   * The agent's NetworkPolicy: egress to DNS, the apiserver, the git host and `extraCidrs` only.
+   * `false` installs none. @default { extraCidrs: [] }
+   */
+  networkPolicy?: false | { extraCidrs: string[] };
 }
 
 /** The agent's objects for a repository, and the platform they were computed from. */
@@ -83,6 +91,11 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
         clusterRules,
         ...(opts.auth ? { credentials: opts.auth } : {}),
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+        ...(opts.networkPolicy === false
+          ? {}
+          : {
+              egress: await agentEgress(session, opts.repository.url, opts.networkPolicy?.extraCidrs ?? []),
+            }),
       }),
     ];
     const manifests = objects
@@ -99,6 +112,55 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the agent must reach: the apiserver (the `default/kubernetes` Service's cluster IP on 443,
+ * for CNIs that match before DNAT, and its endpoints from the EndpointSlices, for those that match
+ * after; or, where the apiserver publishes no endpoints, the address this session connects to) and
+ * the git host's current addresses.
+ */
+async function agentEgress(
+  session: ClusterSession,
+  repoUrl: string,
+  extraCidrs: string[],
+): Promise<AgentEgress> {
+  const [service, slices] = await Promise.all([
+    session.client
+      .request<{ spec?: { clusterIP?: string; ports?: { port?: number }[] } }>(
+        'GET',
+        '/api/v1/namespaces/default/services/kubernetes',
+      )
+      .catch(() => undefined),
+    session.client.request<{
+      items: { endpoints?: { addresses?: string[] }[]; ports?: { port?: number }[] }[];
+    }>('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+      query: { labelSelector: 'kubernetes.io/service-name=kubernetes' },
+    }),
+  ]);
+  const addresses = slices.items.flatMap((s) => (s.endpoints ?? []).flatMap((e) => e.addresses ?? []));
+  const ports = slices.items.flatMap((s) => (s.ports ?? []).map((p) => p.port ?? 443));
+  if (addresses.length === 0) {
+    const server = new URL(session.client.server);
+    addresses.push(...(await addressesOf(server.hostname)));
+    ports.push(repositoryPort(server.href));
+  }
+  const clusterIP = service?.spec?.clusterIP;
+  if (clusterIP && clusterIP !== 'None') {
+    addresses.push(clusterIP);
+    ports.push(...(service?.spec?.ports ?? []).map((p) => p.port ?? 443));
+  }
+  return {
+    apiserver: { addresses, ports },
+    git: { addresses: await addressesOf(new URL(repoUrl).hostname), port: repositoryPort(repoUrl) },
+    extraCidrs,
+  };
+}
+
+/** The addresses a host name resolves to now (an IP literal is its own address). */
+async function addressesOf(hostname: string): Promise<string[]> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
 }
 
 /** Applies a bootstrap plan (pruning agent objects a previous bootstrap made that are gone now). */

@@ -4,9 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Root of the Groundwork package (the directory of its package.json), found by walking up from
- * this module, so it is the same from the sources (`src/core`) and from a build (`dist/src/core`).
+ * this module, so it is the same from the sources (`src/core`) and from a build (`dist/src/core`);
+ * `GROUNDWORK_PACKAGE_ROOT` overrides it (set for the bundled synth child).
  */
-export const packageRoot: string = findRoot(dirname(fileURLToPath(import.meta.url)));
+export const packageRoot: string =
+  // The sandboxed synth child is a bundle in a temp directory: its parent tells it where Groundwork is.
+  process.env.GROUNDWORK_PACKAGE_ROOT ?? findRoot(dirname(fileURLToPath(import.meta.url)));
 
 function findRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {

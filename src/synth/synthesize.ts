@@ -5,7 +5,7 @@ import { GroundworkError } from '../core/errors.js';
 import type { K8sObject } from '../core/object.js';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
 import type { PlatformDefinition } from './define-platform.js';
-import { loadDefinition } from './load-definition.js';
+import { loadDefinition, notPermitted } from './load-definition.js';
 import { compareManifests, setHash, toManifest, type Manifest } from './manifest.js';
 import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from './overlays.js';
 import { Platform } from './platform.js';
@@ -17,6 +17,8 @@ export interface SynthOptions {
   dir: string;
   /** @default groundwork.yaml's defaultOverlay */
   overlay?: string;
+  /** Loads the platform module (the synth child's bundle has it built in). @default import of `entry` */
+  load?: () => Promise<unknown>;
 }
 
 /** The desired state of one overlay, ready for plan. */
@@ -39,7 +41,10 @@ export interface SynthResult {
 export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
   const config = await loadProjectConfig(opts.dir);
   const overlay = opts.overlay ?? config.defaultOverlay;
-  const definition = await loadDefinition(join(opts.dir, config.entry));
+  const definition = await loadDefinition(join(opts.dir, config.entry), {
+    root: opts.dir,
+    ...(opts.load ? { load: opts.load } : {}),
+  });
   let origins: ValueOrigin[] = [];
   try {
     const loaded = await loadOverlay(join(opts.dir, config.overlays), overlay, definition.values, opts.dir);
@@ -82,6 +87,8 @@ export async function synthesizeDefinition(
   try {
     definition.build(app, values, { overlay: ctx.overlay, platform: ctx.config.name });
   } catch (err) {
+    const denied = notPermitted(err, ctx.dir, lastConstruct(app));
+    if (denied) throw denied;
     throw new GroundworkError({
       code: 'BuildFailed',
       subject: ctx.config.entry,
@@ -93,15 +100,21 @@ export async function synthesizeDefinition(
   return collect(app, ctx.config, ctx.overlay, ctx.dir);
 }
 
+/** The construct created last (the last in tree order): the one being built when build() threw. */
+function lastConstruct(app: App): string | undefined {
+  const all = app.node.findAll();
+  return all.length > 1 ? all[all.length - 1]!.node.path : undefined;
+}
+
 /** Synthesizes every overlay of the repository, in name order. */
-export async function synthesizeAll(dir: string): Promise<SynthResult[]> {
+export async function synthesizeAll(dir: string, load?: () => Promise<unknown>): Promise<SynthResult[]> {
   const config = await loadProjectConfig(dir);
   const results: SynthResult[] = [];
   // Every overlay is tried, so one run reports every overlay's errors, each naming its overlay.
   const issues: ValidationIssue[] = [];
   for (const overlay of await listOverlays(join(dir, config.overlays))) {
     try {
-      results.push(await synthesize({ dir, overlay }));
+      results.push(await synthesize({ dir, overlay, ...(load ? { load } : {}) }));
     } catch (err) {
       if (!(err instanceof SynthValidationError)) throw err;
       issues.push(...err.issues);

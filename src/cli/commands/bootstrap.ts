@@ -24,6 +24,8 @@ interface BootstrapFlags {
   print?: boolean;
   kubeconfig?: string;
   context?: string;
+  networkPolicy: boolean;
+  egressCidr?: string[];
 }
 
 /** `groundwork bootstrap`: installs the agent into a cluster, with RBAC computed from the platform. */
@@ -51,6 +53,14 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
       'ghcr.io/groundwork-platform/groundwork:0.1.0',
     )
     .option('--replicas <n>', 'agent replicas (leader election: one acts)', '2')
+    .option(
+      '--egress-cidr <cidr...>',
+      "more CIDRs the agent may reach (a git host whose addresses change, a proxy); the NetworkPolicy allows DNS, the apiserver and the git host's addresses",
+    )
+    .option(
+      '--no-network-policy',
+      'do not install the NetworkPolicy that limits the agent to DNS, the apiserver and git',
+    )
     .option('--print', 'print the objects as YAML instead of applying them (Secret values redacted)')
     .option('--kubeconfig <file>', 'kubeconfig file')
     .option('--context <name>', 'kubeconfig context')
@@ -74,6 +84,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
           interval: flags.interval,
           image: flags.image,
           replicas: Number(flags.replicas),
+          networkPolicy: flags.networkPolicy ? { extraCidrs: flags.egressCidr ?? [] } : false,
           ...(auth ? { auth } : {}),
           ...(process.env.GROUNDWORK_WEBHOOK_SECRET
             ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }

@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { realpath, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
+import { packageRoot } from '../../core/package-root.js';
+import { loadProjectConfig } from '../config.js';
+import { bundleChild } from './bundle.js';
 import type { SynthResult } from '../synthesize.js';
 import { SynthValidationError } from '../validation.js';
 import type { SynthChildOutput } from './protocol.js';
@@ -19,27 +23,52 @@ export interface ChildSynthOptions {
 /** Environment variables the synth child may see: nothing that reaches a cluster or a git server. */
 const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
 
-// From the sources (tsx) the child is main.ts; from a build (dist/) it is main.js.
-const MAIN = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './main.ts' : './main.js', import.meta.url),
-);
-const HOOKS = fileURLToPath(new URL('./register-hooks.mjs', import.meta.url));
-
 /**
- * Synthesizes in a separate Node process with a timeout and a heap cap, and an environment
- * stripped to `ALLOWED_ENV`: no kubeconfig, no service-account variables, no git credentials.
+ * Synthesizes in a separate Node process with a timeout and a heap cap, an environment stripped
+ * to `ALLOWED_ENV` (no kubeconfig, no service-account variables, no git credentials), under Node's
+ * permission model (`sandboxFlags`): platform code can read its checkout and nothing else of the
+ * machine (not the agent's service-account token), write nothing, start no process or thread.
+ * The child is one bundle (`bundleChild`) of Groundwork's synth and the platform code.
  * Platform code is untrusted input; a crash, an endless loop or a memory blow-up in it cannot
  * take the agent down. Rejects with the same errors in-process synth throws (SynthValidationError
- * with every issue, or a GroundworkError with code CompileFailed, BuildFailed, SynthTimeout, SynthCrashed).
+ * with every issue, or a GroundworkError with code CompileFailed, BuildFailed, NotPermitted, SynthTimeout,
+ * SynthCrashed).
  */
-export function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[]> {
-  const env: NodeJS.ProcessEnv = {};
+export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[]> {
+  const dir = await realpath(opts.dir);
+  const config = await loadProjectConfig(dir);
+  const bundle = await bundleChild(dir, config.entry);
+  try {
+    return await runBundle(bundle.file, { ...opts, dir });
+  } finally {
+    await rm(bundle.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Node's permission model for platform code: read the checkout, the bundle, and Groundwork's
+ * shipped data (CRDs, update graphs) and package.json; write nothing; no child processes, no
+ * worker threads. The network is not restricted by Node 20 (see the README's security notes).
+ */
+export function sandboxFlags(dir: string, bundleFile: string): string[] {
+  return [
+    '--experimental-permission',
+    `--allow-fs-read=${dir}/`,
+    `--allow-fs-read=${bundleFile}`,
+    `--allow-fs-read=${join(packageRoot, 'data')}/`,
+    `--allow-fs-read=${join(packageRoot, 'package.json')}`,
+  ];
+}
+
+function runBundle(bundleFile: string, opts: ChildSynthOptions & { dir: string }): Promise<SynthResult[]> {
+  const env: NodeJS.ProcessEnv = { GROUNDWORK_PACKAGE_ROOT: packageRoot };
   for (const k of ALLOWED_ENV) if (process.env[k] !== undefined) env[k] = process.env[k];
   const args = [
+    ...sandboxFlags(opts.dir, bundleFile),
+    '--no-warnings',
+    '--enable-source-maps',
     `--max-old-space-size=${opts.memoryMb ?? 1024}`,
-    '--import',
-    HOOKS,
-    MAIN,
+    bundleFile,
     opts.dir,
     typeof opts.overlay === 'string' ? opts.overlay : '--all',
   ];

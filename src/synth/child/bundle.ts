@@ -1,0 +1,136 @@
+import { build, type Loader, type Message, type Plugin } from 'esbuild';
+import { mkdtemp, readFile, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, extname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { GroundworkError } from '../../core/errors.js';
+import { packageRoot } from '../../core/package-root.js';
+
+// From the sources (tsx) this module is bundle.ts and Groundwork resolves to its sources (the
+// `groundwork-source` export condition); from a build (dist/) to the compiled JavaScript.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const RUN_CHILD = fileURLToPath(new URL(FROM_SOURCE ? './run-child.ts' : './run-child.js', import.meta.url));
+
+/** The synth child as one JavaScript file: Groundwork's synth, the platform code and every library. */
+export interface ChildBundle {
+  /** Directory holding only the bundle (remove it when done). */
+  dir: string;
+  file: string;
+}
+
+/**
+ * Bundles the synth child for the sandbox: Groundwork's synth entry point with the platform
+ * module (`entry`, in the checkout `root`) built in, so the child needs no module hooks, no
+ * compiler and no file outside the checkout at run time. Bare imports resolve from the importing
+ * file first (a platform's own `node_modules` wins: cdk8s-plus, generated classes), then from
+ * Groundwork's install, as the unsandboxed hooks do. A syntax or import error is `CompileFailed`
+ * with esbuild's file, line and column, relative to the checkout.
+ */
+export async function bundleChild(root: string, entry: string): Promise<ChildBundle> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-synth-')));
+  const file = join(dir, 'synth-child.mjs');
+  const entryPath = isAbsolute(entry) ? entry : join(root, entry);
+  const contents = [
+    `import { runChildToStdout } from ${JSON.stringify(RUN_CHILD)};`,
+    `await runChildToStdout(() => import(${JSON.stringify(entryPath)}));`,
+  ].join('\n');
+  try {
+    await build({
+      stdin: { contents, resolveDir: root, sourcefile: 'groundwork-synth-child.mjs', loader: 'js' },
+      bundle: true,
+      outfile: file,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      conditions: FROM_SOURCE ? ['groundwork-source'] : [],
+      // Bundled CommonJS libraries still call require() for Node built-ins.
+      banner: {
+        js: "import { createRequire as __gwCreateRequire } from 'node:module'; const require = __gwCreateRequire(import.meta.url);",
+      },
+      sourcemap: 'inline',
+      sourcesContent: false,
+      logLevel: 'silent',
+      plugins: [fallbackToGroundwork(), ownLocations()],
+    });
+  } catch (err) {
+    const errors = (err as { errors?: Message[] }).errors ?? [];
+    const first = errors[0];
+    const where = first?.location
+      ? `${relative(root, join(root, first.location.file)) || first.location.file}:${first.location.line}:${first.location.column}`
+      : entry;
+    throw new GroundworkError({
+      code: 'CompileFailed',
+      subject: where,
+      message: first ? first.text : err instanceof Error ? err.message : String(err),
+      fix: 'fix the error above; the previous revision stays applied',
+      cause: err,
+    });
+  }
+  return { dir, file };
+}
+
+const LOADERS: Record<string, Loader> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.jsx': 'jsx',
+};
+
+/**
+ * Keeps each module's own location inside the bundle: `import.meta.url`, `import.meta.dirname`,
+ * `import.meta.filename`, and CommonJS `__dirname`/`__filename` name the original file, not the
+ * bundle, so platform code that reads a file next to itself (`new URL('../files/motd',
+ * import.meta.url)`) reads the same file as without the sandbox.
+ */
+function ownLocations(): Plugin {
+  return {
+    name: 'groundwork-own-locations',
+    setup(b) {
+      b.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const usesMeta = text.includes('import.meta');
+        const usesDirname =
+          /\b__(dirname|filename)\b/.test(text) && !/\b(const|let|var)\s+__(dirname|filename)\b/.test(text);
+        if (!usesMeta && !usesDirname) return undefined;
+        let contents = text;
+        if (usesMeta)
+          contents = contents
+            .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href))
+            .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(args.path)))
+            .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(args.path));
+        if (usesDirname)
+          contents = `var __dirname = ${JSON.stringify(dirname(args.path))}, __filename = ${JSON.stringify(args.path)};\n${contents}`;
+        return { contents, loader: LOADERS[extname(args.path)] ?? 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/** Resolves what the platform cannot (no node_modules, or a library it does not have) from Groundwork. */
+function fallbackToGroundwork(): Plugin {
+  return {
+    name: 'groundwork-fallback',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'fallback' || args.path.startsWith('node:')) return undefined;
+        const own = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: 'fallback',
+        });
+        if (own.errors.length === 0) return own;
+        const fromGroundwork = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: packageRoot,
+          pluginData: 'fallback',
+        });
+        return fromGroundwork.errors.length === 0 ? fromGroundwork : own;
+      });
+    },
+  };
+}

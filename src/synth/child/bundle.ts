@@ -1,10 +1,11 @@
 import { build, type Loader, type Message, type Plugin } from 'esbuild';
-import { mkdtemp, readFile, realpath } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { GroundworkError } from '../../core/errors.js';
-import { packageRoot } from '../../core/package-root.js';
+import { packageRoot, packageVersion } from '../../core/package-root.js';
 
 // From the sources (tsx) this module is bundle.ts and Groundwork resolves to its sources (the
 // `groundwork-source` export condition); from a build (dist/) to the compiled JavaScript.
@@ -13,9 +14,21 @@ const RUN_CHILD = fileURLToPath(new URL(FROM_SOURCE ? './run-child.ts' : './run-
 
 /** The synth child as one JavaScript file: Groundwork's synth, the platform code and every library. */
 export interface ChildBundle {
-  /** Directory holding only the bundle (remove it when done). */
-  dir: string;
   file: string;
+  /** True when an earlier bundle of the same unchanged inputs was reused. */
+  cached: boolean;
+  /** Removes the bundle unless it is kept in the cache. */
+  dispose(): Promise<void>;
+}
+
+/** The generated entry point's name (esbuild reads it from stdin, so it is no file to watch). */
+const STDIN_NAME = 'groundwork-synth-child.mjs';
+
+/** How many bundles the cache keeps (newest first); each is a few MB. */
+const CACHE_ENTRIES = 16;
+
+interface CacheManifest {
+  inputs: { path: string; mtimeMs: number; size: number }[];
 }
 
 /**
@@ -26,17 +39,82 @@ export interface ChildBundle {
  * Groundwork's install, as the unsandboxed hooks do. A syntax or import error is `CompileFailed`
  * with esbuild's file, line and column, relative to the checkout.
  */
-export async function bundleChild(root: string, entry: string): Promise<ChildBundle> {
+export async function bundleChild(
+  root: string,
+  entry: string,
+  opts: { cacheDir?: string } = {},
+): Promise<ChildBundle> {
+  const entryPath = isAbsolute(entry) ? entry : join(root, entry);
+  if (opts.cacheDir) {
+    const key = createHash('sha256')
+      .update(JSON.stringify([packageVersion(), RUN_CHILD, root, entryPath]))
+      .digest('hex')
+      .slice(0, 32);
+    const file = join(opts.cacheDir, `${key}.mjs`);
+    const manifestFile = join(opts.cacheDir, `${key}.json`);
+    if (await unchanged(manifestFile, file)) return { file, cached: true, dispose: async () => {} };
+    await mkdir(opts.cacheDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const inputs = await bundleTo(tmp, root, entry, entryPath).catch(async (err: unknown) => {
+      await rm(tmp, { force: true });
+      throw err;
+    });
+    const manifest: CacheManifest = { inputs: await Promise.all(inputs.map(statOf)) };
+    await rename(tmp, file);
+    await writeFile(`${manifestFile}.${process.pid}.tmp`, JSON.stringify(manifest));
+    await rename(`${manifestFile}.${process.pid}.tmp`, manifestFile);
+    await evict(opts.cacheDir);
+    return { file, cached: false, dispose: async () => {} };
+  }
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-synth-')));
   const file = join(dir, 'synth-child.mjs');
-  const entryPath = isAbsolute(entry) ? entry : join(root, entry);
+  await bundleTo(file, root, entry, entryPath);
+  return { file, cached: false, dispose: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** True when the cached bundle exists and none of the files it was built from changed. */
+async function unchanged(manifestFile: string, file: string): Promise<boolean> {
+  try {
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as CacheManifest;
+    await stat(file);
+    for (const input of manifest.inputs) {
+      const now = await statOf(input.path);
+      if (now.mtimeMs !== input.mtimeMs || now.size !== input.size) return false;
+    }
+    return manifest.inputs.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+async function statOf(path: string): Promise<{ path: string; mtimeMs: number; size: number }> {
+  const s = await stat(path);
+  return { path, mtimeMs: s.mtimeMs, size: s.size };
+}
+
+/** Keeps the newest `CACHE_ENTRIES` bundles. */
+async function evict(cacheDir: string): Promise<void> {
+  const bundles = await Promise.all(
+    (await readdir(cacheDir))
+      .filter((f) => f.endsWith('.mjs'))
+      .map(async (f) => ({ f, at: (await stat(join(cacheDir, f)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
+  for (const { f } of bundles.sort((a, b) => b.at - a.at).slice(CACHE_ENTRIES)) {
+    await rm(join(cacheDir, f), { force: true });
+    await rm(join(cacheDir, f.replace(/\.mjs$/, '.json')), { force: true });
+  }
+}
+
+/** Writes the bundle to `file`; returns the absolute paths of every file it was built from. */
+async function bundleTo(file: string, root: string, entry: string, entryPath: string): Promise<string[]> {
   const contents = [
     `import { runChildToStdout } from ${JSON.stringify(RUN_CHILD)};`,
     `await runChildToStdout(() => import(${JSON.stringify(entryPath)}));`,
   ].join('\n');
   try {
-    await build({
-      stdin: { contents, resolveDir: root, sourcefile: 'groundwork-synth-child.mjs', loader: 'js' },
+    const result = await build({
+      stdin: { contents, resolveDir: root, sourcefile: STDIN_NAME, loader: 'js' },
+      absWorkingDir: root,
       bundle: true,
       outfile: file,
       platform: 'node',
@@ -49,9 +127,13 @@ export async function bundleChild(root: string, entry: string): Promise<ChildBun
       },
       sourcemap: 'inline',
       sourcesContent: false,
+      metafile: true,
       logLevel: 'silent',
       plugins: [fallbackToGroundwork(), ownLocations()],
     });
+    return Object.keys(result.metafile.inputs)
+      .filter((p) => !p.startsWith('<') && p !== STDIN_NAME)
+      .map((p) => (isAbsolute(p) ? p : join(root, p)));
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     const first = errors[0];
@@ -66,7 +148,6 @@ export async function bundleChild(root: string, entry: string): Promise<ChildBun
       cause: err,
     });
   }
-  return { dir, file };
 }
 
 const LOADERS: Record<string, Loader> = {

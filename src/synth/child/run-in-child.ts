@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { realpath, rm } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { packageRoot } from '../../core/package-root.js';
+import { cacheRoot } from '../../controlplane/paths.js';
 import { loadProjectConfig } from '../config.js';
 import { bundleChild } from './bundle.js';
 import type { SynthResult } from '../synthesize.js';
@@ -18,6 +19,11 @@ export interface ChildSynthOptions {
   timeoutMs?: number;
   /** V8 heap cap of the child in MiB. @default 1024 */
   memoryMb?: number;
+  /**
+   * Reuse the bundle of an earlier synth whose input files are unchanged (`<cache>/synth/`).
+   * @default true, unless GROUNDWORK_SYNTH_CACHE=0
+   */
+  cache?: boolean;
 }
 
 /** Environment variables the synth child may see: nothing that reaches a cluster or a git server. */
@@ -37,11 +43,15 @@ const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
 export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[]> {
   const dir = await realpath(opts.dir);
   const config = await loadProjectConfig(dir);
-  const bundle = await bundleChild(dir, config.entry);
+  const bundle = await bundleChild(dir, config.entry, {
+    ...(opts.cache === false || process.env.GROUNDWORK_SYNTH_CACHE === '0'
+      ? {}
+      : { cacheDir: join(cacheRoot(), 'synth') }),
+  });
   try {
     return await runBundle(bundle.file, { ...opts, dir });
   } finally {
-    await rm(bundle.dir, { recursive: true, force: true });
+    await bundle.dispose();
   }
 }
 

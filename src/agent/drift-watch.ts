@@ -25,6 +25,7 @@ export class DriftWatch {
   private managed = new Set<ObjectId>();
   private pending = new Map<ObjectId, ObservedChange>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly client: KubeClient,
@@ -48,8 +49,11 @@ export class DriftWatch {
       }
     }
     for (const [key, o] of kinds) {
+      if (this.stopped) return;
       if (this.watches.has(key)) continue;
       const info = await this.discovery.tryResolve(o.apiVersion, o.kind);
+      // stop() may have come while discovery answered: a watch started now would outlive the agent.
+      if (this.stopped) return;
       if (!info) continue; // not served yet (an operator's CRD): tracked again after the next reconcile
       const controller = new AbortController();
       this.watches.set(key, controller);
@@ -68,6 +72,7 @@ export class DriftWatch {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const c of this.watches.values()) c.abort();
     this.watches.clear();
     if (this.timer) clearTimeout(this.timer);

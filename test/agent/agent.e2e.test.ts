@@ -228,13 +228,20 @@ describe('the sync agent against a real git smart-HTTP server', () => {
       10_000,
       'the edit restored',
     );
-    const events = await cluster.client.request<{ items: { reason: string }[] }>(
-      'GET',
-      `/apis/events.k8s.io/v1/namespaces/${ns}/events`,
+    // The Events are written after the fix, in the background: wait for them, then check both.
+    const reasons = await eventually(
+      async () => {
+        const events = await cluster.client.request<{ items: { reason: string }[] }>(
+          'GET',
+          `/apis/events.k8s.io/v1/namespaces/${ns}/events`,
+        );
+        const seen = events.items.map((e) => e.reason);
+        return seen.includes('DriftCorrected') ? seen : undefined;
+      },
+      10_000,
+      'a DriftCorrected event',
     );
-    expect(events.items.map((e) => e.reason)).toEqual(
-      expect.arrayContaining(['DriftDetected', 'DriftCorrected']),
-    );
+    expect(reasons).toEqual(expect.arrayContaining(['DriftDetected', 'DriftCorrected']));
   });
 
   it('never shows a repository secret value in logs, Events, the status object or drift reports', async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { KubeClient } from '../cluster/client.js';
-import { nodeOf, type UpdateGraph } from '../cluster-version/graph.js';
+import type { UpdateService } from './cincinnati.js';
 import type { K8sObject } from '../core/object.js';
 import { PATHS, getOptional, objectPath } from './api.js';
 import { systemClock, timestamp, type Clock } from './clock.js';
@@ -73,7 +73,7 @@ export interface InstallClusterVersionOptions {
   /** @default 'https://api.openshift.com/api/upgrades_info/v1/graph' */
   readonly upstream?: string;
   /** Where the release's image, URL and channels come from. */
-  readonly graph?: UpdateGraph;
+  readonly updateService?: UpdateService;
   /** @default the system clock */
   readonly clock?: Clock;
 }
@@ -89,8 +89,11 @@ export function versionHash(image: string): string {
 }
 
 /** The release the installer would write for `version`: from the graph when it has the node. */
-export function releaseFor(version: string, opts: { image?: string; graph?: UpdateGraph }): StatusRelease {
-  const node = opts.graph ? nodeOf(opts.graph, version) : undefined;
+export function releaseFor(
+  version: string,
+  opts: { image?: string; updateService?: UpdateService },
+): StatusRelease {
+  const node = opts.updateService?.release(version);
   const fromGraph = node ? statusRelease(node) : undefined;
   return {
     channels: fromGraph?.channels ?? [],

@@ -1,5 +1,10 @@
-import { parseVersion } from '../cluster-version/version.js';
+import semver from 'semver';
 import type { ConditionalUpdate, StatusCondition, StatusRelease } from './cvo-updates.js';
+
+/** A release version as the CVO parses it (blang/semver); undefined when it is not one. */
+function parseVersion(version: string): semver.SemVer | undefined {
+  return semver.parse(version) ?? undefined;
+}
 
 /**
  * The CVO's update preconditions (cluster-version-operator `pkg/payload/precondition/clusterversion`),

@@ -1,5 +1,5 @@
-import { nodeOf, type UpdateGraph } from '../cluster-version/graph.js';
-import { isVersion, sameImage } from '../cluster-version/version.js';
+import semver from 'semver';
+import { sameDigest, type UpdateService } from './cincinnati.js';
 import type { StatusRelease } from './cvo-updates.js';
 
 /** What `spec.desiredUpdate` asks for, after the CVO's validation. */
@@ -37,7 +37,7 @@ export function resolveDesiredUpdate(
   const version = desired.version;
   if (!version)
     return invalid('spec.desiredUpdate: Required value: must specify architecture, version, or image');
-  if (!isVersion(version)) {
+  if (!semver.valid(version)) {
     return invalid(
       `spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: must be a semantic version (1.2.3[-...])`,
     );
@@ -72,18 +72,17 @@ export interface LoadedRelease {
  * signature check passes), else an unknown payload that only `force` gets past.
  */
 export function releaseForUpdate(
-  graph: UpdateGraph,
+  service: UpdateService,
   request: { image: string; version: string | undefined },
 ): LoadedRelease {
   const node =
-    (request.version ? nodeOf(graph, request.version) : undefined) ??
-    graph.nodes.find((n) => sameImage(n.payload, request.image));
-  if (node && sameImage(node.payload, request.image)) {
+    (request.version ? service.release(request.version) : undefined) ?? service.releaseByImage(request.image);
+  if (node && sameDigest(node.payload, request.image)) {
     return {
       version: node.version,
       image: request.image,
-      channels: [...node.channels].sort(),
-      url: node.metadata.url,
+      channels: [...node.channels],
+      url: node.url,
       verified: true,
     };
   }

@@ -1,11 +1,9 @@
 import {
-  edgesFrom,
-  nodeOf,
-  type ReleaseNode,
-  type Risk,
-  type UpdateGraph,
-} from '../cluster-version/graph.js';
-import { compareVersions } from '../cluster-version/version.js';
+  compareReleases,
+  type CincinnatiRisk,
+  type ServedRelease,
+  type UpdateService,
+} from './cincinnati.js';
 
 /** A release as ClusterVersion status lists it (`status.desired`, `availableUpdates[]`). */
 export interface StatusRelease {
@@ -41,14 +39,14 @@ export interface RetrievedUpdates {
 }
 
 /** Decides whether a conditional-update risk applies to this cluster (the CVO evaluates PromQL). */
-export type RiskEvaluator = (risk: Risk, target: string) => boolean;
+export type RiskEvaluator = (risk: CincinnatiRisk, target: string) => boolean;
 
-/** The release of a graph node, in ClusterVersion status shape (channels sorted, `url` from metadata). */
-export function statusRelease(node: ReleaseNode): StatusRelease {
+/** A served release in ClusterVersion status shape (channels sorted, `url` from metadata). */
+export function statusRelease(node: ServedRelease): StatusRelease {
   return {
-    channels: [...node.channels].sort(),
+    channels: [...node.channels],
     image: node.payload,
-    ...(node.metadata.url ? { url: node.metadata.url } : {}),
+    ...(node.url ? { url: node.url } : {}),
     version: node.version,
   };
 }
@@ -64,14 +62,14 @@ export function statusRelease(node: ReleaseNode): StatusRelease {
  * Failures use the CVO's reasons: `NoChannel`, `VersionNotFound`.
  */
 export function retrieveUpdates(
-  graph: UpdateGraph,
+  service: UpdateService,
   channel: string | undefined,
   version: string,
   opts: { riskApplies: RiskEvaluator; previous: readonly ConditionalUpdate[]; now: string },
 ): RetrievedUpdates {
-  const inChannel = (n: ReleaseNode | undefined): n is ReleaseNode =>
+  const inChannel = (n: ServedRelease | undefined): n is ServedRelease =>
     !!n && !!channel && (n.channels.length === 0 || n.channels.includes(channel));
-  const currentNode = nodeOf(graph, version);
+  const currentNode = service.release(version);
   const current = inChannel(currentNode) ? statusRelease(currentNode) : undefined;
   if (!channel) {
     return {
@@ -99,8 +97,8 @@ export function retrieveUpdates(
   }
   const available: StatusRelease[] = [];
   const conditional: ConditionalUpdate[] = [];
-  for (const edge of edgesFrom(graph, version)) {
-    const node = nodeOf(graph, edge.to);
+  for (const { to: node, risks } of service.updatesFrom(version)) {
+    const edge = { to: node.version, risks };
     if (!inChannel(node)) continue;
     const release = statusRelease(node);
     if (edge.risks.length === 0) {
@@ -120,7 +118,7 @@ export function retrieveUpdates(
         : {
             type: 'Recommended',
             status: 'False',
-            reason: applying.length === 1 ? (applying[0] as Risk).name : 'MultipleReasons',
+            reason: applying.length === 1 ? (applying[0] as CincinnatiRisk).name : 'MultipleReasons',
             message: applying.map((r) => `${r.message} ${r.url}`).join('\n\n'),
           };
     const before = opts.previous
@@ -144,7 +142,7 @@ export function retrieveUpdates(
     if (applying.length === 0) available.push(release);
   }
   const newestFirst = (a: { version: string }, b: { version: string }) =>
-    compareVersions(b.version, a.version);
+    compareReleases(b.version, a.version);
   available.sort(newestFirst);
   conditional.sort((a, b) => newestFirst(a.release, b.release));
   return {

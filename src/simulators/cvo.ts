@@ -1,6 +1,5 @@
 import type { KubeClient } from '../cluster/client.js';
-import { type UpdateGraph } from '../cluster-version/graph.js';
-import { sameImage } from '../cluster-version/version.js';
+import { sameDigest, type UpdateService } from './cincinnati.js';
 import type { K8sObject } from '../core/object.js';
 import { PATHS, getOptional, list, objectPath } from './api.js';
 import { systemClock, timestamp, type Clock } from './clock.js';
@@ -42,8 +41,8 @@ export interface ClusterVersionStatus {
 export interface CvoSimulatorOptions {
   /** The ClusterVersion to reconcile. @default 'version' */
   readonly name?: string;
-  /** The update service's graph (e.g. `graphFromCincinnati`, `mergeGraphs`); nodes carry their channels. */
-  readonly graph: UpdateGraph;
+  /** The update service (Cincinnati responses, see `UpdateService.from`); releases carry their channels. */
+  readonly updateService: UpdateService;
   /** Passes from accepting an update to completing it. @default 3 */
   readonly updateTicks?: number;
   /** Whether a conditional update's risk applies to this cluster. @default none applies */
@@ -68,11 +67,11 @@ export interface CvoSimulatorOptions {
  * It applies no manifests and runs no operators: ClusterOperators report the new version at the end.
  *
  * @example
- * const cvo = new CvoSimulator(client, { graph: mergeGraphs([g48, g49]) });
+ * const cvo = new CvoSimulator(client, { updateService: UpdateService.from(g48, g49) });
  * await cvo.tick();
  */
 export class CvoSimulator implements Simulator {
-  private graph: UpdateGraph;
+  private service: UpdateService;
   private readonly clock: Clock;
   private readonly loop: PollingLoop;
   /** Passes since the current update was accepted, by ClusterVersion uid and target image. */
@@ -82,7 +81,7 @@ export class CvoSimulator implements Simulator {
     private readonly client: KubeClient,
     private readonly options: CvoSimulatorOptions,
   ) {
-    this.graph = options.graph;
+    this.service = options.updateService;
     this.clock = options.clock ?? systemClock;
     this.loop = new PollingLoop(() => this.tick(), options.onError);
   }
@@ -91,9 +90,9 @@ export class CvoSimulator implements Simulator {
     return this.options.name ?? 'version';
   }
 
-  /** Replaces the update graph (the update service published new edges). */
-  setGraph(graph: UpdateGraph): void {
-    this.graph = graph;
+  /** Replaces the update service's graph (it published new edges). */
+  setUpdateService(service: UpdateService): void {
+    this.service = service;
   }
 
   start(intervalMs = 500): void {
@@ -139,7 +138,7 @@ export class CvoSimulator implements Simulator {
     } else {
       removeCondition(status, 'Invalid');
     }
-    if (request.kind === 'release' && !sameImage(request.image, status.desired.image)) {
+    if (request.kind === 'release' && !sameDigest(request.image, status.desired.image)) {
       this.accept(status, spec.channel, request, now);
     } else {
       this.reloadCurrent(status, now);
@@ -153,7 +152,7 @@ export class CvoSimulator implements Simulator {
 
   /** `availableUpdates`, `conditionalUpdates` and `RetrievedUpdates` for the release being reconciled. */
   private refreshUpdates(status: ClusterVersionStatus, channel: string | undefined, now: string): void {
-    const found = retrieveUpdates(this.graph, channel, status.desired.version, {
+    const found = retrieveUpdates(this.service, channel, status.desired.version, {
       riskApplies: this.options.riskApplies ?? (() => false),
       previous: status.conditionalUpdates ?? [],
       now,
@@ -176,7 +175,7 @@ export class CvoSimulator implements Simulator {
     request: { image: string; version: string | undefined; force: boolean },
     now: string,
   ): void {
-    const release = releaseForUpdate(this.graph, request);
+    const release = releaseForUpdate(this.service, request);
     if (!release.verified && !request.force) {
       setCondition(
         status,

@@ -40,3 +40,13 @@ export type { RiskEvaluator } from './cvo-updates.js';
 export { McoSimulator, UnknownPoolError, type McoSimulatorOptions } from './mco.js';
 export type { SimNode } from './mco-nodes.js';
 export { SUPPORTED_IGNITION_VERSIONS, validateMachineConfig } from './mco-ignition.js';
+export {
+  CincinnatiResponseInvalidError,
+  UpdateService,
+  parseCincinnati,
+  type CincinnatiGraph,
+  type CincinnatiRisk,
+  type ServedRelease,
+} from './cincinnati.js';
+export { meshGraph, payloadOf, updateServiceGraph } from './update-service.js';
+export { readFbc, readFbcFiles, FbcUnreadableError, type FbcCatalog } from './fbc.js';

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
-import { isPlainObject } from '../core/object.js';
-import type { CatalogFile } from '../olm/catalog/blobs.js';
-import { buildChannel } from '../olm/catalog/channel-graph.js';
-import { readCatalogFiles } from '../olm/catalog/load-catalog.js';
-import type { Bundle, Catalog, CatalogPackage, Channel } from '../olm/catalog/model.js';
-import { parseCatalog } from '../olm/catalog/parse-catalog.js';
-import { typedBlobs } from '../olm/catalog/typed-blobs.js';
+import {
+  channelOf,
+  readFbc,
+  readFbcFiles,
+  type FbcBundle,
+  type FbcCatalog,
+  type FbcChannel,
+  type FbcFile,
+  type FbcPackage,
+} from './fbc.js';
 
 /** A CustomResourceDefinition a CSV owns, as the OLM simulator installs it. */
 export interface OwnedCRD {
@@ -23,7 +26,7 @@ export interface OwnedCRD {
  * CRDs each bundle owns, which the model does not carry. Keyed by CSV name.
  */
 export interface SimulatorCatalog {
-  readonly catalog: Catalog;
+  readonly catalog: FbcCatalog;
   readonly ownedCRDs: ReadonlyMap<string, readonly OwnedCRD[]>;
 }
 
@@ -99,51 +102,47 @@ export function defaultPlural(kind: string): string {
 }
 
 /**
- * Reads FBC files into a `SimulatorCatalog`: `parseCatalog` for the model and upgrade graph, and the
- * bundles' `olm.gvk` properties (grouped by group and kind) for their owned CRDs.
+ * Reads FBC files into a `SimulatorCatalog` (see `readFbc`): the catalog and, per bundle, the CRDs
+ * its `olm.gvk` properties name (grouped by group and kind; plural from a bundled CRD object, else
+ * `defaultPlural`).
  *
- * @throws CatalogInvalidError from `parseCatalog`.
+ * @throws FbcUnreadableError from `readFbc`.
  * @example
  * const served = catalogFromFiles([{ path: 'index.yaml', text }]);
  * served.ownedCRDs.get('bar.v1.0.0'); // [{ group: 'test.bar', kind: 'Bar', plural: 'bars', versions: ['v1', 'v1alpha1'] }]
  */
-export function catalogFromFiles(files: readonly CatalogFile[]): SimulatorCatalog {
-  const catalog = parseCatalog(files);
+export function catalogFromFiles(files: readonly FbcFile[]): SimulatorCatalog {
+  const catalog = readFbc(files);
   const ownedCRDs = new Map<string, OwnedCRD[]>();
-  for (const { blob } of typedBlobs(files).bundles) {
-    const plurals = new Map<string, string>();
-    const gvks: { group: string; kind: string; version: string }[] = [];
-    for (const p of blob.properties) {
-      if (p.type === 'olm.gvk' && isGvk(p.value)) gvks.push(p.value);
-      if (p.type === 'olm.bundle.object') {
-        const crd = decodeBundleObject(p.value);
-        if (crd) plurals.set(`${crd.group}/${crd.kind}`, crd.plural);
-      }
-    }
-    const byKind = new Map<string, OwnedCRD>();
-    for (const g of gvks) {
-      const key = `${g.group}/${g.kind}`;
-      const seen = byKind.get(key);
-      byKind.set(key, {
-        group: g.group,
-        kind: g.kind,
-        plural: plurals.get(key) ?? defaultPlural(g.kind),
-        versions: [...new Set([...(seen?.versions ?? []), g.version])],
-      });
-    }
-    ownedCRDs.set(blob.name, [...byKind.values()]);
+  for (const pkg of catalog.packages.values()) {
+    for (const bundle of pkg.bundles.values()) ownedCRDs.set(bundle.name, ownedOf(bundle));
   }
   return { catalog, ownedCRDs };
 }
 
-/** Reads an FBC file or directory (see `loadCatalog`) into a `SimulatorCatalog`. */
+function ownedOf(bundle: FbcBundle): OwnedCRD[] {
+  const byKind = new Map<string, OwnedCRD>();
+  for (const g of bundle.provides) {
+    const key = `${g.group}/${g.kind}`;
+    const seen = byKind.get(key);
+    byKind.set(key, {
+      group: g.group,
+      kind: g.kind,
+      plural: bundle.plurals.get(key) ?? defaultPlural(g.kind),
+      versions: [...new Set([...(seen?.versions ?? []), g.version])],
+    });
+  }
+  return [...byKind.values()];
+}
+
+/** Reads an FBC file or directory into a `SimulatorCatalog`. */
 export async function loadSimulatorCatalog(path: string): Promise<SimulatorCatalog> {
-  return catalogFromFiles(await readCatalogFiles(path));
+  return catalogFromFiles(await readFbcFiles(path));
 }
 
 /**
  * Builds a catalog from synthetic packages; several entries for one package add channels to it.
- * The channel graph follows OLM's rules exactly as for FBC (`buildChannel`).
+ * The channel graph follows OLM's rules exactly as for FBC (`channelOf`).
  *
  * @throws SyntheticCatalogInvalidError listing every problem.
  * @example
@@ -160,14 +159,14 @@ export function syntheticCatalog(packages: readonly SyntheticPackage[]): Simulat
   }
   const pkgs = new Map<
     string,
-    { defaultChannel: string; channels: Map<string, Channel>; bundles: Map<string, Bundle> }
+    { defaultChannel: string; channels: Map<string, FbcChannel>; bundles: Map<string, FbcBundle> }
   >();
   const ownedCRDs = new Map<string, readonly OwnedCRD[]>();
   for (const p of parsed.data) {
     const pkg = pkgs.get(p.package) ?? {
       defaultChannel: p.defaultChannel ?? p.channel,
-      channels: new Map<string, Channel>(),
-      bundles: new Map<string, Bundle>(),
+      channels: new Map<string, FbcChannel>(),
+      bundles: new Map<string, FbcBundle>(),
     };
     pkgs.set(p.package, pkg);
     const entries = p.csvs.map((c) => ({
@@ -176,15 +175,26 @@ export function syntheticCatalog(packages: readonly SyntheticPackage[]): Simulat
       skips: c.skips ?? [],
       ...(c.skipRange === undefined ? {} : { skipRange: c.skipRange }),
     }));
-    pkg.channels.set(p.channel, buildChannel(p.package, p.channel, entries));
+    pkg.channels.set(p.channel, channelOf(p.channel, entries));
     for (const c of p.csvs) {
-      pkg.bundles.set(c.name, { name: c.name, package: p.package, version: c.version, image: undefined });
+      const provides = (c.ownedCRDs ?? []).flatMap((o) =>
+        o.versions.map((version) => ({ group: o.group, version, kind: o.kind })),
+      );
+      pkg.bundles.set(c.name, {
+        name: c.name,
+        package: p.package,
+        version: c.version,
+        image: undefined,
+        provides,
+        requires: [],
+        plurals: new Map((c.ownedCRDs ?? []).map((o) => [`${o.group}/${o.kind}`, o.plural])),
+      });
       ownedCRDs.set(c.name, c.ownedCRDs ?? []);
     }
   }
-  const catalog: Catalog = {
+  const catalog: FbcCatalog = {
     packages: new Map(
-      [...pkgs].map(([name, p]): [string, CatalogPackage] => [
+      [...pkgs].map(([name, p]): [string, FbcPackage] => [
         name,
         { name, defaultChannel: p.defaultChannel, channels: p.channels, bundles: p.bundles },
       ]),
@@ -193,8 +203,8 @@ export function syntheticCatalog(packages: readonly SyntheticPackage[]): Simulat
   return { catalog, ownedCRDs };
 }
 
-/** A plain `Catalog` (no owned CRDs known) or a `SimulatorCatalog`, as the simulator accepts them. */
-export type CatalogInput = Catalog | SimulatorCatalog;
+/** A plain `FbcCatalog` (no owned CRDs known) or a `SimulatorCatalog`, as the simulator accepts them. */
+export type CatalogInput = FbcCatalog | SimulatorCatalog;
 
 export function toSimulatorCatalog(input: CatalogInput): SimulatorCatalog {
   return 'catalog' in input ? input : { catalog: input, ownedCRDs: new Map() };
@@ -206,31 +216,4 @@ export function mergeCatalogs(a: SimulatorCatalog, b: SimulatorCatalog): Simulat
     catalog: { packages: new Map([...a.catalog.packages, ...b.catalog.packages]) },
     ownedCRDs: new Map([...a.ownedCRDs, ...b.ownedCRDs]),
   };
-}
-
-function isGvk(v: unknown): v is { group: string; kind: string; version: string } {
-  return (
-    isPlainObject(v) &&
-    typeof v.group === 'string' &&
-    typeof v.kind === 'string' &&
-    typeof v.version === 'string'
-  );
-}
-
-/** The group, kind and plural of a CRD carried as an `olm.bundle.object` (base64 JSON), if it is one. */
-function decodeBundleObject(value: unknown): { group: string; kind: string; plural: string } | undefined {
-  if (!isPlainObject(value) || typeof value.data !== 'string') return undefined;
-  try {
-    const obj = JSON.parse(Buffer.from(value.data, 'base64').toString('utf8')) as {
-      kind?: string;
-      spec?: { group?: string; names?: { kind?: string; plural?: string } };
-    };
-    const { group } = obj.spec ?? {};
-    const { kind, plural } = obj.spec?.names ?? {};
-    return obj.kind === 'CustomResourceDefinition' && group && kind && plural
-      ? { group, kind, plural }
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,4 @@
-import { updateCandidates } from '../olm/candidates.js';
+import { updatesFor } from './fbc.js';
 import type { SimulatorCatalog } from './olm-catalog.js';
 import type { ResolvedOperator } from './olm-manifests.js';
 
@@ -32,7 +32,7 @@ export type SubscriptionResolution =
  * - no package at all from the CatalogSource, the package, the channel, or the `startingCSV` in the
  *   channel missing: a failure with OLM's message (`no operators found ...`);
  * - an installed CSV: the update candidate nearest the channel head (`replaces`, `skips`,
- *   `skipRange`, see `updateCandidates`), or `installed` when there is none;
+ *   `skipRange`, see `updatesFor`), or `installed` when there is none;
  * - not installed: `startingCSV`, else the channel head.
  *
  * Pure. Ignores dependencies (`olm.gvk.required`, `olm.package.required`) and OpenShift version
@@ -65,7 +65,7 @@ export function resolveSubscription(
 
   let target: string | undefined;
   if (installed) {
-    target = updateCandidates(channel, { csv: installed.csv, version: installed.version })[0]?.entry.name;
+    target = updatesFor(channel, { csv: installed.csv, version: installed.version })[0]?.name;
     if (!target) return { kind: 'installed', csv: installed.csv };
   } else if (sub.startingCSV) {
     if (!channel.entries.some((e) => e.name === sub.startingCSV)) {
@@ -78,7 +78,7 @@ export function resolveSubscription(
     target = channel.head;
     if (!target) {
       return fail(
-        `no operators found in channel ${channelName} of package ${sub.package} in the catalog referenced by subscription ${sub.name}: ${channel.problems.join('; ')}`,
+        `no operators found in channel ${channelName} of package ${sub.package} in the catalog referenced by subscription ${sub.name}: ${channel.problem ?? 'the channel has no entries'}`,
       );
     }
   }

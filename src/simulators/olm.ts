@@ -1,6 +1,5 @@
 import type { KubeClient } from '../cluster/client.js';
 import type { K8sObject } from '../core/object.js';
-import { isManualApproval } from '../olm/olm-objects.js';
 import { PATHS, deleteOptional, list, mergePatch, objectPath } from './api.js';
 import { systemClock, timestamp, type Clock } from './clock.js';
 import { sameJson } from './json.js';
@@ -279,8 +278,10 @@ export class OlmSimulator implements Simulator {
         (await createInstallPlan(this.client, {
           namespace,
           generation,
-          manual: subs.some((s) =>
-            isManualApproval((s.spec as { installPlanApproval?: string }).installPlanApproval),
+          manual: subs.some(
+            (s) =>
+              // OLM compares with the exact string `Manual` (operators.ApprovalManual); anything else is automatic.
+              (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual',
           ),
           ops: updated.map((u) => u.op),
           owners: subs,

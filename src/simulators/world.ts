@@ -1,6 +1,5 @@
 import { ApiError } from '../cluster/api-error.js';
 import { KubeClient } from '../cluster/client.js';
-import type { UpdateGraph } from '../cluster-version/graph.js';
 import { dataPath } from '../core/data-dir.js';
 import { PATHS } from './api.js';
 import { createClusterOperators, installClusterVersion } from './cvo-install.js';
@@ -8,6 +7,7 @@ import { CvoSimulator } from './cvo.js';
 import { McoSimulator } from './mco.js';
 import { loadSimulatorCatalog, type SyntheticPackage } from './olm-catalog.js';
 import { OlmSimulator } from './olm.js';
+import { UpdateService, type CincinnatiGraph } from './cincinnati.js';
 import { updateServiceGraph } from './update-service.js';
 
 /** What an OpenShift cluster has before any platform is applied, as the simulators need it. */
@@ -21,8 +21,8 @@ export interface SimulatedOpenShiftOptions {
   communityCatalogs?: string[];
   /** Packages served by `redhat-operators` (no FBC files for them). @default OpenShift GitOps and cert-manager */
   redhatPackages?: SyntheticPackage[];
-  /** Update service graph. @default the graph-data channel files shipped in data/update-graphs, meshed */
-  graph?: UpdateGraph;
+  /** Update service responses. @default the graph-data channel files shipped in data/update-graphs, meshed */
+  graph?: CincinnatiGraph;
   /** Simulator pass interval. @default 250 */
   intervalMs?: number;
   /** CVO passes per update. @default 3 */
@@ -81,15 +81,17 @@ export class SimulatedOpenShift {
     readonly olm: OlmSimulator,
     readonly cvo: CvoSimulator,
     readonly mco: McoSimulator,
-    readonly graph: UpdateGraph,
+    readonly updateService: UpdateService,
   ) {}
 
   static async start(opts: SimulatedOpenShiftOptions): Promise<SimulatedOpenShift> {
     // The simulators write as the operators would, under their own name (field manager = user agent).
     const client = await KubeClient.load({ kubeconfig: opts.kubeconfig, userAgent: 'openshift-simulators' });
-    const graph = opts.graph ?? (await updateServiceGraph(dataPath('update-graphs', 'graph-data')));
+    const updateService = UpdateService.from(
+      opts.graph ?? (await updateServiceGraph(dataPath('update-graphs', 'graph-data'))),
+    );
     const version = opts.version ?? '4.14.38';
-    await baseline(client, { version, channel: opts.channel ?? 'stable-4.14', graph });
+    await baseline(client, { version, channel: opts.channel ?? 'stable-4.14', updateService });
     const community = opts.communityCatalogs?.length
       ? await loadSimulatorCatalog(opts.communityCatalogs[0]!)
       : undefined;
@@ -100,9 +102,9 @@ export class SimulatedOpenShift {
         source: 'openshift-marketplace/redhat-operators',
       })),
     });
-    const cvo = new CvoSimulator(client, { graph, updateTicks: opts.updateTicks ?? 3 });
+    const cvo = new CvoSimulator(client, { updateService, updateTicks: opts.updateTicks ?? 3 });
     const mco = new McoSimulator(client, {});
-    const world = new SimulatedOpenShift(client, olm, cvo, mco, graph);
+    const world = new SimulatedOpenShift(client, olm, cvo, mco, updateService);
     for (const sim of [olm, cvo, mco]) sim.start(opts.intervalMs ?? 250);
     return world;
   }
@@ -116,7 +118,7 @@ export class SimulatedOpenShift {
 
 async function baseline(
   client: KubeClient,
-  opts: { version: string; channel: string; graph: UpdateGraph },
+  opts: { version: string; channel: string; updateService: UpdateService },
 ): Promise<void> {
   const create = async (path: string, body: object) => {
     try {
@@ -156,7 +158,7 @@ async function baseline(
     cv = await installClusterVersion(client, {
       version: opts.version,
       channel: opts.channel,
-      graph: opts.graph,
+      updateService: opts.updateService,
     });
     await createClusterOperators(client, { clusterVersion: cv, version: opts.version });
   } catch (err) {

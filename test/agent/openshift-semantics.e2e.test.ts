@@ -33,6 +33,7 @@ import {
   useCluster,
   useDedicatedControlPlane,
 } from '../harness/cluster.js';
+import { fixtureUpdateService } from '../simulators/helpers.js';
 import { fixturePath } from '../harness/fixtures.js';
 import type { Construct } from 'constructs';
 
@@ -335,13 +336,22 @@ describe('graph-aware cluster version steps', () => {
   async function installed(name: string, version: string, channel: string) {
     const simClient = await simulatorsClient();
     const g = graph();
-    const cv = await installClusterVersion(simClient, { name, version, channel, graph: g });
+    const cv = await installClusterVersion(simClient, {
+      name,
+      version,
+      channel,
+      updateService: fixtureUpdateService('stable-4.8.json', 'stable-4.9.json'),
+    });
     await createClusterOperators(simClient, {
       clusterVersion: cv,
       version,
       names: [`${name}-etcd`].length ? undefined : undefined,
     });
-    const cvo = new CvoSimulator(simClient, { name, graph: g, updateTicks: 2 });
+    const cvo = new CvoSimulator(simClient, {
+      name,
+      updateService: fixtureUpdateService('stable-4.8.json', 'stable-4.9.json'),
+      updateTicks: 2,
+    });
     cvo.start(100);
     running.push(cvo);
     return { simClient, g };

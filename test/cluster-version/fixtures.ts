@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { type ChannelFile, parseChannelFile } from '../../src/cluster-version/graph-data.js';
 import { type UpdateGraph, graphFromCincinnati } from '../../src/cluster-version/graph.js';
+import { meshGraph } from '../../src/simulators/update-service.js';
 import { fixturePath } from '../harness/fixtures.js';
 
 /** A real-world fixture's text (never edited: tests derive variants from copies). */
@@ -47,7 +48,13 @@ export function clusterState(scenario: 'not-upgrading' | '4.14.1-paused-worker-p
   };
 }
 
-export { meshFromChannelFiles } from '../../src/simulators/update-service.js';
+/**
+ * The product's graph of the simulated update service's mesh over channel files (see `meshGraph`):
+ * the same Cincinnati response the CVO simulator serves, read by Groundwork's own parser.
+ */
+export function meshFromChannelFiles(files: readonly ChannelFile[]): UpdateGraph {
+  return graphFromCincinnati(JSON.stringify(meshGraph(files)), files.map((f) => f.name).join('+'));
+}
 
 /** A path's steps without their images, for literal comparison. */
 export function stepsOf(path: { ok: boolean; steps?: readonly { image?: string }[] }): unknown[] {

@@ -1,3 +1,4 @@
+import { payloadOf } from '../../src/simulators/update-service.js';
 import { describe, expect, it } from 'vitest';
 import {
   applyBlockedEdges,
@@ -134,8 +135,9 @@ describe('paths over graphs derived from the channel files (mesh: see meshFromCh
       to: '4.16.68',
       channel: 'eus-4.16',
       steps: [
-        { from: '4.14.0', to: '4.15.67', kind: 'minor' },
-        { from: '4.15.67', to: '4.16.68', kind: 'minor' },
+        // The mesh's releases carry the simulated update service's made-up payloads.
+        { from: '4.14.0', to: '4.15.67', kind: 'minor', image: payloadOf('4.15.67') },
+        { from: '4.15.67', to: '4.16.68', kind: 'minor', image: payloadOf('4.16.68') },
       ],
       pausePools: { pools: 'non-master', pauseBeforeStep: 0, unpauseAfterStep: 1 },
     });

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { graphFromCincinnati } from '../../src/cluster-version/graph.js';
 import {
   runPreconditions,
   summarize,
@@ -9,7 +7,8 @@ import {
 } from '../../src/simulators/cvo-preconditions.js';
 import { resolveDesiredUpdate } from '../../src/simulators/cvo-request.js';
 import { retrieveUpdates } from '../../src/simulators/cvo-updates.js';
-import { fixtureObject, fixturePath } from '../harness/fixtures.js';
+import { fixtureUpdateService } from './helpers.js';
+import { fixtureObject } from '../harness/fixtures.js';
 
 const cv = (over: Partial<PreconditionInput> = {}): PreconditionInput => ({
   channel: 'stable-4.15',
@@ -123,10 +122,7 @@ describe('desiredUpdate', () => {
 });
 
 describe('retrieveUpdates', () => {
-  const graph = graphFromCincinnati(
-    readFileSync(fixturePath('update-graphs/stable-4.8.json'), 'utf8'),
-    'stable-4.8.json',
-  );
+  const graph = fixtureUpdateService('stable-4.8.json');
   const opts = { riskApplies: () => false, previous: [], now: 't' };
   it('refuses without a channel or outside it, with the CVO reasons', () => {
     expect(retrieveUpdates(graph, undefined, '4.7.0', opts).retrieved).toMatchObject({ reason: 'NoChannel' });

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { graphFromCincinnati, mergeGraphs } from '../../src/cluster-version/graph.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { clusterOperatorHealth, clusterVersionHealth } from '../../src/health/index.js';
 import { PATHS, deleteOptional, objectPath } from '../../src/simulators/api.js';
@@ -12,16 +10,12 @@ import {
 } from '../../src/simulators/cvo-install.js';
 import { CvoSimulator, type ClusterVersionStatus } from '../../src/simulators/cvo.js';
 import { useCluster } from '../harness/cluster.js';
-import { fixtureObject, fixtureObjects, fixturePath } from '../harness/fixtures.js';
-import { get, keysOf, writes } from './helpers.js';
+import { fixtureObject, fixtureObjects } from '../harness/fixtures.js';
+import { fixtureUpdateService, get, keysOf, writes } from './helpers.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-cvo' });
 
-const graph = mergeGraphs(
-  ['stable-4.8', 'stable-4.9'].map((f) =>
-    graphFromCincinnati(readFileSync(fixturePath(`update-graphs/${f}.json`), 'utf8'), f),
-  ),
-);
+const updateService = fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
 
 let cvName = '';
 afterEach(async () => {
@@ -36,14 +30,14 @@ async function install(operators: readonly string[]): Promise<{ cvo: CvoSimulato
     name: cvName,
     version: '4.8.14',
     channel: 'stable-4.9',
-    graph,
+    updateService,
   });
   const templates = fixtureObjects('cluster-state/not-upgrading/co.yaml').filter((co) =>
     operators.includes(co.metadata.name),
   );
   await createClusterOperators(cluster.client, { clusterVersion: cv, version: '4.8.14', templates });
   return {
-    cvo: new CvoSimulator(cluster.client, { name: cvName, graph, updateTicks: 3 }),
+    cvo: new CvoSimulator(cluster.client, { name: cvName, updateService, updateTicks: 3 }),
     path: objectPath(PATHS.clusterVersions, cvName),
   };
 }
@@ -189,10 +183,10 @@ describe('CvoSimulator', () => {
       name: cvName,
       version: '4.7.0',
       channel: 'stable-4.8',
-      graph,
+      updateService,
     });
     const path = objectPath(PATHS.clusterVersions, cvName);
-    await new CvoSimulator(cluster.client, { name: cvName, graph }).tick();
+    await new CvoSimulator(cluster.client, { name: cvName, updateService }).tick();
     const cv = await get(cluster.client, path);
     const conditional = statusOf(cv).conditionalUpdates ?? [];
     const real =
@@ -209,7 +203,7 @@ describe('CvoSimulator', () => {
 
     await new CvoSimulator(cluster.client, {
       name: cvName,
-      graph,
+      updateService,
       riskApplies: (risk) => risk.name === 'VSphereNodeNameChanges',
     }).tick();
     const exposed = await get(cluster.client, path);

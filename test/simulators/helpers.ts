@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { UpdateService, parseCincinnati } from '../../src/simulators/cincinnati.js';
+import { fixturePath } from '../harness/fixtures.js';
 import type { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import type { Simulator } from '../../src/simulators/loop.js';
@@ -35,4 +38,11 @@ export function get(client: KubeClient, path: string): Promise<K8sObject> {
 /** Writes (create/update/patch/delete) a client has sent so far. */
 export function writes(client: KubeClient): number {
   return ['POST', 'PUT', 'PATCH', 'DELETE'].reduce((n, m) => n + (client.counts[m] ?? 0), 0);
+}
+
+/** The simulated update service serving `update-graphs/<file>` fixtures (Cincinnati responses). */
+export function fixtureUpdateService(...files: readonly string[]): UpdateService {
+  return UpdateService.from(
+    ...files.map((f) => parseCincinnati(readFileSync(fixturePath(`update-graphs/${f}`), 'utf8'), f)),
+  );
 }

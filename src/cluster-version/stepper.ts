@@ -20,18 +20,30 @@ export interface UpdateTarget {
   readonly image?: string;
   /** Risk names accepted for conditional updates. @default [] */
   readonly acceptedRisks?: readonly string[];
+  /** Seconds `Failing=True` may last during an update before it counts as failed. @default 600 */
+  readonly failingGraceSeconds?: number;
 }
 
-export type WaitReason = 'UpdateInProgress' | 'DesiredUpdatePending' | 'ClusterNotAvailable' | 'NoHistory';
+/** The default of `UpdateTarget.failingGraceSeconds`. */
+export const DEFAULT_FAILING_GRACE_SECONDS = 600;
+
+export type WaitReason =
+  | 'UpdateInProgress'
+  | 'UpdateFailingTransient'
+  | 'DesiredUpdatePending'
+  | 'ClusterNotAvailable'
+  | 'NoHistory'
+  | 'StepNotOffered'
+  | 'UpgradeableFalse';
 
 /** A refused path's own reason, or why the live cluster cannot take the next step. */
 export type BlockedReason =
   | UpdatePathRefusal
   | 'UpdateFailing'
+  | 'InvalidClusterVersion'
   | 'ReleaseNotAccepted'
   | 'ChannelMismatch'
-  | 'OffPath'
-  | 'NotInAvailableUpdates';
+  | 'OffPath';
 
 /** The one thing the agent should do next; a closed, discriminated union. */
 export type UpdateAction =
@@ -52,18 +64,25 @@ export interface NextUpdateActionInput {
   readonly target: UpdateTarget;
   /** The planned path (`planUpdatePath`), usually planned from the version the cluster started at. */
   readonly path: UpdatePath;
+  /** The time to judge `Failing`'s age against. @default the current time */
+  readonly now?: Date;
 }
 
 /**
  * Decides the next update action, one `desiredUpdate` step at a time. Pure: it never writes; the
  * agent applies `set-desired-update` and calls again on the next loop. In order:
- * 1. an update in flight (`history[0]` Partial): `blocked` if Failing=True, else `wait`;
+ * 0. `Invalid=True`: the CVO ignores the spec until it is fixed: `blocked`;
+ * 1. an update in flight (`history[0]` Partial): `wait`, also while `Failing=True` is younger than
+ *    the target's grace period (the CVO reports transient trouble, such as an operator Degraded
+ *    mid-rollout, as Failing); `blocked` once Failing has lasted longer;
  * 2. a `spec.desiredUpdate` the CVO has not taken yet: `blocked` if ReleaseAccepted=False, else `wait`;
  * 3. the cluster (ClusterVersion and every ClusterOperator) must be Available, else `wait`;
  * 4. current version (most recent Completed history entry) = target: `done`;
  * 5. otherwise the path step starting at the current version, checked like the CVO would: channel,
- *    Upgradeable=False for a minor step, a version-only request must be in `availableUpdates`, a
- *    not-recommended conditional update needs its risks accepted and is requested by image.
+ *    Upgradeable=False for a minor step, the step must be one the cluster offers (in
+ *    `availableUpdates`, or in `conditionalUpdates` with every risk accepted; requested by image).
+ *    A step the repository's graph has but the cluster does not offer waits (`StepNotOffered`),
+ *    quoting `RetrievedUpdates` when the CVO could not fetch updates.
  * It does not re-plan: a cluster that is off the path is `blocked` (`OffPath`).
  * Throws `InvalidClusterState` when the ClusterVersion or ClusterOperators are malformed.
  */
@@ -75,16 +94,30 @@ export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
   const latest = status?.history[0];
   const current = currentVersion(cv);
   if (!latest || !current) return wait('NoHistory', 'the ClusterVersion has no update history yet');
+  const invalid = conditionOf(conditions, 'Invalid');
+  if (invalid?.status === 'True') {
+    return blocked(
+      'InvalidClusterVersion',
+      `the CVO ignores the ClusterVersion spec: ${invalid.message ?? invalid.reason ?? 'Invalid=True'}`,
+    );
+  }
 
   if (latest.state === 'Partial') {
     const failing = conditionOf(conditions, 'Failing');
     if (failing?.status === 'True') {
       const degraded = namesWith(operators, 'Degraded', 'True');
       const ops = degraded.length > 0 ? ` (degraded: ${degraded.join(', ')})` : '';
-      return blocked(
-        'UpdateFailing',
-        `update to ${latest.version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`,
-      );
+      const what = `update to ${latest.version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`;
+      const grace = input.target.failingGraceSeconds ?? DEFAULT_FAILING_GRACE_SECONDS;
+      const since = Date.parse(failing.lastTransitionTime ?? '');
+      const age = Number.isNaN(since) ? Infinity : ((input.now ?? new Date()).getTime() - since) / 1000;
+      if (age < grace) {
+        return wait(
+          'UpdateFailingTransient',
+          `${what}; waiting, as Failing is often transient (${Math.max(0, Math.round(age))}s of the ${grace}s grace period)`,
+        );
+      }
+      return blocked('UpdateFailing', `${what} (Failing for more than ${grace}s)`);
     }
     const progressing = conditionOf(conditions, 'Progressing')?.message;
     return wait('UpdateInProgress', progressing ?? `updating to ${latest.version}`);
@@ -146,7 +179,9 @@ function nextStep(
     const who =
       up.blockers.map((b) => `${b.clusterOperator} (${b.reason})`).join(', ') ||
       (up.reason ?? 'ClusterVersion');
-    return blocked('BlockedByUpgradeable', `Upgradeable=False blocks the minor ${label}: ${who}`);
+    // Operators set Upgradeable=False for transient reasons too (e.g. mid-rollout): a wait, bounded by
+    // the stage timeout, not a failure.
+    return wait('UpgradeableFalse', `Upgradeable=False holds the minor ${label}: ${who}`);
   }
   const set = (image: string | undefined) =>
     ({
@@ -172,10 +207,14 @@ function nextStep(
       );
     return set(conditional.release.image);
   }
-  if (step.image) return set(step.image);
-  return blocked(
-    'NotInAvailableUpdates',
-    `${step.to} is not in status.availableUpdates and no image is known: the CVO accepts a version-only desiredUpdate only from that list`,
+  const retrieved = conditionOf(status.conditions, 'RetrievedUpdates');
+  const why =
+    retrieved?.status === 'False'
+      ? `the CVO could not retrieve updates (${retrieved.reason ?? 'RetrievedUpdates=False'}: ${retrieved.message ?? ''})`
+      : `the update service offers ${step.to} to this cluster in neither status.availableUpdates nor status.conditionalUpdates`;
+  return wait(
+    'StepNotOffered',
+    `${label} is in the repository's update graph, but ${why}; Groundwork requests only updates the cluster offers`,
   );
 }
 

@@ -21,6 +21,12 @@ export interface ClusterVersionTargetProps {
   readonly acceptedRisks?: readonly string[];
   /** EUS-to-EUS: update the control plane through both minors with worker pools paused. @default false */
   readonly controlPlaneOnly?: boolean;
+  /**
+   * How long an update may report `Failing=True` before Groundwork calls it failed, in seconds.
+   * The CVO sets `Failing` for transient trouble too (an operator Degraded while it rolls out);
+   * until then Groundwork waits and reports the reason. @default 600
+   */
+  readonly failingGraceSeconds?: number;
   /** ClusterVersion object name. @default 'version' */
   readonly name?: string;
   /** Only for clusters where Groundwork creates the ClusterVersion (tests); OpenShift's installer sets it. */
@@ -42,6 +48,7 @@ const schema = z
       .array(z.string().regex(/^[A-Za-z0-9]+$/, 'risk names are CamelCase identifiers'))
       .optional(),
     controlPlaneOnly: z.boolean().optional(),
+    failingGraceSeconds: z.number().int().min(0).max(86_400).optional(),
     name: z.string().optional(),
     clusterID: z.uuid().optional(),
   })
@@ -108,6 +115,9 @@ export class ClusterVersionTarget extends Construct {
             ? { [ANNOTATIONS.acceptedRisks]: JSON.stringify([...p.acceptedRisks].sort()) }
             : {}),
           ...(p.controlPlaneOnly ? { [ANNOTATIONS.controlPlaneOnly]: 'true' } : {}),
+          ...(p.failingGraceSeconds !== undefined
+            ? { [ANNOTATIONS.failingGrace]: String(p.failingGraceSeconds) }
+            : {}),
         },
       },
       spec: {

@@ -30,6 +30,8 @@ export const ANNOTATIONS = {
   targetImage: 'groundwork.io/target-image',
   /** ClusterVersion intent: JSON array of accepted conditional-update risk names. */
   acceptedRisks: 'groundwork.io/accepted-risks',
+  /** ClusterVersion intent: seconds a `Failing=True` update may last before Groundwork calls it failed. */
+  failingGrace: 'groundwork.io/failing-grace-seconds',
   /** ClusterVersion intent: `true` to take EUS-to-EUS updates with worker pools paused. */
   controlPlaneOnly: 'groundwork.io/control-plane-only',
   /** MachineConfigPool: JSON maintenance windows (see src/machine-config). */

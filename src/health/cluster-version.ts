@@ -52,7 +52,8 @@ export function releaseName(release: Release | undefined): string {
  *
  * - `Unknown` (NoStatus) before the cluster version operator writes status;
  * - `Progressing` (ObservedGenerationOutdated) while it has not observed the latest spec;
- * - `Degraded` when `Failing` is True (Failing), when `ReleaseAccepted` is False: the payload could
+ * - `Degraded` when `Invalid` is True: the CVO ignores the spec (Invalid), when `Failing` is True
+ *   (Failing; the version stage still waits out a grace period, see `nextUpdateAction`), when `ReleaseAccepted` is False: the payload could
  *   not be retrieved or verified (ReleaseNotAccepted), or when `Available` is False while nothing
  *   progresses (Unavailable);
  * - `Progressing` (Updating) while `Progressing` is True, with the operator's progress message;
@@ -60,7 +61,8 @@ export function releaseName(release: Release | undefined): string {
  *   (`spec.desiredUpdate`, else `status.desired`) in state `Completed`;
  * - `Healthy` (AtDesiredVersion) otherwise.
  *
- * It does not judge `Upgradeable=False` (it only blocks minor updates), `RetrievedUpdates` or
+ * `RetrievedUpdates=False` (the CVO could not fetch updates) is quoted in the Healthy message: it
+ * stops new steps, not the running release. It does not judge `Upgradeable=False` (it only blocks minor updates) or
  * available updates, nor the cluster operators and pools: see `assessClusterUpdate` for those.
  */
 export function clusterVersionHealth(obj: K8sObject): HealthVerdict {
@@ -68,6 +70,8 @@ export function clusterVersionHealth(obj: K8sObject): HealthVerdict {
   const stale = staleGeneration(obj);
   if (stale) return stale;
 
+  const invalid = conditionWith(obj, 'Invalid', 'True');
+  if (invalid) return verdict('Degraded', 'Invalid', describeCondition(invalid));
   const failing = conditionWith(obj, 'Failing', 'True');
   if (failing) return verdict('Degraded', 'Failing', describeCondition(failing));
   const rejected = conditionWith(obj, 'ReleaseAccepted', 'False');
@@ -85,7 +89,12 @@ export function clusterVersionHealth(obj: K8sObject): HealthVerdict {
     return verdict('Progressing', 'UpdateIncomplete', `the update to ${releaseName(desired)} is ${state}`);
   }
   const done = conditionOf(obj, 'Progressing')?.message ?? `cluster version is ${releaseName(desired)}`;
-  return verdict('Healthy', 'AtDesiredVersion', done);
+  const retrieved = conditionWith(obj, 'RetrievedUpdates', 'False');
+  return verdict(
+    'Healthy',
+    'AtDesiredVersion',
+    retrieved ? `${done}; updates not retrieved: ${describeCondition(retrieved)}` : done,
+  );
 }
 
 function latestHistory(cv: K8sObject): Fields | undefined {

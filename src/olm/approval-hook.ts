@@ -4,6 +4,7 @@ import type { WaitCheck } from '../apply/wait.js';
 import { describeRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { decideApprovals } from './approval.js';
+import { dependencyLookup, type DependencyLookup } from './dependencies.js';
 import type { ApprovalReport } from './approval-report.js';
 import type { Catalog } from './catalog/model.js';
 import { isManualApproval, toInstallPlan, toSubscription, type SubscriptionLike } from './olm-objects.js';
@@ -34,6 +35,7 @@ interface Pin {
  */
 export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHook {
   const catalogFor = (pkg: string) => opts.catalogs.find((c) => c.packages.has(pkg));
+  const dependencies = dependencyLookup(opts.catalogs);
   return {
     async preflight(ctx) {
       const problems = pinsOf(ctx.items.map((i) => i.desired!)).flatMap((p) => {
@@ -51,7 +53,7 @@ export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHo
       return problems.length ? problems.join('; ') : undefined;
     },
     async duringWait(ctx) {
-      for (const report of await approvals(ctx, catalogFor)) {
+      for (const report of await approvals(ctx, catalogFor, dependencies)) {
         for (const name of report.toApprove) {
           await ctx.target.apply(
             {
@@ -69,7 +71,7 @@ export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHo
       }
     },
     async check(ctx) {
-      return pinnedCheck(ctx, await approvals(ctx, catalogFor));
+      return pinnedCheck(ctx, await approvals(ctx, catalogFor, dependencies));
     },
   };
 }
@@ -102,6 +104,7 @@ function pinsOf(objects: readonly K8sObject[]): Pin[] {
 async function approvals(
   ctx: StageContext,
   catalogFor: (pkg: string) => Catalog | undefined,
+  dependencies: DependencyLookup,
 ): Promise<ApprovalReport[]> {
   const pins = pinsOf(ctx.items.map((i) => i.desired!));
   const reports: ApprovalReport[] = [];
@@ -121,7 +124,7 @@ async function approvals(
         ),
       );
     }
-    reports.push(decideApprovals({ namespace, installPlans, subscriptions, wanted }));
+    reports.push(decideApprovals({ namespace, installPlans, subscriptions, wanted, dependencies }));
   }
   return reports;
 }

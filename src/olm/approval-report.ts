@@ -22,6 +22,7 @@ export const APPROVAL_DECISION_ORDER: readonly ApprovalDecision[] = [
 /** The stable reason behind a decision. */
 export type ApprovalReason =
   | 'AllWanted'
+  | 'WantedWithDependencies'
   | 'NotReady'
   | 'BeyondPin'
   | 'Unmanaged'
@@ -37,6 +38,8 @@ export interface PlanCSV {
   readonly csv: string;
   readonly owner: string | undefined;
   readonly wanted: boolean;
+  /** For a CSV no pin wants: the wanted CSV in the same plan whose bundle declares it as a dependency. */
+  readonly dependencyOf?: string;
 }
 
 export interface PlanVerdict {

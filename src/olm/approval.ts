@@ -5,6 +5,7 @@ import {
   type PlanCSV,
   type PlanVerdict,
 } from './approval-report.js';
+import type { DependencyLookup } from './dependencies.js';
 import type { InstallPlanLike, SubscriptionLike } from './olm-objects.js';
 
 /** Everything the decision reads for one namespace (OLM resolves, and batches, per namespace). */
@@ -17,6 +18,12 @@ export interface ApprovalInput {
    * entry is managed (pinned) by Groundwork; one without is not.
    */
   readonly wanted: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Which wanted CSV declares a plan CSV as its dependency (read from the catalog files). OLM puts
+   * a bundle's `olm.package.required`/`olm.gvk.required` operators in the same InstallPlan; such a
+   * CSV is approved with the wanted one. @default nothing is a dependency
+   */
+  readonly dependencies?: DependencyLookup;
 }
 
 /**
@@ -31,7 +38,10 @@ export interface ApprovalInput {
  *
  * A CSV belongs to the Subscription whose wanted set holds it, else to the one
  * whose `status.currentCSV` names it, else to none (a dependency OLM pulled in,
- * or an operator Groundwork does not manage). Pure; reads nothing else.
+ * or an operator Groundwork does not manage). A CSV no pin covers that a wanted
+ * CSV of the same plan declares as a dependency (directly or through another
+ * dependency, see `dependencies`) travels with it: the plan is approved
+ * (`WantedWithDependencies`). Unrelated batched CSVs still block. Pure.
  *
  * @example
  * const report = decideApprovals({ namespace: 'ops', installPlans, subscriptions, wanted: new Map([['foo', new Set(['foo.v0.2.0'])]]) });
@@ -43,14 +53,24 @@ export function decideApprovals(input: ApprovalInput): ApprovalReport {
   const subscriptions = input.subscriptions.filter(inNs);
   const verdicts = input.installPlans
     .filter(inNs)
-    .map((plan) => decideApproval(plan, { namespace: input.namespace, subscriptions, wanted: input.wanted }))
+    .map((plan) =>
+      decideApproval(plan, {
+        namespace: input.namespace,
+        subscriptions,
+        wanted: input.wanted,
+        ...(input.dependencies ? { dependencies: input.dependencies } : {}),
+      }),
+    )
     .sort((a, b) => (a.installPlan < b.installPlan ? -1 : a.installPlan > b.installPlan ? 1 : 0));
   return new ApprovalReport(input.namespace, verdicts);
 }
 
 /** The decision for one InstallPlan; see `decideApprovals`. */
 export function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'installPlans'>): PlanVerdict {
-  const csvs = plan.spec.clusterServiceVersionNames.map((csv) => attribute(csv, ctx));
+  const csvs = withDependencies(
+    plan.spec.clusterServiceVersionNames.map((csv) => attribute(csv, ctx)),
+    ctx,
+  );
   const base = { installPlan: plan.metadata.name, namespace: plan.metadata.namespace ?? ctx.namespace, csvs };
   const verdict = (
     decision: ApprovalDecision,
@@ -68,7 +88,8 @@ export function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, '
   const list = (cs: readonly PlanCSV[]) =>
     cs.map((c) => (c.owner ? `${c.csv} (${c.owner})` : c.csv)).join(', ');
   const wanted = csvs.filter((c) => c.wanted);
-  const unwanted = csvs.filter((c) => !c.wanted);
+  const dependencies = csvs.filter((c) => !c.wanted && c.dependencyOf !== undefined && !managed(c));
+  const unwanted = csvs.filter((c) => !c.wanted && !dependencies.includes(c));
   const phase = plan.status?.phase;
 
   if (phase === 'Complete') return verdict('complete', 'Complete', `installed ${list(csvs)}`);
@@ -95,6 +116,15 @@ export function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, '
       'wait',
       'NotReady',
       `phase is ${phase ?? 'not set yet'}; approval waits for RequiresApproval`,
+    );
+  }
+  if (unwanted.length === 0 && dependencies.length > 0) {
+    return verdict(
+      'approve',
+      'WantedWithDependencies',
+      `every CSV is on its operator's path to the pin: ${list(wanted)}; with their declared dependencies ${dependencies
+        .map((c) => `${c.csv} (required by ${c.dependencyOf})`)
+        .join(', ')}`,
     );
   }
   if (unwanted.length === 0)
@@ -126,6 +156,30 @@ export function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, '
     `OLM batched ${list(wanted)} with ${list(strays)}, which no Groundwork pin covers; approving would install both`,
     `declare and pin the operator that brings ${strays.map((c) => c.csv).join(', ')} (a dependency or an unmanaged Subscription), or give ${owners} its own namespace`,
   );
+}
+
+/** Marks the CSVs that wanted CSVs (or their dependencies, transitively) declare as dependencies. */
+function withDependencies(
+  csvs: readonly PlanCSV[],
+  ctx: Pick<ApprovalInput, 'wanted' | 'dependencies'>,
+): PlanCSV[] {
+  const lookup = ctx.dependencies;
+  const out = [...csvs];
+  if (!lookup) return out;
+  for (let changed = true; changed;) {
+    changed = false;
+    const declarers = out.filter((c) => c.wanted || c.dependencyOf !== undefined).map((c) => c.csv);
+    out.forEach((c, i) => {
+      if (c.wanted || c.dependencyOf !== undefined || (c.owner !== undefined && ctx.wanted.has(c.owner)))
+        return;
+      const by = lookup(c.csv, declarers);
+      if (by !== undefined) {
+        out[i] = { ...c, dependencyOf: by };
+        changed = true;
+      }
+    });
+  }
+  return out;
 }
 
 function attribute(csv: string, ctx: Pick<ApprovalInput, 'subscriptions' | 'wanted'>): PlanCSV {

@@ -47,6 +47,18 @@ export interface CvoSimulatorOptions {
   readonly updateTicks?: number;
   /** Whether a conditional update's risk applies to this cluster. @default none applies */
   readonly riskApplies?: RiskEvaluator;
+  /**
+   * A transient failure mid-update, as real clusters show one: after `afterPasses` passes of an
+   * update, `operator` (default: the first owned ClusterOperator not yet at the new version) goes
+   * `Degraded=True` and the ClusterVersion `Failing=True` (`ClusterOperatorDegraded`, "Cluster
+   * operator X is degraded") for `passes` passes, during which the update does not advance; then
+   * both clear and the update completes. Once per update. @default none
+   */
+  readonly transientFailing?: {
+    readonly afterPasses: number;
+    readonly passes: number;
+    readonly operator?: string;
+  };
   /** Manifests in the payload, for the "N of M done" progress message. @default 859 */
   readonly manifests?: number;
   /** @default the system clock */
@@ -75,7 +87,7 @@ export class CvoSimulator implements Simulator {
   private readonly clock: Clock;
   private readonly loop: PollingLoop;
   /** Passes since the current update was accepted, by ClusterVersion uid and target image. */
-  private progress: { key: string; passes: number } | undefined;
+  private progress: { key: string; passes: number; failed: number } | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -144,10 +156,60 @@ export class CvoSimulator implements Simulator {
       this.reloadCurrent(status, now);
     }
 
-    const updated = this.advance(cv, status, request.kind === 'invalid', now);
+    const failing = this.failingOperator(status, operators);
+    const updated = this.advance(cv, status, request.kind === 'invalid', now, failing);
     status.observedGeneration = cv.metadata.generation ?? status.observedGeneration;
     if (!sameJson(status, current)) await writeStatus(this.client, path, status);
-    if (updated) await this.moveOperators(operators, updated.from, updated.to);
+    await this.markDegraded(operators, failing, now);
+    const [latest] = status.history;
+    const from = status.history.find((h, i) => i > 0 && h.state === 'Completed')?.version;
+    if (updated) await this.moveOperators(operators, updated.from, updated.to, operators.length);
+    else if (latest?.state === 'Partial' && from && this.progress) {
+      // The CVO updates ClusterOperators in runlevel order: their versions move one by one.
+      const ticks = this.options.updateTicks ?? 3;
+      const moved = Math.floor((operators.length * this.progress.passes) / Math.max(1, ticks));
+      await this.moveOperators(operators, from, latest.version, moved);
+    }
+  }
+
+  /** The ClusterOperator the configured transient failure degrades in this pass, if any. */
+  private failingOperator(status: ClusterVersionStatus, operators: readonly K8sObject[]): string | undefined {
+    const cfg = this.options.transientFailing;
+    const [latest] = status.history;
+    if (!cfg || latest?.state !== 'Partial' || !this.progress) return undefined;
+    if (this.progress.passes < cfg.afterPasses || this.progress.failed >= cfg.passes) return undefined;
+    const sorted = [...operators].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    // Without owned ClusterOperators the CVO still names one; kube-apiserver is the usual suspect.
+    return cfg.operator ?? sorted[0]?.metadata.name ?? 'kube-apiserver';
+  }
+
+  /** `Degraded=True` on the failing operator, `False` again on the others the simulator degraded. */
+  private async markDegraded(
+    operators: readonly K8sObject[],
+    failing: string | undefined,
+    now: string,
+  ): Promise<void> {
+    if (!this.options.transientFailing) return;
+    for (const co of operators) {
+      const status = structuredClone((co.status ?? {}) as { conditions?: StatusCondition[] });
+      const conditions = status.conditions ?? [];
+      const degraded = conditions.find((c) => c.type === 'Degraded');
+      const want = co.metadata.name === failing ? 'True' : 'False';
+      if ((degraded?.status ?? 'False') === want) continue;
+      const next: StatusCondition = {
+        type: 'Degraded',
+        status: want,
+        lastTransitionTime: now,
+        ...(want === 'True'
+          ? {
+              reason: 'RolloutDegraded',
+              message: `${co.metadata.name} is rolling out a new revision and a pod is not ready`,
+            }
+          : { reason: 'AsExpected' }),
+      };
+      status.conditions = [...conditions.filter((c) => c.type !== 'Degraded'), next];
+      await writeStatus(this.client, objectPath(PATHS.clusterOperators, co.metadata.name), status);
+    }
   }
 
   /** `availableUpdates`, `conditionalUpdates` and `RetrievedUpdates` for the release being reconciled. */
@@ -269,9 +331,36 @@ export class CvoSimulator implements Simulator {
     status: ClusterVersionStatus,
     invalid: boolean,
     now: string,
+    failing: string | undefined,
   ): { from: string; to: string } | undefined {
     const [latest] = status.history;
     const version = status.desired.version;
+    if (failing && this.progress) {
+      // cluster-version-operator `pkg/cvo/status.go`: a degraded operator during an update makes
+      // Failing=True (ClusterOperatorDegraded) and Progressing says what it is waiting on.
+      this.progress.failed++;
+      setCondition(
+        status,
+        {
+          type: 'Failing',
+          status: 'True',
+          reason: 'ClusterOperatorDegraded',
+          message: `Cluster operator ${failing} is degraded`,
+        },
+        now,
+      );
+      setCondition(
+        status,
+        {
+          type: 'Progressing',
+          status: 'True',
+          reason: 'ClusterOperatorDegraded',
+          message: `Unable to apply ${version}: the cluster operator ${failing} is degraded`,
+        },
+        now,
+      );
+      return undefined;
+    }
     setCondition(status, { type: 'Failing', status: 'False' }, now);
     if (latest?.state !== 'Partial') {
       this.progress = undefined;
@@ -289,7 +378,7 @@ export class CvoSimulator implements Simulator {
       return undefined;
     }
     const key = `${cv.metadata.uid}/${latest.image}`;
-    if (this.progress?.key !== key) this.progress = { key, passes: 0 };
+    if (this.progress?.key !== key) this.progress = { key, passes: 0, failed: 0 };
     else this.progress.passes++;
     const ticks = this.options.updateTicks ?? 3;
     if (this.progress.passes < ticks) {
@@ -317,9 +406,15 @@ export class CvoSimulator implements Simulator {
     return from ? { from, to: version } : undefined;
   }
 
-  /** At the end of an update every owned ClusterOperator reports the new version. */
-  private async moveOperators(operators: readonly K8sObject[], from: string, to: string): Promise<void> {
-    for (const co of operators) {
+  /** The first `count` owned ClusterOperators (by name) report the new version; all of them at the end. */
+  private async moveOperators(
+    operators: readonly K8sObject[],
+    from: string,
+    to: string,
+    count: number,
+  ): Promise<void> {
+    const sorted = [...operators].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    for (const co of sorted.slice(0, count)) {
       const status = structuredClone((co.status ?? {}) as { versions?: { name: string; version: string }[] });
       const versions = status.versions?.map((v) => ({
         name: v.name,

@@ -10,6 +10,7 @@ import {
   crdName,
   crdVersion,
   csvManifest,
+  dependencySubscription,
   type ResolvedOperator,
 } from './olm-manifests.js';
 import { writeStatus } from './status.js';
@@ -48,7 +49,8 @@ export interface InstallPlanStatus {
 
 /**
  * The steps of one InstallPlan for the resolved operators: every owned CRD (once), then every CSV,
- * each `Unknown` until executed, as `v1alpha1.OrderSteps` orders them.
+ * then the Subscriptions OLM generates for dependencies, each `Unknown` until executed, as
+ * `v1alpha1.OrderSteps` orders them (CRDs first).
  */
 export function planSteps(ops: readonly ResolvedOperator[], namespace: string): PlanStep[] {
   const crds = new Map<string, PlanStep>();
@@ -73,7 +75,19 @@ export function planSteps(ops: readonly ResolvedOperator[], namespace: string): 
       ),
     );
   }
-  return [...crds.values(), ...csvs];
+  const subscriptions = ops
+    .filter((op) => op.dependency)
+    .map((op) =>
+      step(
+        op,
+        'operators.coreos.com',
+        'v1alpha1',
+        'Subscription',
+        op.dependency!.subscription,
+        dependencySubscription(op, namespace),
+      ),
+    );
+  return [...crds.values(), ...csvs, ...subscriptions];
 }
 
 function step(
@@ -218,18 +232,17 @@ async function executeSteps(client: KubeClient, namespace: string, steps: PlanSt
     const crd = await getOptional(client, objectPath(PATHS.crds, s.resource.name));
     if (findCondition(crd, 'Established')?.status !== 'True') return; // the next pass looks again
   }
-  for (const s of steps) {
-    if (s.resource.kind !== 'ClusterServiceVersion' || s.status !== 'Unknown') continue;
-    const path = objectPath(PATHS.csvs(namespace), s.resource.name);
-    if (await getOptional(client, path)) {
-      s.status = 'Present';
-      continue;
+  for (const kind of ['ClusterServiceVersion', 'Subscription'] as const) {
+    const collection = kind === 'Subscription' ? PATHS.subscriptions(namespace) : PATHS.csvs(namespace);
+    for (const s of steps) {
+      if (s.resource.kind !== kind || s.status !== 'Unknown') continue;
+      if (await getOptional(client, objectPath(collection, s.resource.name))) {
+        s.status = 'Present';
+        continue;
+      }
+      await client.request('POST', collection, { body: JSON.parse(s.resource.manifest), noRetry: true });
+      s.status = 'Created';
     }
-    await client.request('POST', PATHS.csvs(namespace), {
-      body: JSON.parse(s.resource.manifest),
-      noRetry: true,
-    });
-    s.status = 'Created';
   }
 }
 

@@ -14,6 +14,31 @@ export interface ResolvedOperator {
   readonly skips: readonly string[];
   readonly skipRange: string | undefined;
   readonly ownedCRDs: readonly OwnedCRD[];
+  /**
+   * For an operator OLM brought in as a dependency: the CSV that required it and the Subscription
+   * OLM generates for it (`<package>-<channel>-<source>-<sourceNamespace>`).
+   */
+  readonly dependency?: { readonly of: string; readonly subscription: string };
+}
+
+/**
+ * The Subscription OLM generates for a dependency it resolved (`pkg/controller/registry/resolver`
+ * `newSubscription`): `Automatic`, starting at the resolved CSV, owned by no one.
+ */
+export function dependencySubscription(op: ResolvedOperator, namespace: string): K8sObject {
+  return {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'Subscription',
+    metadata: { name: op.dependency?.subscription ?? op.package, namespace },
+    spec: {
+      channel: op.channel,
+      name: op.package,
+      source: op.source,
+      sourceNamespace: op.sourceNamespace,
+      startingCSV: op.csv,
+      installPlanApproval: 'Automatic',
+    },
+  };
 }
 
 /** `<plural>.<group>`, the name of a CRD. */

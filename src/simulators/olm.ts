@@ -16,7 +16,17 @@ import { catalogSourceStatus } from './olm-catalog-source.js';
 import { nextCsvStatus } from './olm-csv.js';
 import { createInstallPlan, syncInstallPlan } from './olm-install-plan.js';
 import { componentLabel, type ResolvedOperator } from './olm-manifests.js';
-import { resolutionFailedMessage, resolveSubscription, type InstalledOperator } from './olm-resolve.js';
+import {
+  bundleIn,
+  presentOf,
+  resolutionFailedMessage,
+  resolveDependencies,
+  resolveSubscription,
+  type InstalledOperator,
+  type PresentOperator,
+  type SubscriptionResolution,
+  type VisibleCatalog,
+} from './olm-resolve.js';
 import {
   removeConditions,
   sameCondition,
@@ -103,6 +113,21 @@ export class OlmSimulator implements Simulator {
     const synthetic = this.synthetic.get(source);
     if (fbc && synthetic) return mergeCatalogs(fbc, synthetic);
     return fbc ?? synthetic;
+  }
+
+  /**
+   * The CatalogSources a namespace's Subscriptions may draw dependencies from: its own namespace's
+   * and the global catalog namespace's (OLM's resolver reads both), sorted by `<namespace>/<name>`.
+   */
+  private visibleCatalogs(namespace: string): VisibleCatalog[] {
+    const keys = [...new Set([...this.fbc.keys(), ...this.synthetic.keys()])].sort();
+    return keys.flatMap((key) => {
+      const [sourceNamespace = '', source = ''] = key.split('/');
+      const served = this.served(key);
+      return served && (sourceNamespace === namespace || sourceNamespace === this.globalNamespace)
+        ? [{ source, sourceNamespace, served }]
+        : [];
+    });
   }
 
   start(intervalMs = 500): void {
@@ -241,14 +266,57 @@ export class OlmSimulator implements Simulator {
     plans: readonly K8sObject[],
   ): Promise<void> {
     const updated: { sub: K8sObject; op: ResolvedOperator }[] = [];
+    const dependencies: ResolvedOperator[] = [];
+    const visible = this.visibleCatalogs(namespace);
+    // Every operator with a CSV in the namespace counts, whichever Subscription (if any) brought it.
+    const present: PresentOperator[] = [...csvs.keys()].flatMap((name) => {
+      for (const c of visible) {
+        for (const pkg of c.served.catalog.packages.values()) {
+          const bundle = pkg.bundles.get(name);
+          if (bundle) return [presentOf(bundle)];
+        }
+      }
+      return [];
+    });
     for (const sub of subs) {
       const spec = specOf(sub);
       const status = next.get(sub.metadata.name) as SubscriptionStatus;
-      const result = resolveSubscription(
+      const installed = installedOf(status, csvs);
+      let result: SubscriptionResolution = resolveSubscription(
         { name: sub.metadata.name, ...spec },
         this.served(`${spec.sourceNamespace}/${spec.source}`),
-        installedOf(status, csvs),
+        installed,
       );
+      if (result.kind === 'resolved' && !installed && csvs.has(result.operator.csv)) {
+        // The CSV is already in the namespace (e.g. a dependency's generated Subscription, whose
+        // CSV the plan that created it installed): OLM's resolver counts it as this Subscription's.
+        next.set(sub.metadata.name, {
+          ...status,
+          currentCSV: result.operator.csv,
+          installedCSV: result.operator.csv,
+          state: 'AtLatestKnown',
+        });
+        continue;
+      }
+      if (result.kind === 'resolved' && result.operator.csv !== status.currentCSV) {
+        const served = this.served(`${spec.sourceNamespace}/${spec.source}`);
+        const bundle = bundleIn(served, spec.package, result.operator.csv);
+        const others = present.filter((p) => p.package !== spec.package);
+        const deps = resolveDependencies(result.operator, visible, [
+          ...others,
+          ...(bundle ? [presentOf(bundle)] : []),
+          ...dependencies.map((d) => ({
+            csv: d.csv,
+            package: d.package,
+            version: d.version,
+            provides: d.ownedCRDs.flatMap((c) =>
+              c.versions.map((version) => ({ group: c.group, version, kind: c.kind })),
+            ),
+          })),
+        ]);
+        if (deps.kind === 'failed') result = deps;
+        else dependencies.push(...deps.deps.filter((d) => !dependencies.some((x) => x.csv === d.csv)));
+      }
       if (result.kind === 'failed') {
         // OLM's solver fails the whole namespace: every Subscription gets the condition, none a plan.
         const cond = {
@@ -283,7 +351,7 @@ export class OlmSimulator implements Simulator {
               // OLM compares with the exact string `Manual` (operators.ApprovalManual); anything else is automatic.
               (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual',
           ),
-          ops: updated.map((u) => u.op),
+          ops: [...updated.map((u) => u.op), ...dependencies],
           owners: subs,
         }));
       for (const { sub, op } of updated) {

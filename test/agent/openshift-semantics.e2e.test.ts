@@ -34,6 +34,8 @@ import {
   useDedicatedControlPlane,
 } from '../harness/cluster.js';
 import { fixtureUpdateService } from '../simulators/helpers.js';
+import { UpdateService, parseCincinnati } from '../../src/simulators/cincinnati.js';
+import type { CvoSimulatorOptions } from '../../src/simulators/cvo.js';
 import { fixturePath } from '../harness/fixtures.js';
 import type { Construct } from 'constructs';
 
@@ -325,6 +327,62 @@ describe('pinned operator versions through InstallPlan approval', () => {
   });
 });
 
+describe('a pinned operator whose bundle declares dependencies', () => {
+  it('approves the InstallPlan that brings the declared dependency with the pinned CSV, and installs both', async () => {
+    const ns = cluster.namespace;
+    const simClient = await simulatorsClient();
+    await catalogSource(simClient, ns, 'deps');
+    const DEPS = fixturePath('catalogs/dependencies.yaml');
+    const olm = new OlmSimulator(simClient, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/deps`]: catalogFromFiles([{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]) },
+    });
+    olm.start(100);
+    running.push(olm);
+    const s = await session();
+    const catalog = parseCatalog([{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]);
+    const desired = await synth(
+      (p) =>
+        new PlatformOperator(p, 'app', {
+          package: 'etcd-app',
+          channel: 'stable',
+          pin: 'etcd-app.v1.0.0',
+          namespace: ns,
+          createNamespace: false,
+          installMode: 'AllNamespaces',
+          catalog: { name: 'deps', namespace: ns },
+        }),
+    );
+    const events: ApplyEvent[] = [];
+    const changes = await apply(s, desired, { catalogs: [catalog], events });
+    expect(changes.error?.message ?? '').toBe('');
+    expect((await subscription(s, ns, 'etcd-app')).status?.installedCSV).toBe('etcd-app.v1.0.0');
+    const plans = await s.client.request<{
+      items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];
+    }>('GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);
+    const installing = plans.items.find((p) => p.spec.clusterServiceVersionNames.includes('etcd-app.v1.0.0'));
+    expect(installing?.spec).toMatchObject({
+      approved: true,
+      clusterServiceVersionNames: ['etcd-app.v1.0.0', 'etcdoperator.v0.9.4'],
+    });
+    // The next hop (etcd-app.v1.1.0, past the pin) may already be offered: it stays unapproved.
+    expect(plans.items.filter((p) => p !== installing).every((p) => !p.spec.approved)).toBe(true);
+    expect(JSON.stringify(events)).toContain('etcdoperator.v0.9.4 (required by etcd-app.v1.0.0)');
+    // OLM's generated Subscription for the dependency takes the CSV the plan installed.
+    await eventually(
+      async () =>
+        (await subscription(s, ns, `etcd-singlenamespace-alpha-deps-${ns}`).catch(() => undefined))?.status
+          ?.installedCSV === 'etcdoperator.v0.9.4'
+          ? true
+          : undefined,
+      20_000,
+      'the dependency Subscription at etcdoperator.v0.9.4',
+    );
+    s.client.close();
+    simClient.close();
+  });
+});
+
 describe('graph-aware cluster version steps', () => {
   const graph = () =>
     mergeGraphs(
@@ -333,15 +391,16 @@ describe('graph-aware cluster version steps', () => {
       ),
     );
 
-  async function installed(name: string, version: string, channel: string) {
+  async function installed(
+    name: string,
+    version: string,
+    channel: string,
+    opts: { updateService?: UpdateService; transientFailing?: CvoSimulatorOptions['transientFailing'] } = {},
+  ) {
     const simClient = await simulatorsClient();
     const g = graph();
-    const cv = await installClusterVersion(simClient, {
-      name,
-      version,
-      channel,
-      updateService: fixtureUpdateService('stable-4.8.json', 'stable-4.9.json'),
-    });
+    const updateService = opts.updateService ?? fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
+    const cv = await installClusterVersion(simClient, { name, version, channel, updateService });
     await createClusterOperators(simClient, {
       clusterVersion: cv,
       version,
@@ -349,16 +408,87 @@ describe('graph-aware cluster version steps', () => {
     });
     const cvo = new CvoSimulator(simClient, {
       name,
-      updateService: fixtureUpdateService('stable-4.8.json', 'stable-4.9.json'),
+      updateService,
       updateTicks: 2,
+      ...(opts.transientFailing ? { transientFailing: opts.transientFailing } : {}),
     });
     cvo.start(100);
     running.push(cvo);
     return { simClient, g };
   }
 
-  const target = (name: string, channel: string, version: string) =>
-    synth((p) => new ClusterVersionTarget(p, 'version', { name, channel, version }), '4.9');
+  const target = (
+    name: string,
+    channel: string,
+    version: string,
+    more: { failingGraceSeconds?: number } = {},
+  ) => synth((p) => new ClusterVersionTarget(p, 'version', { name, channel, version, ...more }), '4.9');
+
+  it('waits through a transient Failing mid-update (an operator Degraded while it rolls out) and completes', async () => {
+    const name = `cv-${cluster.namespace}`;
+    // 40 passes of 100 ms: longer than the 2 s between wait reports.
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
+      transientFailing: { afterPasses: 1, passes: 40 },
+    });
+    const s = await session();
+    const events: ApplyEvent[] = [];
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g], events });
+    expect(changes.error?.message ?? '').toBe('');
+    const pending = events.flatMap((e) => (e.type === 'wait-progress' ? e.pending : []));
+    expect(pending.join('\n')).toMatch(
+      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting, as Failing is often transient/,
+    );
+    const cv = await s.client.request<{ status: { history: { version: string; state: string }[] } }>(
+      'GET',
+      `/apis/config.openshift.io/v1/clusterversions/${name}`,
+    );
+    expect(cv.status.history[0]).toMatchObject({ version: '4.8.54', state: 'Completed' });
+    s.client.close();
+    simClient.close();
+  });
+
+  it('calls the update failed once Failing outlasts the grace period the target sets', async () => {
+    const name = `cv-${cluster.namespace}`;
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
+      transientFailing: { afterPasses: 1, passes: 100_000 },
+    });
+    const s = await session();
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 1 }), {
+      graphs: [g],
+    });
+    expect(changes.error?.message).toMatch(
+      /blocked \(UpdateFailing\): update to 4\.8\.54 is failing: Cluster operator .* is degraded.*\(Failing for more than 1s\)/,
+    );
+    s.client.close();
+    simClient.close();
+  });
+
+  it('requests no step the live cluster does not offer, even when the repository graph has it', async () => {
+    const name = `cv-${cluster.namespace}`;
+    // The update service disagrees with the repository's graph: it offers nothing from 4.8.2.
+    const response = parseCincinnati(readFileSync(fixturePath('update-graphs/stable-4.9.json'), 'utf8'), 'x');
+    const from = response.nodes.findIndex((n) => n.version === '4.8.2');
+    const disagreeing = UpdateService.from({
+      ...response,
+      edges: response.edges.filter(([a]) => a !== from),
+    });
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', { updateService: disagreeing });
+    const s = await session();
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), {
+      graphs: [g],
+      timeoutMs: 3_000,
+    });
+    expect(changes.error?.message).toContain(
+      "step 1/1 4.8.2 -> 4.8.54 is in the repository's update graph, but the update service offers 4.8.54 to this cluster in neither status.availableUpdates nor status.conditionalUpdates",
+    );
+    const cv = await s.client.request<{ spec: { desiredUpdate?: unknown } }>(
+      'GET',
+      `/apis/config.openshift.io/v1/clusterversions/${name}`,
+    );
+    expect(cv.spec.desiredUpdate).toBeUndefined();
+    s.client.close();
+    simClient.close();
+  });
 
   it('walks a target across a minor one step at a time, each step Completed and Available before the next', async () => {
     const name = `cv-${cluster.namespace}`;

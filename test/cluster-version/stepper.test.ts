@@ -114,6 +114,17 @@ interface Row {
   target: UpdateTarget;
   path: () => UpdatePath;
   expected: UpdateAction;
+  now?: Date;
+}
+
+/** The state with `version` offered in `status.availableUpdates` (as the CVO lists it). */
+function offering(state: State, version: string, image: string): State {
+  const status = state.clusterVersion.status;
+  status.availableUpdates = [
+    ...(status.availableUpdates ?? []),
+    { version, image, channels: ['candidate-4.14'] },
+  ];
+  return state;
 }
 
 const rows: Row[] = [
@@ -143,16 +154,70 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'degraded update is blocked (history[0] Partial, Failing=True)',
+    // The real dump's Failing=True began 2023-11-03T17:26:54Z; judged long after, past the grace period.
+    name: 'degraded update is blocked once Failing outlasts the grace period (history[0] Partial)',
     state: () => clusterState('4.14.1-degraded'),
     target: { channel: 'candidate-4.14', version: '4.14.1' },
     path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T17:40:00Z'),
     expected: {
       action: 'blocked',
       reason: 'UpdateFailing',
       message:
         'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
-        '(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler)',
+        '(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler) (Failing for more than 600s)',
+    },
+  },
+  {
+    name: 'the same Failing update two minutes after it began is a wait: Failing is often transient',
+    state: () => clusterState('4.14.1-degraded'),
+    target: { channel: 'candidate-4.14', version: '4.14.1' },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T17:28:54Z'),
+    expected: {
+      action: 'wait',
+      reason: 'UpdateFailingTransient',
+      message:
+        'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
+        '(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler); waiting, as Failing is often ' +
+        'transient (120s of the 600s grace period)',
+    },
+  },
+  {
+    name: 'a shorter grace period from the target ends the wait sooner',
+    state: () => clusterState('4.14.1-degraded'),
+    target: { channel: 'candidate-4.14', version: '4.14.1', failingGraceSeconds: 60 },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T17:28:54Z'),
+    expected: {
+      action: 'blocked',
+      reason: 'UpdateFailing',
+      message:
+        'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
+        '(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler) (Failing for more than 60s)',
+    },
+  },
+  {
+    name: 'Invalid=True is blocked: the CVO ignores the spec',
+    state: () => {
+      const state = clusterState('not-upgrading');
+      state.clusterVersion.spec.desiredUpdate = { version: '4.14.99' };
+      setCondition(
+        state.clusterVersion,
+        'Invalid',
+        'True',
+        'The cluster version is invalid: spec.desiredUpdate.version: Invalid value: "4.14.99": when image is empty the update must be an available update',
+        'InvalidClusterVersion',
+      );
+      return state;
+    },
+    target: { channel: 'candidate-4.14', version: '4.14.2' },
+    path: pathTo4142,
+    expected: {
+      action: 'blocked',
+      reason: 'InvalidClusterVersion',
+      message:
+        'the CVO ignores the ClusterVersion spec: The cluster version is invalid: spec.desiredUpdate.version: Invalid value: "4.14.99": when image is empty the update must be an available update',
     },
   },
   {
@@ -216,31 +281,37 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'a step outside availableUpdates is set by the image the graph knows',
+    name: 'a step the repository graph has but the cluster does not offer waits, even with a known image',
     state: () => clusterState('not-upgrading'),
     target: { channel: 'candidate-4.14', version: '4.14.2' },
     path: pathTo4142,
     expected: {
-      action: 'set-desired-update',
-      desiredUpdate: { version: '4.14.2', image: IMAGE['4.14.2'] },
-      message: 'step 1/1 4.14.1 -> 4.14.2',
+      action: 'wait',
+      reason: 'StepNotOffered',
+      message:
+        "step 1/1 4.14.1 -> 4.14.2 is in the repository's update graph, but the update service offers 4.14.2 to this cluster in neither status.availableUpdates nor status.conditionalUpdates; Groundwork requests only updates the cluster offers",
     },
   },
   {
-    name: 'a step outside availableUpdates without a known image is blocked',
-    state: () => clusterState('not-upgrading'),
-    target: { channel: 'candidate-4.14', version: '4.14.2' },
-    path: () => {
-      const path = pathTo4142();
-      return path.ok
-        ? ({ ...path, steps: path.steps.map(({ image: _image, ...s }) => s) } as UpdatePath)
-        : path;
+    name: 'a step not offered because the CVO could not retrieve updates says why (RetrievedUpdates=False)',
+    state: () => {
+      const state = clusterState('not-upgrading');
+      setCondition(
+        state.clusterVersion,
+        'RetrievedUpdates',
+        'False',
+        'Unable to retrieve available updates: currently reconciling cluster version 4.14.1 not found in the "candidate-4.14" channel',
+        'VersionNotFound',
+      );
+      return state;
     },
+    target: { channel: 'candidate-4.14', version: '4.14.2' },
+    path: pathTo4142,
     expected: {
-      action: 'blocked',
-      reason: 'NotInAvailableUpdates',
+      action: 'wait',
+      reason: 'StepNotOffered',
       message:
-        '4.14.2 is not in status.availableUpdates and no image is known: the CVO accepts a version-only desiredUpdate only from that list',
+        'step 1/1 4.14.1 -> 4.14.2 is in the repository\'s update graph, but the CVO could not retrieve updates (VersionNotFound: Unable to retrieve available updates: currently reconciling cluster version 4.14.1 not found in the "candidate-4.14" channel); Groundwork requests only updates the cluster offers',
     },
   },
   {
@@ -310,19 +381,20 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'Upgradeable=False blocks a minor step and names the ClusterOperator',
+    name: 'Upgradeable=False holds a minor step (a wait: it is often transient) and names the ClusterOperator',
     state: () => withMachineConfigNotUpgradeable(notUpgradingWith415()),
     target: { channel: 'candidate-4.15', version: '4.15.0' },
     path: () => planOn(notUpgradingWith415().clusterVersion, { to: '4.15.0' }),
     expected: {
-      action: 'blocked',
-      reason: 'BlockedByUpgradeable',
-      message: 'Upgradeable=False blocks the minor step 1/1 4.14.1 -> 4.15.0: machine-config (PoolUpdating)',
+      action: 'wait',
+      reason: 'UpgradeableFalse',
+      message: 'Upgradeable=False holds the minor step 1/1 4.14.1 -> 4.15.0: machine-config (PoolUpdating)',
     },
   },
   {
     name: 'Upgradeable=False does not block a patch step',
-    state: () => withMachineConfigNotUpgradeable(clusterState('not-upgrading')),
+    state: () =>
+      offering(withMachineConfigNotUpgradeable(clusterState('not-upgrading')), '4.14.2', IMAGE['4.14.2']),
     target: { channel: 'candidate-4.14', version: '4.14.2' },
     path: pathTo4142,
     expected: {
@@ -370,9 +442,11 @@ const rows: Row[] = [
 ];
 
 describe('nextUpdateAction', () => {
-  it.each(rows)('$name', ({ state, target, path, expected }) => {
+  it.each(rows)('$name', ({ state, target, path, expected, now }) => {
     const { clusterVersion, clusterOperators } = state();
-    expect(nextUpdateAction({ clusterVersion, clusterOperators, target, path: path() })).toEqual(expected);
+    expect(
+      nextUpdateAction({ clusterVersion, clusterOperators, target, path: path(), ...(now ? { now } : {}) }),
+    ).toEqual(expected);
   });
 
   it('walks 4.8.2 -> 4.8.54 -> 4.9.53 one step at a time, waiting for each to complete', () => {
@@ -396,6 +470,12 @@ describe('nextUpdateAction', () => {
         image: clusterVersion.status.history[0].image,
         channels: [],
       };
+      // The update service offers the path's next step from the release being reconciled.
+      clusterVersion.status.availableUpdates = path.ok
+        ? path.steps
+            .filter((s) => s.from === history[0]!.version)
+            .map((s) => ({ version: s.to, image: image(s.to), channels: ['stable-4.9'] }))
+        : null;
       if (desired) clusterVersion.spec.desiredUpdate = { version: desired, image: image(desired) };
       if (history[0]!.state === 'Partial')
         setCondition(clusterVersion, 'Progressing', 'True', `Working towards ${history[0]!.version}`);

@@ -5,6 +5,7 @@ import {
   type InstallPlanLike,
   type SubscriptionLike,
 } from '../../src/olm/index.js';
+import { dependencyLookup } from '../../src/olm/dependencies.js';
 import { expectGolden, loadCatalogFixture } from './helpers.js';
 
 const NS = 'ops';
@@ -183,5 +184,71 @@ describe('decideApprovals', async () => {
     expect(decideApprovals({ namespace: NS, subscriptions, wanted, installPlans: [] }).worst).toBe(
       'complete',
     );
+  });
+});
+
+describe('decideApprovals with declared dependencies (catalog dependencies.yaml)', async () => {
+  const deps = await loadCatalogFixture('dependencies');
+  const latest = await loadCatalogFixture('registry-testdata-latest');
+  const dependencies = dependencyLookup([deps, latest]);
+  const wanted = new Map([['app', new Set(['etcd-app.v1.0.0', 'etcd-app.v1.1.0'])]]);
+  const subscriptions = [
+    sub('app', 'etcd-app', '', 'etcd-app.v1.0.0', 'p'),
+    sub('bar', 'bar', 'bar.v0.2.0', 'bar.v1.0.0'),
+  ];
+  const decide = (csvs: string[]) => {
+    const [v] = decideApprovals({
+      namespace: NS,
+      installPlans: [plan('p', csvs)],
+      subscriptions,
+      wanted,
+      dependencies,
+    }).verdicts;
+    if (!v) throw new Error('no verdict');
+    return v;
+  };
+
+  it('approves a wanted CSV with the operator its olm.gvk.required names', () => {
+    const v = decide(['etcd-app.v1.0.0', 'etcdoperator.v0.9.4']);
+    expect([v.decision, v.reason]).toEqual(['approve', 'WantedWithDependencies']);
+    expect(v.csvs.find((c) => c.csv === 'etcdoperator.v0.9.4')?.dependencyOf).toBe('etcd-app.v1.0.0');
+    expect(v.message).toContain('etcdoperator.v0.9.4 (required by etcd-app.v1.0.0)');
+  });
+
+  it('approves the package its olm.package.required names only inside the range', () => {
+    expect(decide(['etcd-app.v1.1.0', 'etcdoperator.v0.9.2']).reason).toBe('WantedWithDependencies');
+  });
+
+  it('still blocks an unrelated CSV batched with the wanted one and its dependency', () => {
+    const v = decide(['etcd-app.v1.0.0', 'etcdoperator.v0.9.4', 'baz.v1.1.0']);
+    expect([v.decision, v.reason]).toEqual(['blocked', 'BatchedUnmanaged']);
+    expect(v.message).toContain('baz.v1.1.0');
+    expect(v.message).not.toContain('etcdoperator');
+  });
+
+  it('does not take a CSV outside the declared range, nor one without a declaring wanted CSV', () => {
+    // lonely requires missing-operator; etcd-app.v1.1.0 requires etcd >=0.9.0 <0.10.0.
+    expect(decide(['etcd-app.v1.1.0', 'lonely.v1.0.0']).reason).toBe('BatchedUnmanaged');
+    expect(decide(['etcdoperator.v0.9.4']).reason).toBe('Unmanaged');
+  });
+
+  it('without a lookup, a dependency blocks as before', () => {
+    const [v] = decideApprovals({
+      namespace: NS,
+      installPlans: [plan('p', ['etcd-app.v1.0.0', 'etcdoperator.v0.9.4'])],
+      subscriptions,
+      wanted,
+    }).verdicts;
+    expect(v?.reason).toBe('BatchedUnmanaged');
+  });
+});
+
+describe('dependencyLookup', async () => {
+  const lookup = dependencyLookup([await loadCatalogFixture('dependencies')]);
+  it('answers by package range and by provided API, and knows nothing of CSVs in no catalog', () => {
+    expect(lookup('etcdoperator.v0.9.2', ['etcd-app.v1.1.0'])).toBe('etcd-app.v1.1.0');
+    expect(lookup('etcdoperator.v0.9.2', ['etcd-app.v1.0.0'])).toBe('etcd-app.v1.0.0');
+    expect(lookup('etcdoperator.v0.9.2', ['lonely.v1.0.0'])).toBeUndefined();
+    expect(lookup('not-in-catalog.v1', ['etcd-app.v1.0.0'])).toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ export const FIXTURES = `${TEST_FIXTURES}`;
 export type CatalogFixture =
   | 'registry-testdata-latest'
   | 'registry-testdata-old'
+  | 'dependencies'
   | 'ecr-secret-operator'
   | 'nfs-provisioner-operator'
   | 'kepler-operator';

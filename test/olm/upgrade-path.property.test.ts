@@ -71,7 +71,14 @@ function catalogOf(entries: ChannelEntry[]): { catalog: Catalog; channel: Channe
   const bundles = new Map<string, Bundle>(
     entries.map((e) => [
       e.name,
-      { name: e.name, package: 'op', version: e.name.slice('op.v'.length), image: undefined },
+      {
+        name: e.name,
+        package: 'op',
+        version: e.name.slice('op.v'.length),
+        image: undefined,
+        provides: [],
+        dependencies: [],
+      },
     ]),
   );
   const pkg = { name: 'op', defaultChannel: 'stable', channels: new Map([['stable', channel]]), bundles };

@@ -327,6 +327,93 @@ describe('OlmSimulator', () => {
     ]);
   });
 
+  it('brings a declared dependency into the same InstallPlan, with the Subscription OLM generates for it', async () => {
+    await catalogSource('deps');
+    const ns = cluster.namespace;
+    const olm = new OlmSimulator(cluster.client, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/deps`]: await loadSimulatorCatalog(fixturePath('catalogs/dependencies.yaml')) },
+    });
+    // etcd-app.v1.0.0 requires the EtcdCluster API (olm.gvk.required), which etcd's bundles provide.
+    await subscribe('etcd-app', {
+      name: 'etcd-app',
+      channel: 'stable',
+      source: 'deps',
+      startingCSV: 'etcd-app.v1.0.0',
+    });
+    await olm.tick();
+    const [plan] = await plans();
+    expect(plan?.spec).toMatchObject({
+      clusterServiceVersionNames: ['etcd-app.v1.0.0', 'etcdoperator.v0.9.4'],
+    });
+    const generated = `etcd-singlenamespace-alpha-deps-${ns}`;
+    const steps = (plan?.status as { plan: { resource: { kind: string; name: string } }[] }).plan;
+    expect(steps.map((st) => `${st.resource.kind}/${st.resource.name}`)).toEqual([
+      'CustomResourceDefinition/etcdapps.app.example.com',
+      'CustomResourceDefinition/etcdclusters.etcd.database.coreos.com',
+      'CustomResourceDefinition/etcdbackups.etcd.database.coreos.com',
+      'ClusterServiceVersion/etcd-app.v1.0.0',
+      'ClusterServiceVersion/etcdoperator.v0.9.4',
+      `Subscription/${generated}`,
+    ]);
+
+    await tickUntil(
+      olm,
+      async () => {
+        const dep = await sub(generated).catch(() => undefined);
+        return dep &&
+          statusOf(dep).state === 'AtLatestKnown' &&
+          statusOf(await sub('etcd-app')).state === 'AtLatestKnown'
+          ? true
+          : undefined;
+      },
+      'both Subscriptions AtLatestKnown',
+    );
+    expect(statusOf(await sub(generated))).toMatchObject({ installedCSV: 'etcdoperator.v0.9.4' });
+    expect((await sub(generated)).spec).toMatchObject({ name: 'etcd', startingCSV: 'etcdoperator.v0.9.4' });
+    // The Subscription is Automatic: OLM then moves etcd-app to v1.1.0, whose olm.package.required
+    // (etcd >=0.9.0 <0.10.0) the installed etcdoperator.v0.9.4 already satisfies: a plan of one CSV.
+    await tickUntil(
+      olm,
+      async () => (statusOf(await sub('etcd-app')).installedCSV === 'etcd-app.v1.1.0' ? true : undefined),
+      'etcd-app.v1.1.0 installed',
+    );
+    const names = (await plans())
+      .map((p) => p.spec as { generation: number; clusterServiceVersionNames: string[] })
+      .sort((a, b) => a.generation - b.generation)
+      .map((p) => p.clusterServiceVersionNames);
+    expect(names).toEqual([['etcd-app.v1.0.0', 'etcdoperator.v0.9.4'], ['etcd-app.v1.1.0']]);
+    for (const name of ['etcd-app.v1.1.0', 'etcdoperator.v0.9.4']) {
+      await tickUntil(
+        olm,
+        async () => (statusOf(await csv(name)).phase === 'Succeeded' ? true : undefined),
+        name,
+      );
+    }
+  });
+
+  it('fails resolution like OLM when a declared dependency cannot be satisfied (real registry testdata)', async () => {
+    await catalogSource('testdata');
+    const ns = cluster.namespace;
+    const olm = new OlmSimulator(cluster.client, {
+      namespaces: [ns],
+      catalogs: {
+        [`${ns}/testdata`]: await loadSimulatorCatalog(fixturePath('catalogs/registry-testdata-latest.yaml')),
+      },
+    });
+    // foo's bundles require package bar in `<0.1.0` (or `<0.2.0`); the oldest bar is 0.1.0.
+    await subscribe('foo', { name: 'foo', channel: 'beta', source: 'testdata', startingCSV: 'foo.v0.2.0' });
+    await olm.tick();
+    const failed = statusOf(await sub('foo')).conditions?.find((c) => c.type === 'ResolutionFailed') as
+      { reason?: string; message?: string } | undefined;
+    expect(failed).toMatchObject({
+      reason: 'ConstraintsNotSatisfiable',
+      message:
+        'constraints not satisfiable: bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0, subscription foo exists',
+    });
+    expect(await plans()).toEqual([]);
+  });
+
   it('reports ResolutionFailed like OLM when the package is not in the catalog', async () => {
     await catalogSource('redhat-operators');
     await subscribe('missing', { name: 'no-such-operator', channel: 'stable', source: 'redhat-operators' });

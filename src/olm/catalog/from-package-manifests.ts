@@ -55,6 +55,9 @@ export function catalogFromPackageManifests(manifests: readonly K8sObject[]): Ca
           package: name,
           version: e.version ?? versionOf(e.name),
           image: undefined,
+          // Package manifests name no properties; dependencies live in the bundle images.
+          provides: [],
+          dependencies: [],
         });
       channels.set(ch.name, buildChannel(name, ch.name, entries));
     }

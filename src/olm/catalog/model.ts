@@ -1,3 +1,5 @@
+import type { BundleApi, BundleDependency } from './schema.js';
+
 /**
  * The in-memory model of an OLM file-based catalog (FBC): what `opm` calls
  * `alpha/model`, reduced to what Groundwork needs to reason about upgrades.
@@ -58,6 +60,10 @@ export interface Bundle {
   /** Semantic version, from the bundle's `olm.package` property. */
   readonly version: string;
   readonly image: string | undefined;
+  /** APIs the bundle provides (`olm.gvk`). */
+  readonly provides: readonly BundleApi[];
+  /** Dependencies the bundle declares (`olm.package.required`, `olm.gvk.required`). */
+  readonly dependencies: readonly BundleDependency[];
 }
 
 /** An `olm.package` blob with its channels and bundles. */

@@ -2,7 +2,14 @@ import { buildChannel } from './channel-graph.js';
 import type { CatalogFile, CatalogProblem } from './blobs.js';
 import { CatalogInvalidError } from './errors.js';
 import type { Bundle, Catalog, CatalogPackage, Channel } from './model.js';
-import { bundleVersion, type BundleBlob, type ChannelBlob, type PackageBlob } from './schema.js';
+import {
+  bundleDependencies,
+  bundleProvides,
+  bundleVersion,
+  type BundleBlob,
+  type ChannelBlob,
+  type PackageBlob,
+} from './schema.js';
 import { typedBlobs, type Located } from './typed-blobs.js';
 
 export interface ParseCatalogOptions {
@@ -116,7 +123,14 @@ function toPackage(
   }
   const bs = new Map<string, Bundle>();
   for (const { blob } of bundles.get(p.name)?.values() ?? []) {
-    bs.set(blob.name, { name: blob.name, package: p.name, version: bundleVersion(blob), image: blob.image });
+    bs.set(blob.name, {
+      name: blob.name,
+      package: p.name,
+      version: bundleVersion(blob),
+      image: blob.image,
+      provides: bundleProvides(blob),
+      dependencies: bundleDependencies(blob),
+    });
   }
   return { name: p.name, defaultChannel: p.defaultChannel, channels: chans, bundles: bs };
 }

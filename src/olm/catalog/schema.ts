@@ -101,3 +101,50 @@ export function bundleVersion(blob: BundleBlob): string {
   const prop = blob.properties.find((p) => p.type === 'olm.package');
   return (prop?.value as { version: string }).version;
 }
+
+/** An API (group, version, kind) a bundle provides (`olm.gvk`) or requires (`olm.gvk.required`). */
+export interface BundleApi {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** A dependency a bundle declares: `olm.package.required` or `olm.gvk.required`. */
+export type BundleDependency =
+  | { readonly type: 'package'; readonly packageName: string; readonly versionRange: string }
+  | ({ readonly type: 'gvk' } & BundleApi);
+
+function apiOf(value: unknown): BundleApi | undefined {
+  const v = value as Partial<Record<'group' | 'version' | 'kind', unknown>> | null;
+  return v && typeof v.group === 'string' && typeof v.version === 'string' && typeof v.kind === 'string'
+    ? { group: v.group, version: v.version, kind: v.kind }
+    : undefined;
+}
+
+/** The APIs a bundle provides (its `olm.gvk` properties). */
+export function bundleProvides(blob: BundleBlob): BundleApi[] {
+  return blob.properties.flatMap((p) => {
+    const api = p.type === 'olm.gvk' ? apiOf(p.value) : undefined;
+    return api ? [api] : [];
+  });
+}
+
+/** The dependencies a bundle declares; a package requirement without a range takes any version. */
+export function bundleDependencies(blob: BundleBlob): BundleDependency[] {
+  return blob.properties.flatMap((p): BundleDependency[] => {
+    if (p.type === 'olm.gvk.required') {
+      const api = apiOf(p.value);
+      return api ? [{ type: 'gvk', ...api }] : [];
+    }
+    if (p.type !== 'olm.package.required') return [];
+    const v = p.value as { packageName?: unknown; versionRange?: unknown } | null;
+    if (!v || typeof v.packageName !== 'string') return [];
+    return [
+      {
+        type: 'package',
+        packageName: v.packageName,
+        versionRange: typeof v.versionRange === 'string' ? v.versionRange : '*',
+      },
+    ];
+  });
+}

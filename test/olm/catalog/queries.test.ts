@@ -55,6 +55,14 @@ describe('catalog queries on registry-testdata-latest', async () => {
       package: 'foo',
       version: '0.3.0',
       image: 'test.registry/foo-operator/foo-bundle:v0.3.0',
+      provides: [
+        { group: 'test.foo', kind: 'Foo', version: 'v1' },
+        { group: 'test.foo', kind: 'Foo', version: 'v2' },
+      ],
+      dependencies: [
+        { type: 'gvk', group: 'test.bar', kind: 'Bar', version: 'v1alpha1' },
+        { type: 'package', packageName: 'bar', versionRange: '<0.2.0' },
+      ],
     });
   });
 });

@@ -109,7 +109,8 @@ function intents(ctx: StageContext): Intent[] {
           version: a[ANNOTATIONS.targetVersion]!,
           channel: (o.spec as { channel?: string } | undefined)?.channel,
           acceptedRisks: JSON.parse(a[ANNOTATIONS.acceptedRisks] ?? '[]') as string[],
-          ...(a[ANNOTATIONS.failingGrace] !== undefined && Number.isFinite(Number(a[ANNOTATIONS.failingGrace]))
+          ...(a[ANNOTATIONS.failingGrace] !== undefined &&
+          Number.isFinite(Number(a[ANNOTATIONS.failingGrace]))
             ? { failingGraceSeconds: Number(a[ANNOTATIONS.failingGrace]) }
             : {}),
           ...(image ? { image } : {}),

@@ -136,28 +136,50 @@ function jsonStream(file: FbcFile): unknown[] {
 }
 
 /**
- * The channel's head and replaces chain, as OLM's `sortChannel` computes them: the head is the
- * entry no other entry replaces or skips; exactly one is needed.
+ * The channel's head and update order, as OLM's resolver `sortChannel`
+ * (operator-lifecycle-manager `pkg/controller/registry/resolver/resolver.go`) computes them:
+ * an entry named by another entry's `replaces` or `skips` (within the channel) is replaced; the
+ * head is the one entry nothing replaces (none, or several chains, is an error); the order walks
+ * `replaces` from the head, leaving out every entry some entry skips but walking on through it;
+ * coming back to an entry is a cycle.
  */
 export function channelOf(name: string, entries: readonly FbcEntry[]): FbcChannel {
-  const replacedOrSkipped = new Set<string>();
-  for (const e of entries) {
-    if (e.replaces) replacedOrSkipped.add(e.replaces);
-    for (const s of e.skips) replacedOrSkipped.add(s);
-  }
-  const names = [...new Set(entries.map((e) => e.name))];
-  const heads = names.filter((n) => !replacedOrSkipped.has(n));
-  const none = (problem: string): FbcChannel => ({ name, entries, head: undefined, order: [], problem });
-  if (heads.length === 0) return none('every entry is replaced or skipped by another (a cycle)');
-  if (heads.length > 1) return none(`multiple channel heads found in graph: ${heads.sort().join(', ')}`);
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const order: string[] = [];
-  for (let cur: string | undefined = heads[0]; cur !== undefined && byName.has(cur);) {
-    if (order.includes(cur)) return none(`the replaces chain loops back to ${cur}`);
-    order.push(cur);
-    cur = byName.get(cur)?.replaces;
+  const replaced = new Set<string>();
+  const skipped = new Set<string>();
+  for (const e of entries) {
+    if (e.replaces && byName.has(e.replaces)) replaced.add(e.replaces);
+    for (const s of e.skips) {
+      if (!byName.has(s)) continue;
+      replaced.add(s);
+      skipped.add(s);
+    }
   }
-  return { name, entries, head: heads[0], order, problem: undefined };
+  const heads = [...byName.keys()].filter((n) => !replaced.has(n));
+  const none = (problem: string): FbcChannel => ({ name, entries, head: undefined, order: [], problem });
+  if (heads.length === 0)
+    return none(`no channel heads (entries not replaced by another entry) found in channel ${name}`);
+  const chains: string[][] = [];
+  for (const head of heads) {
+    const chain: string[] = [];
+    const visited = new Set<string>();
+    for (let cur: string | undefined = head; cur !== undefined;) {
+      visited.add(cur);
+      if (!skipped.has(cur)) chain.push(cur);
+      const next: string | undefined = byName.get(cur)?.replaces;
+      if (next === undefined || !byName.has(next)) break;
+      if (visited.has(next))
+        return none(`a cycle exists in the chain of replacement beginning with ${head} in channel ${name}`);
+      cur = next;
+    }
+    chains.push(chain);
+  }
+  if (chains.length > 1) {
+    return none(
+      `a unique replacement chain within a channel is required, but ${chains.length} were found in channel ${name}: ${heads.join(', ')}`,
+    );
+  }
+  return { name, entries, head: heads[0], order: chains[0]!, problem: undefined };
 }
 
 /**

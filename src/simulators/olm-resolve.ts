@@ -202,7 +202,8 @@ export function resolveDependencies(
   return { kind: 'ok', deps };
 }
 
-function satisfies(p: PresentOperator, req: FbcRequirement): boolean {
+/** Whether an operator meets one requirement (OLM's `ProvidingAPIPredicate`, `PkgPredicate` + `VersionInRangePredicate`). */
+export function satisfies(p: PresentOperator, req: FbcRequirement): boolean {
   if (req.type === 'gvk') {
     return p.provides.some((g) => g.group === req.group && g.version === req.version && g.kind === req.kind);
   }

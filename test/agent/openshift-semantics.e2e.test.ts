@@ -401,11 +401,7 @@ describe('graph-aware cluster version steps', () => {
     const g = graph();
     const updateService = opts.updateService ?? fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
     const cv = await installClusterVersion(simClient, { name, version, channel, updateService });
-    await createClusterOperators(simClient, {
-      clusterVersion: cv,
-      version,
-      names: [`${name}-etcd`].length ? undefined : undefined,
-    });
+    await createClusterOperators(simClient, { clusterVersion: cv, version });
     const cvo = new CvoSimulator(simClient, {
       name,
       updateService,
@@ -516,36 +512,41 @@ describe('graph-aware cluster version steps', () => {
     simClient.close();
   });
 
-  it('stops a minor step on Upgradeable=False and names the ClusterOperator, but takes patch steps', async () => {
+  it('takes the patch step, waits on Upgradeable=False before the minor step (naming the ClusterOperator), and goes on once it clears', async () => {
     const name = `cv-${cluster.namespace}`;
     const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9');
-    await setClusterOperatorCondition(simClient, 'etcd', {
-      type: 'Upgradeable',
-      status: 'False',
-      reason: 'AdminAckRequired',
-      message: 'etcd backups need checking',
-    });
-    try {
-      const s = await session();
-      const changes = await apply(s, await target(name, 'stable-4.9', '4.9.53'), {
-        graphs: [g],
-        timeoutMs: 30_000,
-      });
-      expect(changes.error?.message).toMatch(/etcd/);
-      const cv = await s.client.request<{ status: { history: { version: string }[] } }>(
-        'GET',
-        `/apis/config.openshift.io/v1/clusterversions/${name}`,
-      );
-      // The patch step was taken; the minor step is held with the blocking operator named.
-      expect(cv.status.history[0]!.version).toBe('4.8.54');
-      s.client.close();
-    } finally {
-      await setClusterOperatorCondition(simClient, 'etcd', {
+    const upgradeable = (status: 'True' | 'False') =>
+      setClusterOperatorCondition(simClient, 'etcd', {
         type: 'Upgradeable',
-        status: 'True',
-        reason: 'AsExpected',
-        message: '',
+        status,
+        reason: status === 'False' ? 'AdminAckRequired' : 'AsExpected',
+        message: status === 'False' ? 'etcd backups need checking' : '',
       });
+    await upgradeable('False');
+    const s = await session();
+    const cvPath = `/apis/config.openshift.io/v1/clusterversions/${name}`;
+    const history = async () =>
+      (
+        await s.client.request<{ status: { history: { version: string; state: string }[] } }>('GET', cvPath)
+      ).status.history.map((h) => `${h.version} ${h.state}`);
+    try {
+      const events: ApplyEvent[] = [];
+      const applying = apply(s, await target(name, 'stable-4.9', '4.9.53'), { graphs: [g], events });
+      // The wait is reported while the patch step is Completed and the minor step not requested.
+      const held = await eventually(async () => {
+        const pending = events.flatMap((e) => (e.type === 'wait-progress' ? e.pending : []));
+        const line = pending.find((p) => p.includes('Upgradeable=False holds the minor'));
+        return line ? { line, history: await history() } : undefined;
+      }, 60_000);
+      expect(held.line).toMatch(/step 1\/1 4\.8\.54 -> 4\.9\.53: etcd \(AdminAckRequired\)/);
+      expect(held.history).toEqual(['4.8.54 Completed', '4.8.2 Completed']);
+      await upgradeable('True');
+      const changes = await applying;
+      expect(changes.error?.message ?? '').toBe('');
+      expect(await history()).toEqual(['4.9.53 Completed', '4.8.54 Completed', '4.8.2 Completed']);
+    } finally {
+      await upgradeable('True');
+      s.client.close();
       simClient.close();
     }
   });

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groundwork } from '../harness/cli.js';
 import { platformDir } from '../harness/platform-dir.js';
@@ -85,5 +87,54 @@ describe("platform code runs under Node's permission model", () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('value: hello from the repository');
+  });
+
+  const including = (
+    url: string,
+  ) => `import { Include, Platform, definePlatform, z } from 'groundwork-gitops';
+export default definePlatform({
+  values: z.object({}),
+  build(scope) {
+    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
+    new Include(platform, 'upstream', { url: ${JSON.stringify(url)} });
+  },
+});
+`;
+  const MANIFESTS = {
+    'manifests/upstream.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: included\n  namespace: default\ndata:\n  answer: "no"\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: included\n',
+  };
+
+  it.each([
+    ['a path relative to the repository', 'manifests/upstream.yaml'],
+    ['a file: URL', 'file://DIR/manifests/upstream.yaml'],
+  ])(
+    "includes a YAML file of the checkout with cdk8s' Include (%s), though cdk8s reads it with a child process",
+    async (_what, url) => {
+      const dir = platformDir(including('PLACEHOLDER'), { files: MANIFESTS });
+      const main = join(dir, 'platform', 'main.ts');
+      writeFileSync(main, including(url.replace('DIR', dir)));
+      const r = await groundwork(['synth', '--dir', dir]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('name: included');
+      expect(r.stdout).toMatch(/answer: "no"/);
+    },
+  );
+
+  it('refuses an Include of an http(s) URL, naming the construct: synth reads no network', async () => {
+    const dir = platformDir(including('https://example.invalid/deploy.yaml'));
+    const r = await groundwork(['synth', '--dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Include of https://example.invalid/deploy.yaml: synth reads no URLs');
+    expect(r.stderr).toMatch(/platform\/upstream|platform\/main\.ts/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an Include of a file outside the checkout as any other read', async () => {
+    const dir = platformDir(including('/etc/hostname'));
+    const r = await groundwork(['synth', '--dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('platform code is not permitted to read /etc/hostname');
   });
 });

@@ -24,6 +24,9 @@ export interface ChildBundle {
 /** The generated entry point's name (esbuild reads it from stdin, so it is no file to watch). */
 const STDIN_NAME = 'groundwork-synth-child.mjs';
 
+/** Changes when the plugins below change what a bundle holds, so that no older cached bundle is reused. */
+const BUNDLER_REVISION = 2;
+
 /** How many bundles the cache keeps (newest first); each is a few MB. */
 const CACHE_ENTRIES = 16;
 
@@ -47,7 +50,7 @@ export async function bundleChild(
   const entryPath = isAbsolute(entry) ? entry : join(root, entry);
   if (opts.cacheDir) {
     const key = createHash('sha256')
-      .update(JSON.stringify([packageVersion(), RUN_CHILD, root, entryPath]))
+      .update(JSON.stringify([packageVersion(), BUNDLER_REVISION, RUN_CHILD, root, entryPath]))
       .digest('hex')
       .slice(0, 32);
     const file = join(opts.cacheDir, `${key}.mjs`);
@@ -129,7 +132,7 @@ async function bundleTo(file: string, root: string, entry: string, entryPath: st
       sourcesContent: false,
       metafile: true,
       logLevel: 'silent',
-      plugins: [fallbackToGroundwork(), ownLocations()],
+      plugins: [fallbackToGroundwork(), includeReadsFiles(), ownLocations()],
     });
     return Object.keys(result.metafile.inputs)
       .filter((p) => !p.startsWith('<') && p !== STDIN_NAME)
@@ -186,6 +189,35 @@ function ownLocations(): Plugin {
         if (usesDirname)
           contents = `var __dirname = ${JSON.stringify(dirname(args.path))}, __filename = ${JSON.stringify(args.path)};\n${contents}`;
         return { contents, loader: LOADERS[extname(args.path)] ?? 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/**
+ * cdk8s's `Include` (and `Yaml.load`) read their file by starting a Node child process, which the
+ * sandbox forbids. In the bundle they read the file directly instead: a path relative to the
+ * checkout (the child's working directory), or a `file:` URL. An http(s) URL is refused: synth
+ * must give the same manifests for the same commit, so a remote file belongs in the repository.
+ */
+function includeReadsFiles(): Plugin {
+  const loader = `function loadurl(url) {
+  if (/^[a-z][a-z0-9+.-]*:\\/\\//i.test(url) && !/^file:/i.test(url))
+    throw new Error('Include of ' + url + ': synth reads no URLs, so that a commit always gives the same manifests; download the file into the repository and include it by path');
+  return require('node:fs').readFileSync(/^file:/i.test(url) ? new URL(url) : url, 'utf-8');
+}
+function cdk8sLoadurlWithChildProcess(url) {`;
+  return {
+    name: 'groundwork-include-reads-files',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]cdk8s[\\/]lib[\\/]yaml\.js$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        if (!text.includes('function loadurl(url) {')) return undefined;
+        return {
+          contents: text.replace('function loadurl(url) {', loader),
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        };
       });
     },
   };

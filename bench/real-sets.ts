@@ -4,11 +4,12 @@
 // control plane (the manifests hold cluster-scoped objects with fixed names). Median of 3.
 // Usage: npm run bench -- real-sets
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { parseAllDocuments } from 'yaml';
 import { LocalControlPlane } from '../src/controlplane/control-plane.js';
 
 const run = promisify(execFile);
@@ -18,9 +19,50 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'groundwork.js');
 
 /** The sets: a fixture file of real manifests (see test/fixtures/real-manifests/PROVENANCE.md). */
-const SETS = [
+const SETS: { name: string; file: string; namespace?: string }[] = [
   { name: 'ingress-nginx v1.5.2', file: 'test/fixtures/real-manifests/ingress-nginx-v1.5.2.yaml' },
+  {
+    name: 'Argo CD v3.1.8',
+    file: 'test/fixtures/real-manifests/argo-cd-v3.1.8-install.yaml',
+    // install.yaml leaves the namespace to `kubectl apply -n argocd`: both tools get it written in.
+    namespace: 'argocd',
+  },
+  {
+    name: 'prometheus-operator v0.85.0',
+    file: 'test/fixtures/real-manifests/prometheus-operator-v0.85.0-bundle.yaml',
+  },
+  {
+    name: 'metrics-server v0.8.0',
+    file: 'test/fixtures/real-manifests/metrics-server-v0.8.0-components.yaml',
+  },
 ];
+
+/** Kinds of these sets that live in a namespace (the rest are cluster-scoped). */
+const NAMESPACED = new Set([
+  'ServiceAccount',
+  'Role',
+  'RoleBinding',
+  'ConfigMap',
+  'Secret',
+  'Service',
+  'Deployment',
+  'StatefulSet',
+  'NetworkPolicy',
+]);
+
+/** The set's file, with `namespace` written into its namespaced objects and the Namespace first. */
+async function setFile(set: (typeof SETS)[number]): Promise<string> {
+  const text = await readFile(join(root, set.file), 'utf8');
+  const { namespace } = set;
+  if (!namespace) return text;
+  const docs = parseAllDocuments(text)
+    .map((d) => d.toJS() as { kind?: string; metadata?: Record<string, unknown> } | null)
+    .filter((d): d is { kind: string; metadata: Record<string, unknown> } => !!d?.kind);
+  for (const d of docs) if (NAMESPACED.has(d.kind)) d.metadata.namespace = namespace;
+  const all = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, ...docs];
+  // JSON documents: read alike by YAML 1.1 (kubectl) and 1.2 readers (Argo CD's "no" stays a string).
+  return all.map((d) => `---\n${JSON.stringify(d)}\n`).join('');
+}
 
 const PLATFORM = `import { Include, Platform, definePlatform, z } from 'groundwork-gitops';
 export default definePlatform({
@@ -53,7 +95,7 @@ export async function benchRealSets(): Promise<string> {
       await writeFile(join(repo, 'package.json'), '{ "type": "module" }\n');
       await writeFile(join(repo, 'overlays', 'dev.yaml'), '{}\n');
       await writeFile(join(repo, 'platform', 'main.ts'), PLATFORM);
-      await copyFile(join(root, set.file), join(repo, 'manifests', 'set.yaml'));
+      await writeFile(join(repo, 'manifests', 'set.yaml'), await setFile(set));
       const objects =
         (await run(process.execPath, [bin, 'synth', '--dir', repo])).stdout.split(/^---$/m).length - 1;
       const g1: number[] = [];

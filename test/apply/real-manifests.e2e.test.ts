@@ -1,57 +1,144 @@
-import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
 import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/agent/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { parseObjects } from '../../src/core/yaml-files.js';
-import { auditedWrites, auditOffset, useCluster } from '../harness/cluster.js';
+import { auditedWrites, auditOffset, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
 import { synthOf } from '../harness/engine.js';
+import { renderStream } from '../../src/synth/write.js';
 
-const cluster = useCluster({ namespacePrefix: 'gw-real' });
+// A control plane of its own: these sets install cluster-wide CRDs, RBAC, webhooks and an APIService
+// that stays unavailable (metrics-server without a pod), which other tests must not see.
+const dedicated = useDedicatedControlPlane();
+const cluster = useCluster({ namespacePrefix: 'gw-real', controlPlane: dedicated });
 const REV = 'main@sha1:0000000000000000000000000000000000000005';
-const FILE = new URL('../fixtures/real-manifests/ingress-nginx-v1.5.2.yaml', import.meta.url);
-const ingressNginx = parseObjects(readFileSync(FILE, 'utf8'), 'ingress-nginx-v1.5.2.yaml');
+
+function fixture(file: string): K8sObject[] {
+  const text = readFileSync(new URL(`../fixtures/real-manifests/${file}`, import.meta.url), 'utf8');
+  return parseObjects(text, file);
+}
+
+/** Kinds of the Argo CD set that are namespaced (`kubectl apply -n argocd` puts them there). */
+const NAMESPACED = new Set([
+  'ServiceAccount',
+  'Role',
+  'RoleBinding',
+  'ConfigMap',
+  'Secret',
+  'Service',
+  'Deployment',
+  'StatefulSet',
+  'NetworkPolicy',
+]);
+
+/** Argo CD's install.yaml leaves the namespace to `kubectl apply -n argocd`; a platform states it. */
+function inNamespace(objects: K8sObject[], namespace: string): K8sObject[] {
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as K8sObject,
+    ...objects.map((o) => (NAMESPACED.has(o.kind) ? { ...o, metadata: { ...o.metadata, namespace } } : o)),
+  ];
+}
+
+// A Secret declared with stringData, as Argo CD's and many charts' are.
+const extraSecret = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'ingress-nginx-extra', namespace: 'ingress-nginx' },
+  stringData: { token: 's3cr3t', 'config.yaml': 'a: 1\n' },
+} as K8sObject;
+
+// metrics-server first: its APIService stays unavailable, and every later set is planned with it there.
+const SETS: [string, () => K8sObject[], string][] = [
+  [
+    'metrics-server v0.8.0 (an APIService with no pod behind it)',
+    () => fixture('metrics-server-v0.8.0-components.yaml'),
+    'metrics-server',
+  ],
+  [
+    'ingress-nginx v1.5.2 (minReadySeconds: 0, defaulted protocol, healthCheckNodePort, stringData)',
+    () => [...fixture('ingress-nginx-v1.5.2.yaml'), extraSecret],
+    'ingress',
+  ],
+  [
+    'Argo CD v3.1.8 (large CRDs, quoted "no" strings, NetworkPolicies, a StatefulSet)',
+    () => inNamespace(fixture('argo-cd-v3.1.8-install.yaml'), 'argocd'),
+    'argocd',
+  ],
+  [
+    'prometheus-operator v0.85.0 (CRDs of up to 450 KB, bare "=" enum values)',
+    () => fixture('prometheus-operator-v0.85.0-bundle.yaml'),
+    'prometheus-operator',
+  ],
+];
+
+/** kubectl prints one JSON document per object, one after another. */
+function jsonStream(text: string): K8sObject[] {
+  const out: K8sObject[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') {
+      if (depth++ === 0) start = i;
+    } else if (c === '}' && --depth === 0) out.push(JSON.parse(text.slice(start, i + 1)) as K8sObject);
+  }
+  return out;
+}
 
 async function session(): Promise<ClusterSession> {
   const client = await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: 'groundwork-e2e-real' });
   return new ClusterSession(client, { inventoryNamespace: cluster.namespace });
 }
 
-afterAll(async () => {
-  // Cluster-scoped objects (and the namespace) outlive the test's own namespace: remove them.
-  for (const o of ingressNginx.filter((x) => !x.metadata.namespace)) {
-    const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/') : ['', o.apiVersion];
-    const plural = `${o.kind.toLowerCase()}${o.kind.endsWith('s') ? 'es' : 's'}`.replace(/ys$/, 'ies');
-    const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    await cluster.client.request('DELETE', `${base}/${plural}/${o.metadata.name}`).catch(() => {});
-  }
-});
+describe('real third-party manifests', () => {
+  it.each(SETS)(
+    '%s: applies them, re-plans and re-applies with zero dry-runs, zero writes and no drift, and kubectl reads the synth output as the same objects',
+    async (_name, load, overlay) => {
+      const s = await session();
+      const objects = load();
+      const synth = synthOf(objects, { platform: overlay, overlay });
+      const first = await observeAndPlan(s, synth, { revision: REV });
+      expect(first.plan.problems.map((i) => `${i.id}: ${i.message ?? ''}`)).toEqual([]);
+      const applied = await applyObserved(s, first, { revision: REV, wait: false });
+      expect(applied.error).toBeUndefined();
+      expect(applied.counts.created).toBe(objects.length);
 
-describe('re-planning real manifests (ingress-nginx v1.5.2)', () => {
-  it('applies them, then re-plans with zero dry-runs and zero writes (minReadySeconds: 0, defaulted protocol, stringData)', async () => {
-    const s = await session();
-    // A Secret declared with stringData, as Argo CD's and many charts' are.
-    const secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'ingress-nginx-extra', namespace: 'ingress-nginx' },
-      stringData: { token: 's3cr3t', 'config.yaml': 'a: 1\n' },
-    } as K8sObject;
-    const objects = [...ingressNginx, secret];
-    const synth = synthOf(objects, { overlay: 'ingress' });
-    const first = await observeAndPlan(s, synth, { revision: REV });
-    const applied = await applyObserved(s, first, { revision: REV, wait: false });
-    expect(applied.error).toBeUndefined();
-    expect(applied.counts.created).toBe(objects.length);
+      const offset = auditOffset(dedicated.auditLog);
+      const again = await observeAndPlan(s, synth, { revision: REV });
+      expect(again.plan.items.filter((i) => i.action !== 'unchanged').map((i) => i.id)).toEqual([]);
+      expect(driftOf(again)).toEqual([]);
+      const changes = await applyObserved(s, again, { revision: REV, wait: false });
+      expect(changes.error).toBeUndefined();
+      expect(changes.counts.unchanged).toBe(objects.length);
+      // The audit log is the referee: not one dry-run (nor any other write) for the re-plan and re-apply.
+      expect(
+        auditedWrites(offset, 'groundwork-e2e-real', { includeDryRuns: true, log: dedicated.auditLog }),
+      ).toEqual([]);
+      s.client.close();
 
-    const offset = auditOffset();
-    const again = await observeAndPlan(s, synth, { revision: REV });
-    expect(again.plan.items.filter((i) => i.action !== 'unchanged').map((i) => i.id)).toEqual([]);
-    expect(driftOf(again)).toEqual([]);
-    const changes = await applyObserved(s, again, { revision: REV, wait: false });
-    expect(changes.counts.unchanged).toBe(objects.length);
-    // The audit log is the referee: not one dry-run (nor any other write) for the re-plan and re-apply.
-    expect(auditedWrites(offset, 'groundwork-e2e-real', { includeDryRuns: true })).toEqual([]);
-    s.client.close();
-  });
+      // kubectl (a YAML 1.1 reader) reads Groundwork's synth output as the same objects.
+      const file = join(mkdtempSync(join(tmpdir(), 'gw-real-')), 'out.yaml');
+      writeFileSync(file, renderStream(synth, 'yaml'));
+      const read = jsonStream(
+        execFileSync(
+          inject('kubectl'),
+          ['--kubeconfig', cluster.kubeconfig, 'create', '--dry-run=client', '-o', 'json', '-f', file],
+          { encoding: 'utf8', maxBuffer: 1 << 28 },
+        ),
+      );
+      const key = (o: K8sObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+      const byKey = (list: K8sObject[]) => Object.fromEntries(list.map((o) => [key(o), o]));
+      expect(byKey(read)).toEqual(byKey(objects));
+    },
+    180_000,
+  );
 });

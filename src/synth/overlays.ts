@@ -89,7 +89,29 @@ export async function loadOverlay(
   throw new SynthValidationError(issues);
 }
 
+/**
+ * Whether `name` names a file inside the overlays directory: segments of letters, digits, `.`, `_`
+ * and `-` joined by `/`, none of them `.` or `..`. Anything else could read a file outside it.
+ */
+export function isOverlayName(name: string): boolean {
+  return (
+    /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(name) &&
+    name.split('/').every((segment) => segment !== '.' && segment !== '..')
+  );
+}
+
+const OVERLAY_NAME_RULE =
+  'a path inside the overlays directory (letters, digits, ".", "_", "-" and "/", no ".." segments)';
+
 async function loadChain(dir: string, name: string, displayRoot: string, seen: string[]): Promise<Layer[]> {
+  if (!isOverlayName(name)) {
+    throw new GroundworkError({
+      code: 'InvalidOverlay',
+      subject: `overlay name ${JSON.stringify(name)}`,
+      message: `must be ${OVERLAY_NAME_RULE}`,
+      fix: `use one of: ${(await listOverlays(dir)).join(', ') || '(none found)'}`,
+    });
+  }
   if (seen.includes(name)) {
     throw new GroundworkError({
       code: 'InvalidOverlay',
@@ -141,9 +163,14 @@ async function loadChain(dir: string, name: string, displayRoot: string, seen: s
   const { extends: parent, ...values } = raw;
   const layer: Layer = { file, doc, lines, values };
   if (parent === undefined) return [layer];
-  if (typeof parent !== 'string') {
+  if (typeof parent !== 'string' || !isOverlayName(parent)) {
     throw new SynthValidationError([
-      { path: file, field: 'extends', message: 'must be the name of another overlay', severity: 'error' },
+      {
+        path: `${file}${lineOf(layer, ['extends'])}`,
+        field: 'extends',
+        message: `must be the name of another overlay: ${OVERLAY_NAME_RULE}`,
+        severity: 'error',
+      },
     ]);
   }
   return [...(await loadChain(dir, parent, displayRoot, [...seen, name])), layer];

@@ -97,7 +97,9 @@ export async function benchRealSets(): Promise<string> {
       await writeFile(join(repo, 'platform', 'main.ts'), PLATFORM);
       await writeFile(join(repo, 'manifests', 'set.yaml'), await setFile(set));
       const objects =
-        (await run(process.execPath, [bin, 'synth', '--dir', repo])).stdout.split(/^---$/m).length - 1;
+        (await run(process.execPath, [bin, 'synth', '--dir', repo], { maxBuffer: 1 << 28 })).stdout.split(
+          /^---$/m,
+        ).length - 1;
       const g1: number[] = [];
       const g2: number[] = [];
       const k1: number[] = [];

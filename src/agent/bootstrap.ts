@@ -9,6 +9,8 @@ import type { K8sObject } from '../core/object.js';
 import { readObjects } from '../core/yaml-files.js';
 import type { GitAuth } from '../source/credentials.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
+import { environmentOf } from '../fleet/environments.js';
+import { loadProjectConfig } from '../synth/config.js';
 import { synthesizeInChild } from '../synth/child/run-in-child.js';
 import { compareManifests, setHash, toManifest } from '../synth/manifest.js';
 import type { SynthResult } from '../synth/synthesize.js';
@@ -19,6 +21,11 @@ import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.
 
 export interface BootstrapOptions {
   repository: { url: string; ref: SourceRef; path?: string };
+  /**
+   * When the overlay belongs to an environment of groundwork.yaml (read from `ref`), follow that
+   * environment's branch instead of `ref`. Set when no branch, tag or commit was asked for.
+   */
+  followEnvironment?: boolean;
   overlay: string;
   namespace: string;
   mode: BootstrapSpec['mode'];
@@ -52,13 +59,24 @@ export interface BootstrapPlan {
 export async function planBootstrap(session: ClusterSession, opts: BootstrapOptions): Promise<BootstrapPlan> {
   const cacheDir = await mkdtemp(join(tmpdir(), 'groundwork-bootstrap-'));
   try {
-    const fetched = await fetchRevision({
-      url: opts.repository.url,
-      ref: opts.repository.ref,
-      cacheDir,
-      ...(opts.repository.path ? { path: opts.repository.path } : {}),
-      ...(opts.auth ? { auth: opts.auth } : {}),
-    });
+    const fetch = (ref: SourceRef) =>
+      fetchRevision({
+        url: opts.repository.url,
+        ref,
+        cacheDir,
+        ...(opts.repository.path ? { path: opts.repository.path } : {}),
+        ...(opts.auth ? { auth: opts.auth } : {}),
+      });
+    let ref = opts.repository.ref;
+    let fetched = await fetch(ref);
+    const environment = opts.followEnvironment
+      ? environmentOf((await loadProjectConfig(fetched.dir)).environments ?? [], opts.overlay)
+      : undefined;
+    // The overlay's environment names the branch its agents follow (promotion moves it).
+    if (environment && !('branch' in ref && ref.branch === environment.ref && !('commit' in ref))) {
+      ref = { branch: environment.ref };
+      fetched = await fetch(ref);
+    }
     const [platform] = await synthesizeInChild({ dir: fetched.dir, overlay: opts.overlay });
     const served = new Map(
       (await session.discovery.all()).map((r) => [
@@ -81,7 +99,7 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
         namespace: opts.namespace,
         repository: {
           url: stripUserinfo(opts.repository.url),
-          ref: opts.repository.ref as BootstrapSpec['repository']['ref'],
+          ref: ref as BootstrapSpec['repository']['ref'],
           ...(opts.repository.path ? { path: opts.repository.path } : {}),
         },
         mode: opts.mode,

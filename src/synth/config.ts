@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
+import { environmentsSchema, toEnvironments, type Environment } from '../fleet/environments.js';
 import { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
 import { formatPath } from './validation.js';
@@ -20,6 +21,8 @@ export interface ProjectConfig {
   catalogs: string[];
   /** Cincinnati update-graph JSON files used to check the version target at synth time. */
   graphs: string[];
+  /** Environments and how revisions are promoted between them (`groundwork promote`); empty: none. */
+  environments?: Environment[];
 }
 
 export const CONFIG_FILE = 'groundwork.yaml';
@@ -35,6 +38,7 @@ const schema = z
     defaultOverlay: z.string().default('dev'),
     catalogs: z.array(z.string()).default([]),
     graphs: z.array(z.string()).default([]),
+    environments: environmentsSchema.default([]),
   })
   .strict();
 
@@ -50,8 +54,12 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
     });
   }
   let value: unknown;
+  const lines = new LineCounter();
+  const doc = parseDocument(await readFile(file, 'utf8'), { lineCounter: lines });
   try {
-    value = parse(await readFile(file, 'utf8'), { maxAliasCount: 100 }) ?? {};
+    const first = doc.errors[0];
+    if (first) throw first;
+    value = doc.toJS({ maxAliasCount: 100 }) ?? {};
   } catch (err) {
     const at = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new GroundworkError({
@@ -63,11 +71,23 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
+    // Each problem names the line of the value it is about (or of the deepest key that exists).
+    const lineOf = (path: readonly PropertyKey[]): string => {
+      for (let len = path.length; len > 0; len--) {
+        const node = doc.getIn(path.slice(0, len) as (string | number)[], true) as
+          { range?: [number, number, number] } | undefined;
+        const offset = node?.range?.[0];
+        if (offset !== undefined) return `${CONFIG_FILE}:${lines.linePos(offset).line}: `;
+      }
+      return '';
+    };
     throw new GroundworkError({
       code: 'InvalidConfig',
       subject: CONFIG_FILE,
-      message: parsed.error.issues.map((i) => `${formatPath(i.path) || '(root)'}: ${i.message}`).join('; '),
+      message: parsed.error.issues
+        .map((i) => `${lineOf(i.path)}${formatPath(i.path) || '(root)'}: ${i.message}`)
+        .join('; '),
     });
   }
-  return parsed.data;
+  return { ...parsed.data, environments: toEnvironments(parsed.data.environments) };
 }

@@ -39,7 +39,10 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
       '--repo <url>',
       'platform repository (credentials from GROUNDWORK_GIT_TOKEN / _USERNAME / _PASSWORD)',
     )
-    .option('--branch <name>', 'branch to follow (default: main)')
+    .option(
+      '--branch <name>',
+      "branch to follow (default: the ref of the overlay's environment in groundwork.yaml, else main)",
+    )
     .option('--tag <name>', 'pin a tag')
     .option('--commit <sha>', 'pin a commit')
     .option('--path <dir>', 'subdirectory holding groundwork.yaml')
@@ -78,6 +81,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
         const auth = credentialsFromEnv(process.env);
         const plan = await planBootstrap(session, {
           repository: { url: flags.repo, ref, ...(flags.path ? { path: flags.path } : {}) },
+          followEnvironment: !flags.branch && !flags.tag && !flags.commit,
           overlay: flags.overlay,
           namespace: flags.namespace,
           mode: flags.mode,

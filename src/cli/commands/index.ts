@@ -22,6 +22,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['catalog'], load: async () => (await import('./catalog.js')).registerCatalog },
   { commands: ['upgrade-path'], load: async () => (await import('./upgrade-path.js')).registerUpgradePath },
   { commands: ['preview'], load: async () => (await import('./preview.js')).registerPreview },
+  { commands: ['fleet', 'promote'], load: async () => (await import('./fleet.js')).registerFleet },
   { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
 ];
 

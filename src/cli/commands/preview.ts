@@ -6,6 +6,7 @@ import { buildPreview, synthFailureOf, type Preview, type SynthOutcome } from '.
 import { exportRevision } from '../../source/read-revision.js';
 import { synthesizeInChild } from '../../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../../synth/config.js';
+import { reach } from '../../fleet/environments.js';
 import { ExitCode } from '../exit-code.js';
 import type { CommandModule } from './index.js';
 import { outputOf, render, withOutput } from '../output.js';
@@ -53,7 +54,19 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       }
     };
     const [baseOutcome, headOutcome] = await Promise.all([synth(base.dir), synth(head.dir)]);
+    const environments = (await loadProjectConfig(head.dir).catch(() => undefined))?.environments ?? [];
+    const branch = branchName(opts.base);
+    const reached = environments.length > 0 && branch ? reach(environments, branch) : undefined;
     return buildPreview({
+      ...(reached && branch
+        ? {
+            reach: {
+              branch,
+              now: reached.now.map((e) => e.name),
+              byPromotion: reached.byPromotion.map((e) => e.name),
+            },
+          }
+        : {}),
       base: baseOutcome,
       head: headOutcome,
       baseRevision: { ref: opts.base, oid: base.oid },
@@ -62,6 +75,15 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** The branch a ref names (`origin/main`, `refs/heads/main`, `main`); undefined for a commit id or `HEAD`. */
+function branchName(ref: string): string | undefined {
+  if (/^[0-9a-f]{7,40}$/i.test(ref) || /^HEAD([~^]|$)/.test(ref) || /[~^]/.test(ref)) return undefined;
+  return ref
+    .replace(/^refs\/heads\//, '')
+    .replace(/^refs\/remotes\/[^/]+\//, '')
+    .replace(/^origin\//, '');
 }
 
 function settled<T>(results: [PromiseSettledResult<T>, PromiseSettledResult<T>]): [T, T] {

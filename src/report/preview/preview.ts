@@ -16,11 +16,19 @@ export interface PreviewRevision {
 /** One side of the comparison: its synth results, or why synth failed (a thrown error or a `SynthFailure`). */
 export type SynthOutcome = readonly SynthResult[] | SynthFailure | Error;
 
+/** Which environments a change merged into `branch` reaches: at once, and only by promotion. */
+export interface PreviewReach {
+  branch: string;
+  now: string[];
+  byPromotion: string[];
+}
+
 export interface PreviewInput {
   base: SynthOutcome;
   head: SynthOutcome;
   baseRevision?: PreviewRevision;
   headRevision?: PreviewRevision;
+  reach?: PreviewReach;
 }
 
 /**
@@ -40,6 +48,8 @@ export interface PreviewData {
   risks: Record<RiskSeverity, number>;
   /** In overlay name order; empty when head failed. */
   overlays: OverlayPreview[];
+  /** When groundwork.yaml declares environments and base is a branch: where the change goes once merged. */
+  reach?: PreviewReach;
 }
 
 /** A preview with its renderings (non-enumerable, so the value stays plain data). */
@@ -79,6 +89,7 @@ export function buildPreview(input: PreviewInput): Preview {
     },
     risks: countBySeverity([]),
     overlays: [],
+    ...(input.reach ? { reach: input.reach } : {}),
   };
   if (head.results) {
     const baseByName = new Map((base.results ?? []).map((r) => [r.overlay, r]));

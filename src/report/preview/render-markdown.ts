@@ -1,7 +1,14 @@
 import type { ValidationIssue } from '../../synth/validation.js';
 import type { ObjectChange, OverlayPreview } from './overlay-preview.js';
 import type { PreviewData } from './preview.js';
-import { failureHeadline, overlayCounts, plural, revisionName, severityCounts } from './render-parts.js';
+import {
+  failureHeadline,
+  overlayCounts,
+  plural,
+  reachSentence,
+  revisionName,
+  severityCounts,
+} from './render-parts.js';
 import { countBySeverity, type RiskNote } from './risk-note.js';
 import type { SynthFailure } from './synth-failure.js';
 
@@ -28,6 +35,7 @@ export function previewMarkdown(p: PreviewData, opts: MarkdownOptions = {}): str
   if (p.head.failure) return headFailed(p.head.failure, head);
   const top = [PREVIEW_MARKER, '## Groundwork preview', '', `Base ${base} → head ${head}.`, ''];
   if (p.base.failure) top.push(...baseFailed(p.base.failure, base));
+  if (p.reach) top.push(reachSentence(p.reach), '');
   top.push(`**Risks:** ${severityCounts(p.risks)}.`, '');
   if (p.overlays.length > 1) top.push(...overlayTable(p.overlays), '');
   if (p.overlays.length === 0) top.push('No overlays.', '');

@@ -45,3 +45,15 @@ export function failureHeadline(f: SynthFailure): string {
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
 }
+
+/** `Reaches dev now (merged into main); staging, prod only by promotion.` */
+export function reachSentence(r: {
+  branch: string;
+  now: readonly string[];
+  byPromotion: readonly string[];
+}): string {
+  const now = r.now.length
+    ? `${r.now.join(', ')} as soon as it is merged into ${r.branch}`
+    : `no environment directly (none follows ${r.branch})`;
+  return `Reaches ${now}${r.byPromotion.length ? `; ${r.byPromotion.join(', ')} only by promotion (groundwork promote)` : ''}.`;
+}

@@ -1,6 +1,12 @@
 import type { ValidationIssue } from '../../synth/validation.js';
 import type { PreviewData } from './preview.js';
-import { failureHeadline, overlayCounts, revisionName, severityCounts } from './render-parts.js';
+import {
+  failureHeadline,
+  overlayCounts,
+  reachSentence,
+  revisionName,
+  severityCounts,
+} from './render-parts.js';
 
 /**
  * Terminal text: the revisions and risk roll-up, then per overlay its risk notes (worst first) and
@@ -25,6 +31,7 @@ export function previewText(p: PreviewData): string {
     );
     lines.push(...failureLines(f.issues, f.message, f.fix));
   }
+  if (p.reach) lines.push(reachSentence(p.reach));
   lines.push(`risks: ${severityCounts(p.risks)}`);
   for (const o of p.overlays) {
     lines.push('', `overlay ${o.overlay}: ${overlayCounts(o)}`);

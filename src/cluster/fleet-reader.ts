@@ -1,0 +1,93 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { errorMessage } from '../core/errors.js';
+import type { ClusterObservation, ObservedSync } from '../fleet/gates.js';
+import type { FleetMember } from '../fleet/fleet-file.js';
+import type { SyncStatusJson } from '../report/sync-status.js';
+import { KubeClient } from './client.js';
+import { kubeconfigSource } from './kubeconfig-source.js';
+import { PLATFORM_SYNC_API_VERSION, type PlatformSyncSpec } from './sync-status-store.js';
+
+/** Every context of a kubeconfig (`--kubeconfig`, else $KUBECONFIG, else ~/.kube/config) as a fleet member. */
+export function membersFromKubeconfig(kubeconfig: string | undefined): FleetMember[] {
+  const source = kubeconfigSource(kubeconfig);
+  const kc = new KubeConfig();
+  if (source.kind === 'in-cluster') return [];
+  if (source.paths.length === 1) kc.loadFromFile(source.paths[0]!);
+  else kc.loadFromDefault();
+  return kc.getContexts().map((c) => ({
+    name: c.name,
+    context: c.name,
+    ...(kubeconfig ? { kubeconfig } : {}),
+  }));
+}
+
+/**
+ * Reads the PlatformSync objects of every member, at most `concurrency` at a time, each bounded by
+ * `timeoutMs`. A cluster that cannot be read (unreachable, unauthorized, no PlatformSync CRD) is an
+ * observation with an `error`, never left out.
+ */
+export async function observeFleet(
+  members: readonly FleetMember[],
+  opts: { timeoutMs?: number; concurrency?: number; kubeconfig?: string } = {},
+): Promise<ClusterObservation[]> {
+  const out: ClusterObservation[] = new Array(members.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < members.length) {
+      const i = next++;
+      out[i] = await observeOne(members[i]!, opts.timeoutMs ?? 10_000, opts.kubeconfig);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 8, members.length) }, worker));
+  return out;
+}
+
+interface PlatformSyncList {
+  items: { metadata: { name: string; namespace: string }; spec: PlatformSyncSpec; status?: SyncStatusJson }[];
+}
+
+async function observeOne(
+  m: FleetMember,
+  timeoutMs: number,
+  kubeconfig?: string,
+): Promise<ClusterObservation> {
+  let client: KubeClient | undefined;
+  try {
+    const file = m.kubeconfig ?? kubeconfig;
+    client = await KubeClient.load({
+      ...(file ? { kubeconfig: file } : {}),
+      context: m.context,
+      userAgent: 'groundwork-fleet',
+      retries: 1,
+    });
+    const list = await client.request<PlatformSyncList>(
+      'GET',
+      `/apis/${PLATFORM_SYNC_API_VERSION}/platformsyncs`,
+      {
+        signal: AbortSignal.timeout(timeoutMs),
+        noRetry: true,
+      },
+    );
+    const syncs: ObservedSync[] = list.items.map((p) => ({
+      name: p.metadata.name,
+      namespace: p.metadata.namespace,
+      overlay: p.spec.overlay,
+      repository: {
+        url: p.spec.repository.url,
+        ...(p.spec.repository.ref.branch ? { branch: p.spec.repository.ref.branch } : {}),
+        ...(p.spec.repository.path ? { path: p.spec.repository.path } : {}),
+      },
+      status: p.status,
+    }));
+    return { cluster: m.name, context: m.context, syncs };
+  } catch (err) {
+    return { cluster: m.name, context: m.context, error: firstLine(errorMessage(err)), syncs: [] };
+  } finally {
+    client?.close();
+  }
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? s;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

@@ -1,0 +1,82 @@
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { GroundworkError } from '../core/errors.js';
+
+/** One cluster of a fleet: the kube context that reaches it (and the kubeconfig that holds it). */
+export interface FleetMember {
+  /** The fleet's name for it. @default the context */
+  readonly name: string;
+  readonly context: string;
+  /** @default $KUBECONFIG, else ~/.kube/config */
+  readonly kubeconfig?: string;
+}
+
+const schema = z
+  .object({
+    clusters: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1).optional(),
+            context: z.string().min(1),
+            kubeconfig: z.string().min(1).optional(),
+          })
+          .strict(),
+      )
+      .min(1, 'list at least one cluster'),
+  })
+  .strict();
+
+/**
+ * Reads a fleet file:
+ *
+ * ```yaml
+ * clusters:
+ *   - name: prod-eu-1          # optional, defaults to the context
+ *     context: prod-eu-1
+ *     kubeconfig: ~/.kube/prod # optional
+ * ```
+ *
+ * Throws `InvalidFleetFile` naming the file and line of each problem. Pure.
+ */
+export function parseFleetFile(text: string, file: string): FleetMember[] {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  const fail = (message: string, at?: number): never => {
+    throw new GroundworkError({
+      code: 'InvalidFleetFile',
+      subject: at ? `${file}:${at}` : file,
+      message,
+      fix: 'a fleet file is "clusters:" with a list of {name?, context, kubeconfig?}',
+    });
+  };
+  if (doc.errors[0]) fail(doc.errors[0].message.split('\n')[0]!, doc.errors[0].linePos?.[0]?.line);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    let at: number | undefined;
+    for (let len = issue.path.length; len > 0 && at === undefined; len--) {
+      const node = doc.getIn(issue.path.slice(0, len) as (string | number)[], true) as
+        { range?: [number, number, number] } | undefined;
+      if (node?.range) at = lines.linePos(node.range[0]).line;
+    }
+    fail(`${issue.path.join('.') || '(root)'}: ${issue.message}`, at);
+  }
+  const members = parsed.data!.clusters.map((c) => ({
+    name: c.name ?? c.context,
+    context: c.context,
+    ...(c.kubeconfig ? { kubeconfig: c.kubeconfig } : {}),
+  }));
+  const seen = new Set<string>();
+  for (const m of members) {
+    if (seen.has(m.name)) fail(`cluster ${m.name} is listed twice`);
+    seen.add(m.name);
+  }
+  return members;
+}

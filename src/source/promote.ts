@@ -1,0 +1,189 @@
+import * as fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import git from 'isomorphic-git';
+import type { HttpClient } from 'isomorphic-git';
+import nodeHttp from 'isomorphic-git/http/node';
+import { GroundworkError } from '../core/errors.js';
+import { authorizationHeader, redact, type GitAuth } from './credentials.js';
+import { fetchError, scrubUrl } from './fetch-error.js';
+
+/** How a branch of the remote stands against a commit that is to be promoted onto it. */
+export interface BranchState {
+  /** The branch's head; undefined when the branch does not exist yet. */
+  readonly head: string | undefined;
+  /** True when moving the branch to the commit is a fast-forward (or the branch does not exist). */
+  readonly fastForward: boolean;
+  /** Commits the promotion adds to the branch (0 when the branch is already there). */
+  readonly ahead: number;
+}
+
+/**
+ * A temporary repository for promoting a commit from one branch of a remote to another, with
+ * isomorphic-git over HTTP (credentials as an Authorization header, never in the URL or a file).
+ * The caller's checkout is never touched. `dispose()` removes it.
+ *
+ * @example
+ * const repo = await PromotionRepo.open({ url, auth });
+ * const source = await repo.fetchBranch('main');
+ * const state = await repo.stateOf(commit, await repo.fetchBranch('env/prod'));
+ * if (state.fastForward) await repo.push('env/prod', commit, { name: 'promote/prod/1', message });
+ * await repo.dispose();
+ */
+export class PromotionRepo {
+  private constructor(
+    readonly dir: string,
+    private readonly url: string,
+    private readonly auth: GitAuth | undefined,
+    private readonly http: HttpClient,
+  ) {}
+
+  static async open(opts: { url: string; auth?: GitAuth; http?: HttpClient }): Promise<PromotionRepo> {
+    const { url, auth } = scrubUrl(opts.url, opts.auth);
+    const dir = await mkdtemp(join(tmpdir(), 'groundwork-promote-'));
+    await git.init({ fs, dir, defaultBranch: 'main' });
+    await git.addRemote({ fs, dir, remote: 'origin', url });
+    return new PromotionRepo(dir, url, auth, opts.http ?? nodeHttp);
+  }
+
+  private get headers(): Record<string, string> {
+    const header = authorizationHeader(this.auth);
+    return header ? { Authorization: header } : {};
+  }
+
+  /** Fetches a branch (its whole history) and returns its head, or undefined when it does not exist. */
+  async fetchBranch(branch: string): Promise<string | undefined> {
+    const remoteRef = `refs/heads/${branch}`;
+    const refs = await git
+      .listServerRefs({ http: this.http, url: this.url, prefix: remoteRef, headers: this.headers })
+      .catch((err: unknown) => {
+        throw fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+      });
+    if (!refs.some((r) => r.ref === remoteRef)) return undefined;
+    try {
+      const r = await git.fetch({
+        fs,
+        http: this.http,
+        dir: this.dir,
+        url: this.url,
+        ref: `refs/remotes/origin/${branch}`,
+        remoteRef,
+        singleBranch: true,
+        tags: false,
+        headers: this.headers,
+      });
+      if (r.fetchHead)
+        await git.writeRef({
+          fs,
+          dir: this.dir,
+          ref: `refs/remotes/origin/${branch}`,
+          value: r.fetchHead,
+          force: true,
+        });
+      return r.fetchHead ?? undefined;
+    } catch (err) {
+      throw fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+    }
+  }
+
+  /** Whether `commit` is `head` or one of its ancestors (both fetched). */
+  async contains(head: string, commit: string): Promise<boolean> {
+    if (head === commit) return true;
+    return git.isDescendent({ fs, dir: this.dir, oid: head, ancestor: commit, depth: -1 }).catch(() => false);
+  }
+
+  /** How a branch at `head` (undefined: no such branch) stands against moving it to `commit`. */
+  async stateOf(commit: string, head: string | undefined): Promise<BranchState> {
+    if (!head)
+      return { head, fastForward: true, ahead: (await git.log({ fs, dir: this.dir, ref: commit })).length };
+    if (head === commit) return { head, fastForward: true, ahead: 0 };
+    if (!(await this.contains(commit, head))) return { head, fastForward: false, ahead: 0 };
+    const log = await git.log({ fs, dir: this.dir, ref: commit });
+    const at = log.findIndex((c) => c.oid === head);
+    return { head, fastForward: true, ahead: at >= 0 ? at : log.length };
+  }
+
+  /**
+   * Moves `branch` of the remote to `commit` (the server refuses anything but a fast-forward) and
+   * pushes an annotated tag on it. `NotFastForward` when the server refused.
+   */
+  async push(branch: string, commit: string, tag?: { name: string; message: string }): Promise<void> {
+    await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${branch}`, value: commit, force: true });
+    const remoteRef = `refs/heads/${branch}`;
+    try {
+      const pushed = await git.push({
+        fs,
+        http: this.http,
+        dir: this.dir,
+        url: this.url,
+        ref: branch,
+        remoteRef,
+        headers: this.headers,
+      });
+      if (!pushed.ok)
+        throw Object.assign(new Error(pushed.error ?? 'push failed'), { code: 'PushRejectedError' });
+      if (tag) {
+        await git.annotatedTag({
+          fs,
+          dir: this.dir,
+          ref: tag.name,
+          object: commit,
+          message: tag.message,
+          tagger: { name: 'groundwork promote', email: 'groundwork@localhost' },
+        });
+        await git.push({
+          fs,
+          http: this.http,
+          dir: this.dir,
+          url: this.url,
+          ref: `refs/tags/${tag.name}`,
+          remoteRef: `refs/tags/${tag.name}`,
+          headers: this.headers,
+        });
+      }
+    } catch (err) {
+      if ((err as { code?: string }).code === 'PushRejectedError')
+        throw new GroundworkError({
+          code: 'NotFastForward',
+          subject: `branch ${branch}`,
+          message: `the server refused the push: ${redact((err as Error).message, this.auth)}`,
+          fix: 'someone pushed meanwhile: run groundwork promote again',
+        });
+      throw fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Commits between `commit` and the head of `branch` on the remote (how far a cluster that runs
+ * `commit` is behind its environment's ref), by branch. Undefined for a branch that does not exist
+ * or a commit that is not on it.
+ */
+export async function commitsBehind(opts: {
+  readonly url: string;
+  readonly auth?: GitAuth;
+  readonly wanted: readonly { readonly branch: string; readonly commit: string }[];
+  readonly http?: HttpClient;
+}): Promise<Map<string, number>> {
+  const repo = await PromotionRepo.open(opts);
+  const out = new Map<string, number>();
+  try {
+    for (const branch of new Set(opts.wanted.map((w) => w.branch))) {
+      const head = await repo.fetchBranch(branch);
+      if (!head) continue;
+      const log = await git.log({ fs, dir: repo.dir, ref: head, depth: 1000 });
+      for (const w of opts.wanted.filter((x) => x.branch === branch)) {
+        const i = log.findIndex((c) => c.oid === w.commit);
+        if (i >= 0) out.set(`${branch}@${w.commit}`, i);
+      }
+    }
+    return out;
+  } finally {
+    await repo.dispose();
+  }
+}

@@ -138,7 +138,8 @@ async function promoteCli(env: string, ...more: string[]) {
 const failedGates = (r: PromotionResult | undefined) =>
   (r?.gates ?? []).filter((g) => !g.passed).map((g) => g.gate);
 
-const branchHead = (branch: string) => repo.git('ls-remote', 'origin', `refs/heads/${branch}`).split(/\s/)[0]!;
+const branchHead = (branch: string) =>
+  repo.git('ls-remote', 'origin', `refs/heads/${branch}`).split(/\s/)[0]!;
 
 beforeAll(async () => {
   // Three control planes with only the controllers the test needs (Deployments for the Degraded case).

@@ -106,4 +106,54 @@ describe('groundwork bootstrap', () => {
       again.plan.items.filter((i) => i.action !== 'unchanged').map((i) => `${i.action} ${i.id}`),
     ).toEqual([]);
   });
+
+  it("follows the branch of the overlay's environment when no branch is asked for", async () => {
+    const ns = cluster.namespace;
+    const repo = await platformRepo(`e${ns.slice(-6)}`);
+    cleanups.push(() => repo.stop());
+    const withEnvironments = {
+      'groundwork.yaml': [
+        `name: e${ns.slice(-6)}`,
+        'entry: platform/main.ts',
+        'overlays: overlays',
+        'defaultOverlay: test',
+        'environments:',
+        '  - { name: dev, overlays: [dev], ref: main }',
+        '  - { name: prod, overlays: [test], ref: env/prod, promotedFrom: dev }',
+        '',
+      ].join('\n'),
+    };
+    const promoted = await repo.publish(
+      { namespace: 'team-a', items: { promoted: '1' } },
+      withEnvironments,
+      'promoted',
+    );
+    repo.repo.git('push', '-q', 'origin', `${promoted}:refs/heads/env/prod`);
+    await repo.publish(
+      { namespace: 'team-a', items: { unpromoted: '1' } },
+      withEnvironments,
+      'not promoted yet',
+    );
+    const session = new ClusterSession(await KubeClient.load({ kubeconfig: cluster.kubeconfig }));
+    cleanups.push(async () => session.client.close());
+    const plan = await planBootstrap(session, {
+      repository: { url: repo.url, ref: { branch: 'main' } },
+      followEnvironment: true,
+      overlay: 'test',
+      namespace: ns,
+      mode: 'self-heal',
+      interval: '1m',
+      image: 'registry.example.com/groundwork:test',
+      replicas: 1,
+      networkPolicy: false,
+    });
+    const sync = plan.objects.find((o) => o.kind === 'PlatformSync') as unknown as {
+      spec: { repository: { ref: { branch?: string } } };
+    };
+    expect(sync.spec.repository.ref).toEqual({ branch: 'env/prod' });
+    // RBAC and the inventory come from the promoted revision, not from main.
+    const names = plan.platform.manifests.map((m) => m.object.metadata.name);
+    expect(names).toContain('promoted');
+    expect(names).not.toContain('unpromoted');
+  });
 });

@@ -121,10 +121,18 @@ async function settled(env: Env, commit: string, ready: 'True' | 'False' = 'True
   );
 }
 
+/** Wall times of the CLI calls, written to $GROUNDWORK_FLEET_TIMINGS when set (docs/fleet.md's figures). */
+const timings: { command: string; ms: number }[] = [];
+
 async function promoteCli(env: string, ...more: string[]) {
+  const started = performance.now();
   const r = await groundwork(['promote', env, '--dir', local, '--fleet', fleetFile, '-o', 'json', ...more], {
     env: { GROUNDWORK_GIT_TOKEN: TOKEN },
     timeoutMs: 180_000,
+  });
+  timings.push({
+    command: `promote ${env} ${more.join(' ')}`.trim(),
+    ms: Math.round(performance.now() - started),
   });
   let result: PromotionResult | undefined;
   try {
@@ -192,6 +200,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  if (process.env.GROUNDWORK_FLEET_TIMINGS)
+    writeFileSync(process.env.GROUNDWORK_FLEET_TIMINGS, JSON.stringify(timings, null, 2));
   for (const env of ENVS) await agents[env]?.stop().catch(() => undefined);
   for (const env of ENVS) clients[env]?.close();
   await server?.stop();
@@ -315,9 +325,11 @@ describe('promotion through git and the clusters themselves', () => {
   });
 
   it('shows every cluster in fleet status, and an unreachable one blocks promotion and shows as such', async () => {
+    const started = performance.now();
     const status = await groundwork(['fleet', 'status', '--dir', local, '--fleet', fleetFile, '-o', 'json'], {
       env: { GROUNDWORK_GIT_TOKEN: TOKEN },
     });
+    timings.push({ command: 'fleet status (3 clusters)', ms: Math.round(performance.now() - started) });
     expect(status.code).toBe(0);
     const rows = (
       JSON.parse(status.stdout) as {

@@ -160,7 +160,7 @@ async function membersOf(flags: FleetFlags, dir: string): Promise<FleetMember[]>
 }
 
 /** ClusterVersion and MachineConfig changes between two commits, per overlay, from the PR preview's risk notes. */
-async function riskyChanges(
+export async function riskyChanges(
   repoDir: string,
   base: string,
   head: string,

@@ -10,10 +10,14 @@ const [kubeconfig, dir, overlay] = process.argv.slice(2) as [string, string, str
 const session = new ClusterSession(await KubeClient.load({ kubeconfig, maxSockets: 32 }));
 const revision = 'bench@sha1:0000000000000000000000000000000000000000';
 
-async function reconcile() {
+async function reconcile(opts: { change?: boolean } = {}) {
   const before = { ...session.client.counts };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const objects = await readObjects(dir);
+  // A one-object change: the first ConfigMap's data differs from what was applied.
+  if (opts.change && objects[0])
+    objects[0] = { ...objects[0], data: { changed: String(Date.now()) } } as (typeof objects)[0];
   const manifests = objects.map((o) => toManifest(o, `bench/${o.metadata.name}`)).sort(compareManifests);
   const read = performance.now();
   const observed = await observeAndPlan(
@@ -27,8 +31,10 @@ async function reconcile() {
   const requests = Object.fromEntries(
     Object.entries(session.client.counts).map(([m, n]) => [m, n - (before[m] ?? 0)]),
   );
+  const used = process.cpuUsage(cpu);
   return {
     totalMs: done - started,
+    cpuMs: (used.user + used.system) / 1000,
     readMs: read - started,
     planMs: planned - read,
     applyMs: done - planned,
@@ -42,6 +48,12 @@ async function reconcile() {
 }
 
 const first = await reconcile();
+// Markers on stderr let the parent sample the apiserver's CPU around the no-op alone.
+process.stderr.write('noop-start\n');
 const noop = await reconcile();
+process.stderr.write('noop-end\n');
+const change = process.argv.includes('--change') ? await reconcile({ change: true }) : undefined;
 session.client.close();
-process.stdout.write(JSON.stringify({ first, noop, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+process.stdout.write(
+  JSON.stringify({ first, noop, change, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+);

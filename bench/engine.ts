@@ -92,7 +92,7 @@ export async function benchEngine(sizes: number[]): Promise<string> {
   return rows.join('\n');
 }
 
-async function writeManifests(dir: string, ns: string, n: number): Promise<string> {
+export async function writeManifests(dir: string, ns: string, n: number): Promise<string> {
   await mkdir(dir, { recursive: true });
   // 100 objects per file, as a synthesized platform directory would hold them.
   for (let f = 0; f * 100 < n; f++) {

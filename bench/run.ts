@@ -3,6 +3,7 @@ import { benchEngine } from './engine.js';
 import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
+import { benchFlux } from './flux/bench.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<string>> = {
   engine: () => benchEngine(sizes ?? [1000, 5000]),
   agent: () => benchAgent(sizes?.[0] ?? 5000),
   'real-sets': () => benchRealSets(),
+  flux: () => benchFlux(sizes ?? [1000, 5000]),
 };
 
 for (const [name, fn] of Object.entries(benches)) {

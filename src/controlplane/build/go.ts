@@ -7,17 +7,26 @@ export interface GoRunOptions {
   /** Called with each line the go tool writes to stderr (downloads, `-v` package names, errors). */
   onLine?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** `GOTOOLCHAIN` (e.g. `go1.27.3`, fetched once from the module proxy). @default 'local' */
+  toolchain?: string;
 }
 
 /**
- * Runs the machine's `go` with `GOTOOLCHAIN=local` (never downloads another toolchain)
+ * Runs the machine's `go` with `GOTOOLCHAIN=local` (never downloads another toolchain unless
+ * `toolchain` names one)
  * and `GOFLAGS=-mod=mod`. Resolves to stdout; rejects with the tail of stderr.
  */
 export function runGo(args: readonly string[], opts: GoRunOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('go', args, {
       cwd: opts.cwd,
-      env: { ...process.env, ...opts.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod', GOWORK: 'off' },
+      env: {
+        ...process.env,
+        ...opts.env,
+        GOTOOLCHAIN: opts.toolchain ?? 'local',
+        GOFLAGS: '-mod=mod',
+        GOWORK: 'off',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

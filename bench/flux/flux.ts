@@ -1,0 +1,228 @@
+// Runs Flux's kustomize-controller against a local control plane, and plays source-controller's part
+// thinly: source-controller cannot be built here (the module proxy refuses fluxcd/pkg/artifact), so
+// the benchmark packs the manifests into a tar.gz, serves it over loopback HTTP, and writes the
+// GitRepository status (artifact url, revision, digest, size; Ready) as source-controller does.
+// kustomize-controller then downloads the artifact, verifies its digest and applies it.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeClient } from '../../src/cluster/client.js';
+import { installCrds } from '../../src/cluster/crds.js';
+import { freePort } from '../../src/controlplane/ports.js';
+import { startProcess, type ManagedProcess } from '../../src/controlplane/process.js';
+import type { K8sObject } from '../../src/core/object.js';
+import { readObjects } from '../../src/core/yaml-files.js';
+import type { FluxBuild } from './build.js';
+
+const SOURCE_API = '/apis/source.toolkit.fluxcd.io/v1';
+const KUSTOMIZE_API = '/apis/kustomize.toolkit.fluxcd.io/v1';
+
+export interface RunningFlux {
+  readonly process: ManagedProcess;
+  readonly metricsUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Installs the Flux CRDs and starts kustomize-controller as its own process, metrics on loopback. */
+export async function startKustomizeController(
+  client: KubeClient,
+  build: FluxBuild,
+  kubeconfig: string,
+  logDir: string,
+): Promise<RunningFlux> {
+  await installCrds(client, await readObjects(build.crds));
+  const [metrics, health] = [await freePort(), await freePort()];
+  const proc = startProcess({
+    name: 'kustomize-controller',
+    binary: build.binary,
+    args: [
+      '--watch-all-namespaces',
+      `--metrics-addr=127.0.0.1:${metrics}`,
+      `--health-addr=127.0.0.1:${health}`,
+      '--enable-leader-election=false',
+      '--no-remote-bases=true',
+      '--log-level=info',
+    ],
+    logFile: join(logDir, 'kustomize-controller.log'),
+    env: { ...process.env, KUBECONFIG: kubeconfig },
+  });
+  const metricsUrl = `http://127.0.0.1:${metrics}/metrics`;
+  for (let i = 0; i < 120; i++) {
+    const ok = await fetch(`http://127.0.0.1:${health}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { process: proc, metricsUrl, stop: () => proc.stop() };
+}
+
+/** An artifact as source-controller records it in `status.artifact`. */
+export interface Artifact {
+  readonly path: string;
+  readonly url: string;
+  readonly revision: string;
+  readonly digest: string;
+  readonly size: number;
+}
+
+/** Serves tar.gz artifacts on loopback, as source-controller's storage server does. */
+export class ArtifactServer {
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    private readonly files: Map<string, Buffer>,
+  ) {}
+
+  static async start(): Promise<ArtifactServer> {
+    const files = new Map<string, Buffer>();
+    const server = createServer((req, res) => {
+      const body = files.get(req.url ?? '');
+      if (!body) return res.writeHead(404).end();
+      res.writeHead(200, { 'Content-Type': 'application/gzip', 'Content-Length': body.length }).end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    return new ArtifactServer(server, (server.address() as AddressInfo).port, files);
+  }
+
+  /** Packs `objects` (one YAML stream file) into a tar.gz and serves it; `commit` names the revision. */
+  publish(namespace: string, name: string, objects: readonly K8sObject[], commit: string): Artifact {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-flux-artifact-'));
+    try {
+      mkdirSync(join(dir, 'src'));
+      // JSON documents: any YAML reader reads them as the same objects.
+      writeFileSync(
+        join(dir, 'src', 'objects.yaml'),
+        objects.map((o) => `---\n${JSON.stringify(o)}\n`).join(''),
+      );
+      execFileSync('tar', ['-czf', join(dir, 'a.tar.gz'), '-C', join(dir, 'src'), '.']);
+      const body = readFileSync(join(dir, 'a.tar.gz'));
+      const path = `gitrepository/${namespace}/${name}/${commit}.tar.gz`;
+      this.files.set(`/${path}`, body);
+      return {
+        path,
+        url: `http://127.0.0.1:${this.port}/${path}`,
+        revision: `main@sha1:${commit}`,
+        digest: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+        size: body.length,
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  stop(): Promise<void> {
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+/**
+ * Creates the GitRepository (once) and writes its status for `artifact`, as source-controller does
+ * after fetching a new commit: `status.artifact` and `Ready=True` (`Succeeded`).
+ */
+export async function publishGitRepository(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  artifact: Artifact,
+): Promise<void> {
+  const path = `${SOURCE_API}/namespaces/${namespace}/gitrepositories/${name}`;
+  const existing = await client.request<K8sObject>('GET', path).catch(() => undefined);
+  const obj =
+    existing ??
+    (await client.request<K8sObject>('POST', `${SOURCE_API}/namespaces/${namespace}/gitrepositories`, {
+      body: {
+        apiVersion: 'source.toolkit.fluxcd.io/v1',
+        kind: 'GitRepository',
+        metadata: { name, namespace },
+        spec: { url: 'https://git.invalid/platform.git', interval: '10m', ref: { branch: 'main' } },
+      },
+    }));
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  await client.request('PUT', `${path}/status`, {
+    body: {
+      ...obj,
+      status: {
+        observedGeneration: obj.metadata.generation ?? 1,
+        artifact: { ...artifact, lastUpdateTime: now },
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Succeeded',
+            message: `stored artifact for revision '${artifact.revision}'`,
+            lastTransitionTime: now,
+            observedGeneration: obj.metadata.generation ?? 1,
+          },
+          {
+            type: 'ArtifactInStorage',
+            status: 'True',
+            reason: 'Succeeded',
+            message: `stored artifact for revision '${artifact.revision}'`,
+            lastTransitionTime: now,
+            observedGeneration: obj.metadata.generation ?? 1,
+          },
+        ],
+      },
+    },
+  });
+}
+
+/** A Kustomization applying the GitRepository's root, pruning, every `interval`. */
+export async function createKustomization(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  opts: { interval: string; wait?: boolean },
+): Promise<void> {
+  await client.request('POST', `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations`, {
+    body: {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      metadata: { name, namespace },
+      spec: {
+        interval: opts.interval,
+        path: './',
+        prune: true,
+        wait: opts.wait ?? false,
+        sourceRef: { kind: 'GitRepository', name },
+      },
+    },
+  });
+}
+
+export interface KustomizationStatus {
+  lastAppliedRevision?: string;
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
+}
+
+/** Polls until the Kustomization reports `revision` applied and Ready; resolves to the status. */
+export async function kustomizationApplied(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  revision: string,
+  timeoutMs = 600_000,
+): Promise<KustomizationStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const k = await client
+      .request<{ status?: KustomizationStatus }>(
+        'GET',
+        `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations/${name}`,
+      )
+      .catch(() => undefined);
+    const ready = k?.status?.conditions?.find((c) => c.type === 'Ready');
+    if (k?.status?.lastAppliedRevision === revision && ready?.status === 'True') return k.status;
+    if (Date.now() > deadline)
+      throw new Error(
+        `Kustomization ${namespace}/${name} did not apply ${revision}: ${JSON.stringify(k?.status)}`,
+      );
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -144,30 +144,21 @@ export async function publishGitRepository(
       },
     }));
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const condition = (type: string) => ({
+    type,
+    status: 'True',
+    reason: 'Succeeded',
+    message: `stored artifact for revision '${artifact.revision}'`,
+    lastTransitionTime: now,
+    observedGeneration: obj.metadata.generation ?? 1,
+  });
   await client.request('PUT', `${path}/status`, {
     body: {
       ...obj,
       status: {
         observedGeneration: obj.metadata.generation ?? 1,
         artifact: { ...artifact, lastUpdateTime: now },
-        conditions: [
-          {
-            type: 'Ready',
-            status: 'True',
-            reason: 'Succeeded',
-            message: `stored artifact for revision '${artifact.revision}'`,
-            lastTransitionTime: now,
-            observedGeneration: obj.metadata.generation ?? 1,
-          },
-          {
-            type: 'ArtifactInStorage',
-            status: 'True',
-            reason: 'Succeeded',
-            message: `stored artifact for revision '${artifact.revision}'`,
-            lastTransitionTime: now,
-            observedGeneration: obj.metadata.generation ?? 1,
-          },
-        ],
+        conditions: ['Ready', 'ArtifactInStorage'].map(condition),
       },
     },
   });

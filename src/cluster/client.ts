@@ -147,7 +147,14 @@ export class KubeClient {
       res.on('data', (chunk: string) => {
         const lines = (partial + chunk).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines) if (line.trim()) onLine(line);
+        try {
+          for (const line of lines) if (line.trim()) onLine(line);
+        } catch (err) {
+          // A handler that throws (e.g. on a watch ERROR event) ends the stream with its error,
+          // instead of escaping as an uncaught exception from the socket's event.
+          res.destroy();
+          reject(err);
+        }
       });
       res.on('end', () => resolve());
       res.on('error', (err) => (signal?.aborted ? resolve() : reject(err)));

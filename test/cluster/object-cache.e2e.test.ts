@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/cluster/client.js';
+import { Discovery } from '../../src/cluster/discovery.js';
+import { KindCache, type KindCacheOptions } from '../../src/cluster/object-cache.js';
+import { listAll } from '../../src/cluster/list.js';
+import { eventually, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
+
+// Its own control plane: one test restarts the apiserver.
+const dedicated = useDedicatedControlPlane();
+const cluster = useCluster({ namespacePrefix: 'gw-cache', controlPlane: dedicated });
+const UA = 'groundwork-cache-e2e';
+const caches: KindCache[] = [];
+afterEach(() => {
+  for (const c of caches.splice(0)) c.stop();
+});
+
+async function cacheOf(opts: KindCacheOptions = {}) {
+  const client = await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: UA });
+  const info = await new Discovery(client).resolve('v1', 'ConfigMap');
+  const cache = new KindCache(client, info, opts);
+  caches.push(cache);
+  await cache.start();
+  return { cache, client, info };
+}
+
+const put = (name: string, value: string) =>
+  cluster.client.request('PATCH', `/api/v1/namespaces/${cluster.namespace}/configmaps/${name}`, {
+    query: { fieldManager: 'e2e', force: true },
+    contentType: 'application/apply-patch+yaml',
+    body: {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: cluster.namespace },
+      data: { value },
+    },
+  });
+
+const valueIn = (cache: KindCache, name: string) =>
+  (cache.get(`${cluster.namespace}_${name}__ConfigMap`)?.data as { value?: string } | undefined)?.value;
+
+/** LIST requests of this test's client in the audit log since `offset` (watches are verb watch). */
+function lists(offset: number): number {
+  return readFileSync(dedicated.auditLog, 'utf8')
+    .slice(offset)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { verb?: string; userAgent?: string; stage?: string })
+    .filter((e) => e.stage === 'ResponseComplete' && e.verb === 'list' && e.userAgent?.startsWith(UA)).length;
+}
+
+describe('the watch-fed object cache', () => {
+  it('fills from one LIST, then follows creates, updates and deletes with no LIST at all', async () => {
+    await put('a', '1');
+    const { cache } = await cacheOf();
+    expect(valueIn(cache, 'a')).toBe('1');
+    const offset = readFileSync(dedicated.auditLog, 'utf8').length;
+    const expiredBefore = cache.stats.expired;
+    await put('a', '2');
+    await put('b', '1');
+    await cluster.client.request('DELETE', `/api/v1/namespaces/${cluster.namespace}/configmaps/a`);
+    await eventually(async () =>
+      valueIn(cache, 'a') === undefined && valueIn(cache, 'b') === '1' ? true : undefined,
+    );
+    expect(cache.healthy).toBe(true);
+    // No LIST while the watch runs; the only LISTs are relists after the server expired the watch
+    // (a fresh apiserver can answer a watch from a just-listed resourceVersion with 410 Gone).
+    expect(lists(offset)).toBe(cache.stats.expired - expiredBefore);
+    expect(cache.stats.lists).toBe(1 + cache.stats.expired);
+  });
+
+  it('repairs a missed watch event at the next periodic resync', async () => {
+    await put('missed', 'before');
+    let drop = true;
+    const { cache } = await cacheOf({
+      resyncMs: 1500,
+      faults: { dropEvent: (_t, o) => drop && o.metadata.name === 'missed' },
+    });
+    await put('missed', 'after');
+    await put('seen', 'x');
+    await eventually(async () => (valueIn(cache, 'seen') === 'x' ? true : undefined));
+    // The watch carried the change, the cache dropped it: stale until the resync.
+    expect(valueIn(cache, 'missed')).toBe('before');
+    drop = false;
+    await eventually(async () => (valueIn(cache, 'missed') === 'after' ? true : undefined), 10_000);
+    expect(cache.stats.resyncs).toBeGreaterThanOrEqual(1);
+  });
+
+  it('relists when its watch has expired (410 Gone), then watches again', async () => {
+    await put('expiry', '1');
+    const { cache } = await cacheOf({ faults: { expireNextWatch: true } });
+    await eventually(async () => (cache.stats.expired >= 1 && cache.healthy ? true : undefined));
+    expect(cache.stats.lists).toBe(1 + cache.stats.expired);
+    await put('expiry', '2');
+    await eventually(async () => (valueIn(cache, 'expiry') === '2' ? true : undefined));
+  });
+
+  it('comes back after an apiserver restart with nothing lost, and agrees with a fresh LIST', async () => {
+    for (let i = 0; i < 20; i++) await put(`r-${i}`, 'before');
+    const { cache, client, info } = await cacheOf({ retryMs: 200 });
+    const restart = dedicated.controlPlane.restartApiserver({ downMs: 1500 });
+    await eventually(async () => (cache.healthy ? undefined : true), 10_000);
+    await restart;
+    for (let i = 0; i < 20; i += 2) await put(`r-${i}`, 'after');
+    await cluster.client.request('DELETE', `/api/v1/namespaces/${cluster.namespace}/configmaps/r-19`);
+    await eventually(
+      async () =>
+        valueIn(cache, 'r-18') === 'after' && valueIn(cache, 'r-19') === undefined && cache.healthy
+          ? true
+          : undefined,
+      30_000,
+    );
+    const fresh = await listAll(client, info, cluster.namespace);
+    const view = (objs: { metadata: { name: string; resourceVersion?: string } }[]) =>
+      objs.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+    expect(view(cache.objects(cluster.namespace))).toEqual(view(fresh));
+    client.close();
+  });
+});

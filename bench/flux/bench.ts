@@ -203,7 +203,7 @@ export async function benchFlux(sizes: number[]): Promise<string> {
         `| no-op reconcile, wall | ${s(median(g.noop))} | ${s(median(f.noop))} | ${ratio(g.noop, f.noop)} | |`,
         `| no-op CPU, tool + apiserver | ${s(toolAndApi(g.noopCpu, g.noopApi))} | ${s(toolAndApi(f.noopCpu, f.noopApi))} | ${(toolAndApi(g.noopCpu, g.noopApi) / toolAndApi(f.noopCpu, f.noopApi)).toFixed(2)}× | ≤ 0.10× |`,
         `| no-op CPU of the tool alone | ${s(median(g.noopCpu))} | ${s(median(f.noopCpu))} | ${ratio(g.noopCpu, f.noopCpu)} | |`,
-        `| no-op writes (Groundwork) / requests (Flux, audit log) | ${Math.max(...g.noopWrites)} writes | ${median(f.noopReq)} requests | | 0 writes |`,
+        `| no-op writes (Groundwork) / dry-run and write requests (Flux, audit log) | ${Math.max(...g.noopWrites)} writes | ${median(f.noopReq)} requests | | 0 writes |`,
         '',
       );
     }

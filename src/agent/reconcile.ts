@@ -1,3 +1,4 @@
+import { ObjectCacheSet, type KindCacheOptions } from '../cluster/object-cache.js';
 import type { ApplyOptions } from '../apply/apply.js';
 import { applyPlan } from '../apply/apply.js';
 import type { ChangeSet } from '../apply/changeset.js';
@@ -20,12 +21,18 @@ export class ClusterSession {
   readonly target: ClusterApplyTarget;
   readonly inventory: InventoryStore;
 
+  /** Watch-fed caches of the managed kinds (the agent's sessions); undefined: every read is a LIST. */
+  readonly cache: ObjectCacheSet | undefined;
+
   constructor(
     readonly client: KubeClient,
-    opts: { inventoryNamespace?: string } = {},
+    opts: { inventoryNamespace?: string; cache?: KindCacheOptions | boolean } = {},
   ) {
     this.discovery = new Discovery(client);
-    this.observer = new ClusterObserver(client, this.discovery);
+    this.cache = opts.cache
+      ? new ObjectCacheSet(client, this.discovery, opts.cache === true ? {} : opts.cache)
+      : undefined;
+    this.observer = new ClusterObserver(client, this.discovery, this.cache ? { cache: this.cache } : {});
     this.target = new ClusterApplyTarget(client, this.discovery);
     this.inventory = new InventoryStore(client, opts.inventoryNamespace);
   }

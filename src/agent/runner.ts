@@ -77,6 +77,7 @@ export class AgentRunner {
     this.controller.abort();
     this.wake?.();
     this.watch.stop();
+    this.opts.session.cache?.stop();
     await this.loop;
     await this.serial.catch(() => undefined);
     await this.opts.events.flush();
@@ -154,6 +155,7 @@ export class AgentRunner {
     }
     metrics.drift(agent.state.drift.length);
     await this.watch.track(agent.managedObjects);
+    await this.opts.session.cache?.track(agent.managedObjects);
   }
 
   private async checkChanges(changes: ObservedChange[]): Promise<void> {

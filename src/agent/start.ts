@@ -122,7 +122,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   let runner: AgentRunner | undefined;
   let pendingTrigger = false;
   const newRunner = () => {
-    const session = new ClusterSession(client);
+    // The managed kinds are read from watch-fed caches between full resyncs (a LIST only while a
+    // watch is down, filling or expired).
+    const session = new ClusterSession(client, {
+      cache: {
+        resyncMs: 10 * 60_000,
+        onError: (err) => log.debug({ err: String(err) }, 'cache watch error, retrying'),
+      },
+    });
     const agent = new Agent(session, ports, {
       overlay: opts.overlay,
       mode: opts.mode,

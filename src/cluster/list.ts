@@ -2,6 +2,9 @@ import type { K8sObject } from '../core/object.js';
 import type { KubeClient } from './client.js';
 import { resourcePath, type ResourceInfo } from './discovery.js';
 
+/** LIST requests made through `listAll` in this process (pages count), for tests and benchmarks. */
+export const listRequests = { count: 0 };
+
 /** Lists every object of a kind in one namespace (or cluster-wide), following `continue` tokens. */
 export async function listAll(
   client: KubeClient,
@@ -13,6 +16,7 @@ export async function listAll(
   let token: string | undefined;
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   do {
+    listRequests.count++;
     const page = await client.request<{ items: K8sObject[]; metadata: { continue?: string } }>(
       'GET',
       resourcePath(info, namespace),

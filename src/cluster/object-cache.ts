@@ -174,3 +174,63 @@ function expired(info: ResourceInfo, text: string): ApiError {
     text,
   });
 }
+
+/**
+ * Watch-fed caches for the kinds an agent manages, started as kinds appear and stopped as they
+ * go. `lookup` answers only with a healthy cache, so a reader falls back to a LIST whenever a
+ * watch is down, still filling, or expired.
+ */
+export class ObjectCacheSet {
+  private readonly caches = new Map<string, KindCache>();
+  private stopped = false;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly discovery: {
+      tryResolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
+    },
+    private readonly opts: KindCacheOptions = {},
+  ) {}
+
+  /** Caches every kind of `objects`; stops the caches of kinds no longer among them. */
+  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind'>[]): Promise<void> {
+    const wanted = new Map<string, ResourceInfo>();
+    for (const o of objects) {
+      const info = await this.discovery.tryResolve(o.apiVersion, o.kind);
+      if (info) wanted.set(keyOf(info), info);
+    }
+    if (this.stopped) return;
+    for (const [key, cache] of this.caches)
+      if (!wanted.has(key)) {
+        cache.stop();
+        this.caches.delete(key);
+      }
+    for (const [key, info] of wanted) {
+      if (this.caches.has(key)) continue;
+      const cache = new KindCache(this.client, info, this.opts);
+      this.caches.set(key, cache);
+      void cache.start().catch((err: unknown) => this.opts.onError?.(err));
+    }
+  }
+
+  /** The kind's cache when it is filled and its watch runs; undefined otherwise. */
+  lookup(info: ResourceInfo): KindCache | undefined {
+    const cache = this.caches.get(keyOf(info));
+    return cache?.healthy ? cache : undefined;
+  }
+
+  /** Kinds cached, healthy or not (`group/version/kind`). */
+  get kinds(): string[] {
+    return [...this.caches.keys()].sort();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const c of this.caches.values()) c.stop();
+    this.caches.clear();
+  }
+}
+
+function keyOf(info: ResourceInfo): string {
+  return `${info.group}/${info.version}/${info.kind}`;
+}

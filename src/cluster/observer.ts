@@ -28,6 +28,8 @@ export interface ObserverOptions {
   listConcurrency?: number;
   /** Parallel dry-run requests. @default 16 */
   dryRunConcurrency?: number;
+  /** Watch-fed caches (the agent's): a kind with a healthy cache is read from it, without a LIST. */
+  cache?: { lookup(info: ResourceInfo): { objects(namespace?: string): K8sObject[] } | undefined };
 }
 
 /**
@@ -89,6 +91,11 @@ export class ClusterObserver {
     await Promise.all(
       [...groups.values()].map((g) =>
         limit(async () => {
+          const cached = this.opts.cache?.lookup(g.info);
+          if (cached) {
+            for (const obj of cached.objects(g.namespace || undefined)) state.listed.set(idOf(obj), obj);
+            return;
+          }
           try {
             for (const obj of await listAll(this.client, g.info, g.namespace || undefined))
               state.listed.set(idOf(obj), obj);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { eventually, useCluster } from '../harness/cluster.js';
+import { listRequests } from '../../src/cluster/list.js';
 import { memoryLogger, platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-agent' });
@@ -382,5 +383,25 @@ describe('agent processes', () => {
       30_000,
       'the new leader applies',
     );
+  });
+
+  it('reads its managed kinds from watch-fed caches: no-op cycles make no LIST of them', async () => {
+    const { ns, agent } = await setup();
+    await eventually(
+      async () => ((await exists(ns, 'a')) && (await exists(ns, 'b')) ? true : undefined),
+      30_000,
+    );
+    const runner = () => agent.runner()!;
+    // Two more cycles: the caches of the managed kinds start after a cycle and fill.
+    const start = runner().cycles;
+    await eventually(async () => (runner().cycles >= start + 2 ? true : undefined), 30_000);
+    const before = listRequests.count;
+    const from = runner().cycles;
+    await eventually(async () => (runner().cycles >= from + 3 ? true : undefined), 30_000);
+    // Every full cycle re-plans; with the managed kinds cached, none of them LISTs.
+    expect(listRequests.count - before).toBe(0);
+    // Reads still see the truth: an out-of-band change is corrected (drift watch, then the cycle).
+    await cluster.client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/b`);
+    await eventually(async () => ((await exists(ns, 'b')) ? true : undefined), 30_000);
   });
 });

@@ -12,21 +12,38 @@ export async function listAll(
   namespace: string | undefined,
   opts: { labelSelector?: string; pageSize?: number } = {},
 ): Promise<K8sObject[]> {
+  const { items, pages } = await listWithVersion(client, info, namespace, opts);
+  listRequests.count += pages;
+  return items;
+}
+
+/**
+ * `listAll`, with the list's resourceVersion (the snapshot a watch continues from) and the number
+ * of pages it took.
+ */
+export async function listWithVersion(
+  client: KubeClient,
+  info: ResourceInfo,
+  namespace: string | undefined,
+  opts: { labelSelector?: string; pageSize?: number } = {},
+): Promise<{ items: K8sObject[]; resourceVersion: string; pages: number }> {
   const items: K8sObject[] = [];
   let token: string | undefined;
+  let resourceVersion: string | undefined;
+  let pages = 0;
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   do {
-    listRequests.count++;
-    const page = await client.request<{ items: K8sObject[]; metadata: { continue?: string } }>(
-      'GET',
-      resourcePath(info, namespace),
-      {
-        query: { limit: opts.pageSize ?? 500, continue: token, labelSelector: opts.labelSelector },
-      },
-    );
+    pages++;
+    const page = await client.request<{
+      items: K8sObject[];
+      metadata: { continue?: string; resourceVersion: string };
+    }>('GET', resourcePath(info, namespace), {
+      query: { limit: opts.pageSize ?? 500, continue: token, labelSelector: opts.labelSelector },
+    });
     // List items omit apiVersion/kind; restore them so items are whole objects.
     for (const item of page.items) items.push({ ...item, apiVersion, kind: info.kind });
+    resourceVersion ??= page.metadata.resourceVersion;
     token = page.metadata.continue || undefined;
   } while (token);
-  return items;
+  return { items, resourceVersion: resourceVersion!, pages };
 }

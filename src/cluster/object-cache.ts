@@ -2,22 +2,15 @@ import { idOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { ApiError } from './api-error.js';
 import type { KubeClient } from './client.js';
-import { resourcePath, type ResourceInfo } from './discovery.js';
-
-/** Faults a test injects to show the cache repairs itself (never set in production). */
-export interface CacheFaults {
-  /** Drop an event as if the watch had missed it. */
-  dropEvent?: (type: string, obj: K8sObject) => boolean;
-  /** Make the next watch start fail as the server answers an expired resourceVersion (410 Gone). */
-  expireNextWatch?: boolean;
-}
+import type { ResourceInfo } from './discovery.js';
+import { listWithVersion } from './list.js';
+import { watchKind } from './watch.js';
 
 export interface KindCacheOptions {
   /** Full relist as a safety net, even while the watch is healthy. @default 10 minutes */
   resyncMs?: number;
   /** Wait before resuming a failed watch. @default 1000 */
   retryMs?: number;
-  faults?: CacheFaults;
   onError?: (err: unknown) => void;
 }
 
@@ -33,16 +26,17 @@ export interface KindCacheStats {
 
 /**
  * Every object of one kind, kept current by a watch (list, then watch from the list's
- * resourceVersion), as client-go's informers and Argo CD's cluster cache do: reads cost no request
- * while the watch is healthy. The watch resumes from the last resourceVersion after the server
- * closes the stream or restarts; an expired resourceVersion (410 Gone) relists; a periodic full
- * relist (`resyncMs`) repairs anything a watch may have missed. `healthy` is false from a watch
- * failure until the watch runs again, so callers can fall back to a LIST.
+ * resourceVersion, with `watchKind`), as client-go's informers and Argo CD's cluster cache do:
+ * reads cost no request while the watch is healthy. The watch resumes from the last
+ * resourceVersion after the server closes the stream or restarts; an expired resourceVersion (410
+ * Gone) relists; a periodic full relist (`resyncMs`) repairs anything a watch may have missed.
+ * `healthy` is false from a watch failure until the watch runs again, so callers can fall back to
+ * a LIST.
  */
 export class KindCache {
   private readonly items = new Map<ObjectId, K8sObject>();
   private rv: string | undefined;
-  private controller = new AbortController();
+  private readonly controller = new AbortController();
   private running = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private syncedOnce: Promise<void> | undefined;
@@ -60,7 +54,27 @@ export class KindCache {
     if (this.syncedOnce) return this.syncedOnce;
     this.running = true;
     this.syncedOnce = this.relist().then(() => {
-      void this.watchLoop();
+      let listed = true;
+      void watchKind(this.client, this.info, {
+        signal: this.controller.signal,
+        retryMs: this.opts.retryMs ?? 1000,
+        // The first watch continues from the list just made; after an expiry, from a new one.
+        startVersion: async () => {
+          if (!listed) await this.relist();
+          listed = false;
+          return this.rv!;
+        },
+        onStreaming: (up) => (this.watching = up),
+        onEvent: (type, obj) => {
+          this.stats.events++;
+          if (type === 'DELETED') this.items.delete(idOf(obj));
+          else this.items.set(idOf(obj), obj);
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.status === 410) this.stats.expired++;
+          else this.opts.onError?.(err);
+        },
+      });
       this.timer = setInterval(
         () => void this.resync().catch((e: unknown) => this.opts.onError?.(e)),
         this.opts.resyncMs ?? 600_000,
@@ -98,81 +112,12 @@ export class KindCache {
   }
 
   private async relist(): Promise<void> {
-    const apiVersion = this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
-    const next = new Map<ObjectId, K8sObject>();
-    let token: string | undefined;
-    let rv: string | undefined;
-    do {
-      const page = await this.client.request<{
-        items: K8sObject[];
-        metadata: { continue?: string; resourceVersion: string };
-      }>('GET', resourcePath(this.info), { query: { limit: 500, continue: token } });
-      for (const item of page.items) {
-        const obj = { ...item, apiVersion, kind: this.info.kind };
-        next.set(idOf(obj), obj);
-      }
-      rv ??= page.metadata.resourceVersion;
-      token = page.metadata.continue || undefined;
-    } while (token);
+    const { items, resourceVersion } = await listWithVersion(this.client, this.info, undefined);
     this.stats.lists++;
     this.items.clear();
-    for (const [id, o] of next) this.items.set(id, o);
-    this.rv = rv;
+    for (const o of items) this.items.set(idOf(o), o);
+    this.rv = resourceVersion;
   }
-
-  private async watchLoop(): Promise<void> {
-    const apiVersion = this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
-    while (this.running) {
-      try {
-        if (this.opts.faults?.expireNextWatch) {
-          this.opts.faults.expireNextWatch = false;
-          throw expired(this.info, 'too old resource version (injected)');
-        }
-        this.watching = true;
-        await this.client.stream(
-          resourcePath(this.info),
-          { watch: 1, resourceVersion: this.rv, allowWatchBookmarks: true, timeoutSeconds: 300 },
-          (line) => {
-            const event = JSON.parse(line) as { type: string; object: K8sObject & { code?: number } };
-            if (event.type === 'ERROR') {
-              throw event.object.code === 410
-                ? expired(this.info, JSON.stringify(event.object))
-                : new Error(`watch ${this.info.kind}: ${JSON.stringify(event.object)}`);
-            }
-            if (event.object.metadata?.resourceVersion) this.rv = event.object.metadata.resourceVersion;
-            if (event.type === 'BOOKMARK') return;
-            const obj = { ...event.object, apiVersion, kind: this.info.kind };
-            if (this.opts.faults?.dropEvent?.(event.type, obj)) return;
-            this.stats.events++;
-            if (event.type === 'DELETED') this.items.delete(idOf(obj));
-            else this.items.set(idOf(obj), obj);
-          },
-          this.controller.signal,
-        );
-      } catch (err) {
-        this.watching = false;
-        if (!this.running) return;
-        if (err instanceof ApiError && err.status === 410) {
-          this.stats.expired++;
-          await this.relist().catch((e: unknown) => this.opts.onError?.(e));
-          continue;
-        }
-        this.opts.onError?.(err);
-        await new Promise((r) => setTimeout(r, this.opts.retryMs ?? 1000));
-      }
-    }
-  }
-}
-
-/** The 410 Gone a watch gets when its resourceVersion is older than the server's history. */
-function expired(info: ResourceInfo, text: string): ApiError {
-  return new ApiError({
-    status: 410,
-    method: 'GET',
-    path: resourcePath(info),
-    body: { kind: 'Status', reason: 'Expired', code: 410, message: text } as never,
-    text,
-  });
 }
 
 /**

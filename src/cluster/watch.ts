@@ -11,6 +11,15 @@ export interface WatchOptions {
   onResync?: () => void;
   /** Called with connection errors before each retry. */
   onError?: (err: unknown) => void;
+  /** Told when a watch stream starts (true) and when it fails (false). */
+  onStreaming?: (up: boolean) => void;
+  /**
+   * The resourceVersion to (re)start from when there is none to resume from: at first, and after
+   * the server expired the history. @default the current one (a one-item LIST)
+   */
+  startVersion?: () => Promise<string>;
+  /** Wait before retrying after an error. @default 1000 */
+  retryMs?: number;
   signal: AbortSignal;
 }
 
@@ -29,17 +38,19 @@ export async function watchKind(client: KubeClient, info: ResourceInfo, opts: Wa
         signal: opts.signal,
       })
     ).metadata.resourceVersion;
+  const startVersion = opts.startVersion ?? currentVersion;
   let rv: string | undefined;
   while (!opts.signal.aborted) {
     try {
-      rv ??= await currentVersion();
+      rv ??= await startVersion();
+      opts.onStreaming?.(true);
       await client.stream(
         path,
         { watch: 1, resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 300 },
         (line) => {
           const event = JSON.parse(line) as { type: string; object: K8sObject & { code?: number } };
           if (event.type === 'ERROR') {
-            if (event.object.code === 410) rv = undefined;
+            if (event.object.code === 410) throw expiredError(info, JSON.stringify(event.object));
             throw new Error(`watch ${info.kind}: ${JSON.stringify(event.object)}`);
           }
           if (event.object.metadata?.resourceVersion) rv = event.object.metadata.resourceVersion;
@@ -49,13 +60,25 @@ export async function watchKind(client: KubeClient, info: ResourceInfo, opts: Wa
         opts.signal,
       );
     } catch (err) {
+      opts.onStreaming?.(false);
       if (opts.signal.aborted) return;
       if (rv === undefined || (err instanceof ApiError && err.status === 410)) {
         rv = undefined;
         opts.onResync?.();
       }
       opts.onError?.(err);
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, opts.retryMs ?? 1000));
     }
   }
+}
+
+/** The 410 Gone a watch gets when its resourceVersion is older than the server's history. */
+export function expiredError(info: ResourceInfo, text: string): ApiError {
+  return new ApiError({
+    status: 410,
+    method: 'GET',
+    path: resourcePath(info),
+    body: { kind: 'Status', reason: 'Expired', code: 410, message: text } as never,
+    text,
+  });
 }

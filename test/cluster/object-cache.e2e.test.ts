@@ -3,6 +3,7 @@ import { KubeClient } from '../../src/cluster/client.js';
 import { Discovery } from '../../src/cluster/discovery.js';
 import { KindCache, type KindCacheOptions } from '../../src/cluster/object-cache.js';
 import { listAll } from '../../src/cluster/list.js';
+import { expiredError } from '../../src/cluster/watch.js';
 import { eventually, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
 
 // Its own control plane: one test restarts the apiserver.
@@ -14,9 +15,25 @@ afterEach(() => {
   for (const c of caches.splice(0)) c.stop();
 });
 
-async function cacheOf(opts: KindCacheOptions = {}) {
+/** Faults injected between the cache and the apiserver, on the cache's own client. */
+interface Faults {
+  /** Drop a watch event line, as if the watch had missed it. */
+  dropLine?: (line: string) => boolean;
+  /** Answer the next watch request with 410 Gone, as for an expired resourceVersion. */
+  expireNextWatch?: boolean;
+}
+
+async function cacheOf(opts: KindCacheOptions = {}, faults: Faults = {}) {
   const client = await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: UA });
   const info = await new Discovery(client).resolve('v1', 'ConfigMap');
+  const stream = client.stream.bind(client);
+  client.stream = async (path, query, onLine, signal) => {
+    if (faults.expireNextWatch && query?.watch) {
+      faults.expireNextWatch = false;
+      throw expiredError(info, 'too old resource version (injected)');
+    }
+    return stream(path, query, (line) => (faults.dropLine?.(line) ? undefined : onLine(line)), signal);
+  };
   const cache = new KindCache(client, info, opts);
   caches.push(cache);
   await cache.start();
@@ -63,10 +80,10 @@ describe('the watch-fed object cache', () => {
   it('repairs a missed watch event at the next periodic resync', async () => {
     await put('missed', 'before');
     let drop = true;
-    const { cache } = await cacheOf({
-      resyncMs: 1500,
-      faults: { dropEvent: (_t, o) => drop && o.metadata.name === 'missed' },
-    });
+    const { cache } = await cacheOf(
+      { resyncMs: 1500 },
+      { dropLine: (line) => drop && line.includes('"name":"missed"') },
+    );
     await put('missed', 'after');
     await put('seen', 'x');
     await eventually(async () => (valueIn(cache, 'seen') === 'x' ? true : undefined));
@@ -79,7 +96,7 @@ describe('the watch-fed object cache', () => {
 
   it('relists when its watch has expired (410 Gone), then watches again', async () => {
     await put('expiry', '1');
-    const { cache } = await cacheOf({ faults: { expireNextWatch: true } });
+    const { cache } = await cacheOf({ retryMs: 200 }, { expireNextWatch: true });
     await eventually(async () => (cache.stats.expired >= 1 && cache.healthy ? true : undefined));
     expect(cache.stats.lists).toBe(1 + cache.stats.expired);
     await put('expiry', '2');

@@ -26,7 +26,6 @@ export interface Environment {
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** A branch name git accepts, without the `refs/heads/` prefix. */
 const BRANCH = /^(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*\/$)(?!.*\.lock$)(?!.*@\{)[A-Za-z0-9._/-]+$/;
-const SOAK = /^(\d+h)?(\d+m)?(\d+s)?$/;
 
 /** `2h30m` → milliseconds; `0s` and `''` → 0. Only h, m and s, each at most once, in that order. */
 export function soakMs(text: string): number {
@@ -43,7 +42,7 @@ export const environmentSchema = z
     promotedFrom: z.string().optional(),
     soak: z
       .string()
-      .refine((s) => s !== '' && SOAK.test(s), 'must be a duration in h, m and s, e.g. 30m or 2h')
+      .refine((s) => s !== '' && !Number.isNaN(soakMs(s)), 'must be a duration in h, m and s, e.g. 30m or 2h')
       .default('0s'),
     windows: maintenanceWindowsSchema.default([]),
   })
@@ -103,8 +102,6 @@ export const environmentsSchema = z.array(environmentSchema).superRefine((envs, 
     }
   });
 });
-
-export type EnvironmentInput = z.input<typeof environmentSchema>;
 
 /** Environments as the rest of Groundwork uses them (soak in milliseconds). */
 export function toEnvironments(parsed: z.output<typeof environmentsSchema>): Environment[] {

@@ -55,6 +55,9 @@ export function commitOf(revision: string | undefined): string | undefined {
   return m?.[1];
 }
 
+/** Whether a PlatformSync belongs to `platform` (its name is `<platform>-<overlay>`). */
+const ofPlatform = (s: ObservedSync, platform: string) => s.name.startsWith(`${platform}-`);
+
 const condition = (status: SyncStatusJson | undefined, type: string) =>
   status?.conditions.find((c) => c.type === type);
 
@@ -88,9 +91,7 @@ export function checkSource(input: {
   const readySince: { who: string; at: number }[] = [];
   for (const overlay of input.source.overlays) {
     const found = input.observations.flatMap((o) =>
-      o.syncs
-        .filter((s) => s.overlay === overlay && s.name.startsWith(`${input.platform}-`))
-        .map((s) => ({ o, s })),
+      o.syncs.filter((s) => s.overlay === overlay && ofPlatform(s, input.platform)).map((s) => ({ o, s })),
     );
     const unreachable = input.observations.filter((o) => o.error !== undefined);
     if (found.length === 0) {
@@ -203,7 +204,7 @@ export function fleetRows(input: {
       rows.push({ cluster: o.cluster, context: o.context, ready: 'Unreachable', drift: 0, error: o.error });
       continue;
     }
-    const mine = o.syncs.filter((s) => s.name.startsWith(`${input.platform}-`));
+    const mine = o.syncs.filter((s) => ofPlatform(s, input.platform));
     if (mine.length === 0) {
       rows.push({
         cluster: o.cluster,

@@ -180,15 +180,14 @@ export async function promote(req: PromotionRequest, deps: PromotionDeps): Promi
     const result = { ...base, ...(targetHead ? { previous: targetHead } : {}), ahead: state.ahead, gates };
     if (failed.includes('FastForward') || (failed.length > 0 && !req.force))
       return { ...result, outcome: 'refused' };
-    const forced = failed.length > 0 && req.force ? { reason: req.force.reason, gates: failed } : undefined;
-    if (state.ahead === 0) return { ...result, outcome: 'up-to-date', ...(forced ? { forced } : {}) };
+    const forced =
+      failed.length > 0 && req.force ? { forced: { reason: req.force.reason, gates: failed } } : {};
+    if (state.ahead === 0) return { ...result, ...forced, outcome: 'up-to-date' };
     const tag = `promote/${target.name}/${stamp(now)}`;
-    if (req.dryRun) return { ...result, outcome: 'would-promote', tag, ...(forced ? { forced } : {}) };
-    await git.push(target.ref, commit, {
-      name: tag,
-      message: record({ ...result, tag, outcome: 'promoted', ...(forced ? { forced } : {}) }),
-    });
-    return { ...result, outcome: 'promoted', tag, ...(forced ? { forced } : {}) };
+    if (req.dryRun) return { ...result, ...forced, outcome: 'would-promote', tag };
+    const promoted = { ...result, ...forced, outcome: 'promoted' as const, tag };
+    await git.push(target.ref, commit, { name: tag, message: record(promoted) });
+    return promoted;
   } finally {
     await git.dispose();
   }

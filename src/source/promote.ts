@@ -58,7 +58,7 @@ export class PromotionRepo {
     const refs = await git
       .listServerRefs({ http: this.http, url: this.url, prefix: remoteRef, headers: this.headers })
       .catch((err: unknown) => {
-        throw fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+        throw this.failed(err, remoteRef);
       });
     if (!refs.some((r) => r.ref === remoteRef)) return undefined;
     try {
@@ -83,7 +83,7 @@ export class PromotionRepo {
         });
       return r.fetchHead ?? undefined;
     } catch (err) {
-      throw fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+      throw this.failed(err, remoteRef);
     }
   }
 
@@ -150,8 +150,13 @@ export class PromotionRepo {
           message: `the server refused the push: ${redact((err as Error).message, this.auth)}`,
           fix: 'someone pushed meanwhile: run groundwork promote again',
         });
-      throw fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+      throw this.failed(err, remoteRef);
     }
+  }
+
+  /** A git or HTTP failure as a Groundwork error, scrubbed of credentials. */
+  private failed(err: unknown, remoteRef: string): GroundworkError {
+    return fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
   }
 
   async dispose(): Promise<void> {

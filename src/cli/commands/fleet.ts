@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { membersFromKubeconfig, observeFleet } from '../../cluster/fleet-reader.js';
 import { GroundworkError } from '../../core/errors.js';
+import { environmentOf } from '../../fleet/environments.js';
 import { parseFleetFile, type FleetMember } from '../../fleet/fleet-file.js';
 import { commitOf, fleetRows, fleetText, type ClusterObservation } from '../../fleet/gates.js';
 import { promote, promotionText, type RiskyChange } from '../../fleet/promotion.js';
@@ -66,7 +67,7 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
       const observations = await observe(flags, dir);
       const wanted = observations.flatMap((o) =>
         o.syncs.flatMap((s) => {
-          const env = environments.find((e) => e.overlays.includes(s.overlay));
+          const env = environmentOf(environments, s.overlay);
           const commit = commitOf(s.status?.lastAppliedRevision);
           return env && commit ? [{ branch: env.ref, commit, url: s.repository.url }] : [];
         }),

@@ -40,7 +40,12 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
         exportRevision({ repoDir: opts.repoDir, ref: opts.head, dest: join(tmp, 'head') }),
       ]),
     );
-    const overlay = opts.overlay ?? (await defaultOverlay(head.dir));
+    // Head's groundwork.yaml, read once: its default overlay and its environments. An unreadable
+    // config is head's synth failure.
+    const config = await loadProjectConfig(head.dir).catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
+    const overlay = opts.overlay ?? (config instanceof Error ? config : config.defaultOverlay);
     const synth = async (dir: string): Promise<SynthOutcome> => {
       if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
       try {
@@ -54,7 +59,7 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       }
     };
     const [baseOutcome, headOutcome] = await Promise.all([synth(base.dir), synth(head.dir)]);
-    const environments = (await loadProjectConfig(head.dir).catch(() => undefined))?.environments ?? [];
+    const environments = config instanceof Error ? [] : (config.environments ?? []);
     const branch = branchName(opts.base);
     const reached = environments.length > 0 && branch ? reach(environments, branch) : undefined;
     return buildPreview({
@@ -90,15 +95,6 @@ function settled<T>(results: [PromiseSettledResult<T>, PromiseSettledResult<T>])
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   return [(results[0] as PromiseFulfilledResult<T>).value, (results[1] as PromiseFulfilledResult<T>).value];
-}
-
-/** Head's groundwork.yaml `defaultOverlay`; an unreadable config is head's synth failure. */
-async function defaultOverlay(dir: string): Promise<string | Error> {
-  try {
-    return (await loadProjectConfig(dir)).defaultOverlay;
-  } catch (err) {
-    return err instanceof Error ? err : new Error(String(err));
-  }
 }
 
 interface PreviewFlags {

@@ -6,9 +6,10 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compile } from '../../src/controlplane/build/build.js';
 import { runGo } from '../../src/controlplane/build/go.js';
 import { cacheRoot } from '../../src/controlplane/paths.js';
-import { formatElapsed, type Progress } from '../../src/controlplane/progress.js';
+import type { Progress } from '../../src/controlplane/progress.js';
 import { terminalProgress } from '../../src/cli/progress.js';
 
 export const FLUX_VERSION = 'v1.7.3';
@@ -84,29 +85,16 @@ export async function ensureFluxBuild(progress: Progress = terminalProgress()): 
     join(work, 'go.mod'),
     fluxBuildGoMod(await readFile(info.GoMod, 'utf8'), FLUX_VERSION, goVersion),
   );
-  await writeFile(join(work, 'tools.go'), `//go:build tools\n\npackage tools\n`);
   progress.succeed(`kustomize-controller ${FLUX_VERSION} downloaded`);
 
-  const started = Date.now();
-  let packages = 0;
-  progress.start('compiling kustomize-controller');
-  const timer = setInterval(
-    () =>
-      progress.update(
-        `compiling kustomize-controller: ${packages} packages, ${formatElapsed(Date.now() - started)}`,
-      ),
-    1000,
-  );
   const tmp = `${dir}.tmp-${process.pid}`;
   try {
     await rm(tmp, { recursive: true, force: true });
     await mkdir(join(tmp, 'crds'), { recursive: true });
-    await go(
-      ['build', '-v', '-trimpath', '-ldflags', '-s -w', '-o', join(tmp, 'kustomize-controller'), MODULE],
-      (line) => {
-        if (/^[\w.-]+(\/[\w.~-]+)+$/.test(line)) packages++;
-      },
-    );
+    await compile(work, MODULE, join(tmp, 'kustomize-controller'), '-s -w', progress, {
+      env,
+      toolchain: FLUX_TOOLCHAIN,
+    });
     for (const base of [
       join(info.Dir, 'config', 'crd', 'bases'),
       join(source.Dir, 'config', 'crd', 'bases'),
@@ -121,11 +109,6 @@ export async function ensureFluxBuild(progress: Progress = terminalProgress()): 
     await rm(tmp, { recursive: true, force: true });
     progress.fail('kustomize-controller build failed');
     throw err;
-  } finally {
-    clearInterval(timer);
   }
-  progress.succeed(
-    `compiled kustomize-controller (${packages} packages, ${formatElapsed(Date.now() - started)})`,
-  );
   return { binary, crds };
 }

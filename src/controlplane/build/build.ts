@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { binaryCacheDir, cacheRoot } from '../paths.js';
 import { formatElapsed, silentProgress, type Progress } from '../progress.js';
-import { downloadGoMod, localGoVersion, moduleVersions, runGo } from './go.js';
+import { downloadGoMod, localGoVersion, moduleVersions, runGo, type GoRunOptions } from './go.js';
 import { kubernetesBuildGoMod, stagingModules, toolsGo } from './gomod.js';
 import { candidateVersions, newestBuildable } from './versions.js';
 
@@ -160,12 +160,14 @@ async function tidy(moduleDir: string, what: string, progress: Progress): Promis
   );
 }
 
-async function compile(
+/** `go build` of one main package into `out`, with progress (packages compiled, time). */
+export async function compile(
   moduleDir: string,
   pkg: string,
   out: string,
   ldflags: string,
   progress: Progress,
+  go: Pick<GoRunOptions, 'env' | 'toolchain'> = {},
 ): Promise<void> {
   const name = pkg.split('/').at(-1) === 'v3' ? 'etcd' : pkg.split('/').at(-1)!;
   const started = Date.now();
@@ -178,7 +180,8 @@ async function compile(
   try {
     await runGo(['build', '-v', '-trimpath', '-ldflags', ldflags, '-o', out, pkg], {
       cwd: moduleDir,
-      env: { CGO_ENABLED: '0' },
+      env: { ...go.env, CGO_ENABLED: '0' },
+      ...(go.toolchain ? { toolchain: go.toolchain } : {}),
       onLine: (line) => {
         if (/^[\w.-]+(\/[\w.~-]+)+$/.test(line)) packages++;
       },

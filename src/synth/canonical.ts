@@ -24,9 +24,11 @@ function sortValue(value: unknown, depth: number, parentKey: string): unknown {
     if (pa !== -1 || pb !== -1) return (pa === -1 ? Infinity : pa) - (pb === -1 ? Infinity : pb);
     return a < b ? -1 : a > b ? 1 : 0;
   });
-  const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = sortValue((value as Record<string, unknown>)[k], depth + 1, k);
-  return out;
+  // fromEntries defines own properties: a `__proto__` key (a legal ConfigMap data key) stays a key
+  // instead of setting the prototype, as an assignment would.
+  return Object.fromEntries(
+    keys.map((k) => [k, sortValue((value as Record<string, unknown>)[k], depth + 1, k)]),
+  );
 }
 
 /** `sha256:<hex>` of the canonical compact JSON of a value. */

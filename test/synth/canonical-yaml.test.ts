@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { toYaml } from '../../src/synth/canonical.js';
+import { canonicalize, toYaml } from '../../src/synth/canonical.js';
 
 // Strings that some YAML reader resolves to something else when left plain: 1.1 bools, nulls,
 // ints (octal, hex, binary, sexagesimal, underscores), floats, timestamps and the merge key; 1.2's
@@ -61,6 +61,13 @@ describe('toYaml', () => {
     const text = toYaml({ '<<': 'x' });
     expect(() => parse(text, { version: '1.1' })).not.toThrow();
     expect(parse(text, { version: '1.1' })).toEqual({ '<<': 'x' });
+  });
+
+  it('keeps a __proto__ key (a legal ConfigMap data key) as a key', () => {
+    const obj = JSON.parse('{"data":{"__proto__":"x","a":"y"}}') as unknown;
+    expect(Object.keys((canonicalize(obj) as { data: object }).data)).toEqual(['__proto__', 'a']);
+    expect(readsBack(toYaml(obj), '1.1')).toEqual(obj);
+    expect(readsBack(toYaml(obj), '1.2')).toEqual(obj);
   });
 
   it('reads back as the same JSON under both versions, for arbitrary JSON values', () => {

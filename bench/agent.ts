@@ -70,6 +70,8 @@ export async function benchAgent(objects = 5000): Promise<string> {
   const agent = spawn(
     process.execPath,
     [
+      // BENCH_AGENT_NODE_ARGS: extra Node flags for the agent, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+      ...(process.env.BENCH_AGENT_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       new URL('../../bin/groundwork.js', import.meta.url).pathname,
       'agent',
       '--repo',

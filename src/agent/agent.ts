@@ -31,6 +31,11 @@ export interface AgentConfig {
   maxPruneShare?: number;
   /** Stage wait timeout (the agent does not block on health: hooks act once per cycle). @default 60_000 */
   timeoutMs?: number;
+  /**
+   * A cycle whose revision and watched objects are unchanged since the last quiet cycle reuses its
+   * outcome instead of planning again; a full plan still runs at least this often. @default 600_000
+   */
+  fullPlanEveryMs?: number;
 }
 
 /** The last revision that synthesized and applied, kept while later ones fail. */
@@ -55,8 +60,19 @@ export interface AgentState {
   pending: { stage: string; message: string }[];
   lastChanges: ChangeSet | undefined;
   reconciling: boolean;
-  /** Where the last cycle spent its time, in milliseconds (for logs and the benchmark). */
-  timings: { fetch?: number; synth?: number; plan?: number; apply?: number; health?: number };
+  /**
+   * Where the last cycle spent its time, in milliseconds (for logs and the benchmark). `unchanged`:
+   * the cycle found its revision and the watched objects as the last quiet cycle left them, and
+   * did not plan.
+   */
+  timings: {
+    fetch?: number;
+    synth?: number;
+    plan?: number;
+    apply?: number;
+    health?: number;
+    unchanged?: true;
+  };
   /** The platform's name from the last fetched groundwork.yaml (known before any synth succeeds). */
   platformName: string | undefined;
 }
@@ -94,6 +110,11 @@ export class Agent {
     platformName: undefined,
   };
   private reported = new Set<string>();
+  /**
+   * The last cycle that had nothing to apply and saw every list: its revision, the object caches'
+   * fingerprint taken before it observed, and when. A cycle that finds the same is a no-op.
+   */
+  private quiet: { revision: string; fingerprint: string; at: number } | undefined;
 
   constructor(
     private readonly session: ClusterSession,
@@ -115,7 +136,7 @@ export class Agent {
     let candidate: GoodRevision;
     const timings: AgentState['timings'] = (this.state.timings = {});
     let mark = Date.now();
-    const lap = (phase: keyof AgentState['timings']) => {
+    const lap = (phase: Exclude<keyof AgentState['timings'], 'unchanged'>) => {
       timings[phase] = Date.now() - mark;
       mark = Date.now();
     };
@@ -143,6 +164,23 @@ export class Agent {
     } catch (err) {
       return this.fail('FetchFailed', errorMessage(err));
     }
+
+    // Nothing to do when git and every watched object are as the last quiet cycle left them: the
+    // plan is a function of the two (and of the inventory, which only Groundwork writes).
+    const fingerprint = this.session.cache?.fingerprint();
+    if (
+      candidate === this.state.lastGood &&
+      fingerprint !== undefined &&
+      this.quiet?.revision === candidate.revision &&
+      this.quiet.fingerprint === fingerprint &&
+      Date.now() - this.quiet.at < (this.config.fullPlanEveryMs ?? 600_000)
+    ) {
+      timings.unchanged = true;
+      this.state.failure = undefined;
+      this.state.failures = 0;
+      return { revision: candidate.revision, applied: false, drift: this.state.drift };
+    }
+    this.quiet = undefined;
 
     let observed;
     try {
@@ -205,6 +243,13 @@ export class Agent {
     if (mustApply) lap('apply');
     this.state.health = await this.health(candidate.synth, observed.observed.live, written);
     lap('health');
+    if (
+      !mustApply &&
+      fingerprint !== undefined &&
+      observed.observed.failedLists.length === 0 &&
+      observed.observed.unknownKinds.size === 0
+    )
+      this.quiet = { revision: candidate.revision, fingerprint, at: Date.now() };
     await this.reportDrift(this.state.drift);
     return { revision: candidate.revision, applied: mustApply, drift: this.state.drift };
   }

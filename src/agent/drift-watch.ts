@@ -38,8 +38,11 @@ export class DriftWatch {
     },
   ) {}
 
-  /** Sets the managed objects; starts watches for new kinds and stops those no longer managed. */
-  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind' | 'metadata'>[]): Promise<void> {
+  /**
+   * Sets the managed objects; starts watches for new kinds and stops those no longer managed.
+   * Resolves true when every kind is watched (false: some kind is not served yet).
+   */
+  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind' | 'metadata'>[]): Promise<boolean> {
     this.managed = new Set(objects.map(idOf));
     const kinds = new Map(objects.map((o) => [`${o.apiVersion}/${o.kind}`, o]));
     for (const [key, controller] of this.watches) {
@@ -48,13 +51,17 @@ export class DriftWatch {
         this.watches.delete(key);
       }
     }
+    let all = true;
     for (const [key, o] of kinds) {
-      if (this.stopped) return;
+      if (this.stopped) return all;
       if (this.watches.has(key)) continue;
       const info = await this.discovery.tryResolve(o.apiVersion, o.kind);
       // stop() may have come while discovery answered: a watch started now would outlive the agent.
-      if (this.stopped) return;
-      if (!info) continue; // not served yet (an operator's CRD): tracked again after the next reconcile
+      if (this.stopped) return all;
+      if (!info) {
+        all = false; // not served yet (an operator's CRD): tracked again after the next reconcile
+        continue;
+      }
       const controller = new AbortController();
       this.watches.set(key, controller);
       void watchKind(this.client, info, {
@@ -64,6 +71,7 @@ export class DriftWatch {
         ...(this.opts.onError ? { onError: this.opts.onError } : {}),
       });
     }
+    return all;
   }
 
   /** Kinds currently watched (`apiVersion/kind`). */

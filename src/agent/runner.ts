@@ -47,6 +47,7 @@ export class AgentRunner {
   private generation = 1;
   private watch: DriftWatch;
   private loop: Promise<void> | undefined;
+  private tracked: { good: unknown; all: boolean } = { good: undefined, all: false };
   /** Completed full cycles (for readiness and tests). */
   cycles = 0;
   lastResult: CycleResult | undefined;
@@ -154,8 +155,14 @@ export class AgentRunner {
       });
     }
     metrics.drift(agent.state.drift.length);
-    await this.watch.track(agent.managedObjects);
-    await this.opts.session.cache?.track(agent.managedObjects);
+    // Watches and caches follow the last good revision's objects: set again when it changes, and
+    // after a cycle that found a kind not served yet (its CRD may be there now).
+    if (agent.state.lastGood !== this.tracked.good || !this.tracked.all) {
+      const objects = agent.managedObjects;
+      const watched = await this.watch.track(objects);
+      const cached = (await this.opts.session.cache?.track(objects)) ?? true;
+      this.tracked = { good: agent.state.lastGood, all: watched && cached };
+    }
   }
 
   private async checkChanges(changes: ObservedChange[]): Promise<void> {

@@ -29,6 +29,13 @@ export interface AgentOptions {
   overlay: string;
   mode: AgentMode;
   intervalMs: number;
+  /**
+   * The safety net behind the watches: every managed kind is relisted, and the platform re-planned
+   * in full, at least this often even when nothing seems to have changed. @default 600_000
+   */
+  resyncMs?: number;
+  /** Re-plan in full at least this often (tests set 0: every cycle plans). @default resyncMs */
+  fullPlanEveryMs?: number;
   /** @default 0.1 */
   jitter?: number;
   /** Namespace of the status object, lease and credentials Secret. @default 'groundwork-system' */
@@ -126,13 +133,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     // watch is down, filling or expired).
     const session = new ClusterSession(client, {
       cache: {
-        resyncMs: 10 * 60_000,
+        resyncMs: opts.resyncMs ?? 600_000,
         onError: (err) => log.debug({ err: String(err) }, 'cache watch error, retrying'),
       },
     });
     const agent = new Agent(session, ports, {
       overlay: opts.overlay,
       mode: opts.mode,
+      fullPlanEveryMs: opts.fullPlanEveryMs ?? opts.resyncMs ?? 600_000,
       ...(opts.prune !== undefined ? { prune: opts.prune } : {}),
       ...(opts.maxPruneShare !== undefined ? { maxPruneShare: opts.maxPruneShare } : {}),
     });

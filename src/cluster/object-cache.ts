@@ -42,6 +42,8 @@ export class KindCache {
   private syncedOnce: Promise<void> | undefined;
   private watching = false;
   readonly stats: KindCacheStats = { lists: 0, expired: 0, resyncs: 0, events: 0 };
+  /** Bumped by every change to the contents (an event or a relist), so readers can tell "nothing changed". */
+  version = 0;
 
   constructor(
     private readonly client: KubeClient,
@@ -67,6 +69,7 @@ export class KindCache {
         onStreaming: (up) => (this.watching = up),
         onEvent: (type, obj) => {
           this.stats.events++;
+          this.version++;
           if (type === 'DELETED') this.items.delete(idOf(obj));
           else this.items.set(idOf(obj), obj);
         },
@@ -114,6 +117,7 @@ export class KindCache {
   private async relist(): Promise<void> {
     const { items, resourceVersion } = await listWithVersion(this.client, this.info, undefined);
     this.stats.lists++;
+    this.version++;
     this.items.clear();
     for (const o of items) this.items.set(idOf(o), o);
     this.rv = resourceVersion;
@@ -137,14 +141,20 @@ export class ObjectCacheSet {
     private readonly opts: KindCacheOptions = {},
   ) {}
 
-  /** Caches every kind of `objects`; stops the caches of kinds no longer among them. */
-  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind'>[]): Promise<void> {
+  /**
+   * Caches every kind of `objects`; stops the caches of kinds no longer among them. Resolves true
+   * when every kind is cached (false: some kind is not served yet).
+   */
+  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind'>[]): Promise<boolean> {
     const wanted = new Map<string, ResourceInfo>();
-    for (const o of objects) {
-      const info = await this.discovery.tryResolve(o.apiVersion, o.kind);
+    let all = true;
+    for (const key of new Set(objects.map((o) => `${o.apiVersion}\n${o.kind}`))) {
+      const [apiVersion, kind] = key.split('\n') as [string, string];
+      const info = await this.discovery.tryResolve(apiVersion, kind);
       if (info) wanted.set(keyOf(info), info);
+      else all = false;
     }
-    if (this.stopped) return;
+    if (this.stopped) return all;
     for (const [key, cache] of this.caches)
       if (!wanted.has(key)) {
         cache.stop();
@@ -156,12 +166,26 @@ export class ObjectCacheSet {
       this.caches.set(key, cache);
       void cache.start().catch((err: unknown) => this.opts.onError?.(err));
     }
+    return all;
   }
 
   /** The kind's cache when it is filled and its watch runs; undefined otherwise. */
   lookup(info: ResourceInfo): KindCache | undefined {
     const cache = this.caches.get(keyOf(info));
     return cache?.healthy ? cache : undefined;
+  }
+
+  /**
+   * A token that changes whenever any cached object may have changed: an event, a relist, a kind
+   * added or dropped. Undefined while any cache is unhealthy (then nothing can be known unchanged).
+   */
+  fingerprint(): string | undefined {
+    const parts: string[] = [];
+    for (const [key, cache] of [...this.caches].sort(([a], [b]) => a.localeCompare(b))) {
+      if (!cache.healthy) return undefined;
+      parts.push(`${key}@${cache.version}`);
+    }
+    return parts.join(',');
   }
 
   /** Kinds cached, healthy or not (`group/version/kind`). */

@@ -12,7 +12,12 @@ afterEach(async () => {
 });
 
 async function setup(
-  opts: { mode?: 'detect-only' | 'self-heal'; values?: Record<string, string>; secret?: string } = {},
+  opts: {
+    mode?: 'detect-only' | 'self-heal';
+    values?: Record<string, string>;
+    secret?: string;
+    fullPlanEveryMs?: number;
+  } = {},
 ) {
   const ns = cluster.namespace;
   const repo = await platformRepo(`p${ns.slice(-6)}`);
@@ -38,6 +43,7 @@ async function setup(
       cacheDir: `${repo.repo.workDir}-cache`,
       log: logs.log,
       debounceMs: 50,
+      ...(opts.fullPlanEveryMs !== undefined ? { fullPlanEveryMs: opts.fullPlanEveryMs } : {}),
     });
   const agent = await start();
   cleanups.push(() => agent.stop());
@@ -386,7 +392,7 @@ describe('agent processes', () => {
   });
 
   it('reads its managed kinds from watch-fed caches: no-op cycles make no LIST of them', async () => {
-    const { ns, agent } = await setup();
+    const { ns, agent } = await setup({ fullPlanEveryMs: 0 });
     await eventually(
       async () => ((await exists(ns, 'a')) && (await exists(ns, 'b')) ? true : undefined),
       30_000,
@@ -398,10 +404,55 @@ describe('agent processes', () => {
     const before = listRequests.count;
     const from = runner().cycles;
     await eventually(async () => (runner().cycles >= from + 3 ? true : undefined), 30_000);
-    // Every full cycle re-plans; with the managed kinds cached, none of them LISTs.
+    // Every cycle re-plans (fullPlanEveryMs 0); with the managed kinds cached, none of them LISTs.
+    expect(runner().agent.state.timings.plan).toBeDefined();
     expect(listRequests.count - before).toBe(0);
     // Reads still see the truth: an out-of-band change is corrected (drift watch, then the cycle).
     await cluster.client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/b`);
     await eventually(async () => ((await exists(ns, 'b')) ? true : undefined), 30_000);
+  });
+
+  it('skips planning while git and the watched objects are unchanged, and plans again after a change', async () => {
+    const { ns, agent } = await setup();
+    await eventually(
+      async () => ((await exists(ns, 'a')) && (await exists(ns, 'b')) ? true : undefined),
+      30_000,
+    );
+    const runner = () => agent.runner()!;
+    // Each completed cycle: did it plan, or find everything as the last quiet cycle left it?
+    const seen: ('planned' | 'unchanged')[] = [];
+    let counted = runner().cycles;
+    const poll = setInterval(() => {
+      if (runner().cycles === counted) return;
+      counted = runner().cycles;
+      seen.push(runner().agent.state.timings.unchanged ? 'unchanged' : 'planned');
+    }, 5);
+    try {
+      await eventually(
+        async () => (seen.slice(-3).every((s) => s === 'unchanged') && seen.length >= 3 ? true : undefined),
+        30_000,
+        'quiet cycles',
+      );
+      const quiet = seen.length;
+      // An out-of-band edit: the drift watch restores it, and the next cycle plans in full again.
+      const live = await cm(ns, 'a');
+      await cluster.client.request('PUT', `/api/v1/namespaces/${ns}/configmaps/a`, {
+        body: { ...live, data: { ...live.data, value: 'edited' } },
+        query: { fieldManager: 'kubectl-edit' },
+      });
+      await eventually(
+        async () => (seen.slice(quiet).includes('planned') ? true : undefined),
+        30_000,
+        'a full plan after the edit',
+      );
+      await eventually(
+        async () => (seen.at(-1) === 'unchanged' && seen.length > quiet + 1 ? true : undefined),
+        30_000,
+        'quiet again',
+      );
+      expect((await cm(ns, 'a')).data).toEqual(live.data);
+    } finally {
+      clearInterval(poll);
+    }
   });
 });

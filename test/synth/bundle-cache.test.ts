@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleChild } from '../../src/synth/child/bundle.js';
+import { synthesizeInChild } from '../../src/synth/child/run-in-child.js';
 import { platformDir } from '../harness/platform-dir.js';
 
 const platform = (
@@ -42,5 +43,60 @@ describe('the synth child bundle cache', () => {
     expect(err).toMatchObject({ code: 'CompileFailed' });
     expect(String(err)).toMatch(/platform\/main\.ts:2:\d+/);
     expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it('reuses a bundle from another checkout of the same files (the next commit), not of different ones', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-bundle-cache-'));
+    const first = realpathSync(platformDir(platform('same')));
+    const built = await bundleChild(first, 'platform/main.ts', { cacheDir });
+    expect(built).toMatchObject({ cached: false, builtIn: first });
+    // The next commit: the same code, other overlay values, in a directory of its own.
+    const next = realpathSync(mkdtempSync(join(tmpdir(), 'gw-checkout-')));
+    cpSync(first, next, { recursive: true });
+    writeFileSync(join(next, 'overlays/dev.yaml'), 'changed: true\n');
+    expect(await bundleChild(next, 'platform/main.ts', { cacheDir })).toMatchObject({
+      cached: true,
+      file: built.file,
+      builtIn: first,
+    });
+    // Other platform code: rebuilt.
+    const edited = realpathSync(mkdtempSync(join(tmpdir(), 'gw-checkout-')));
+    cpSync(first, edited, { recursive: true });
+    writeFileSync(join(edited, 'platform/main.ts'), platform('other'));
+    expect((await bundleChild(edited, 'platform/main.ts', { cacheDir })).cached).toBe(false);
+    // A new package beside the code may change how imports resolve: rebuilt.
+    const withPackage = realpathSync(mkdtempSync(join(tmpdir(), 'gw-checkout-')));
+    cpSync(first, withPackage, { recursive: true });
+    mkdirSync(join(withPackage, 'node_modules/zod'), { recursive: true });
+    writeFileSync(join(withPackage, 'node_modules/zod/package.json'), '{"name":"zod"}');
+    expect((await bundleChild(withPackage, 'platform/main.ts', { cacheDir })).cached).toBe(false);
+  });
+
+  it('never reuses a bundle whose platform code embeds its own location in another checkout', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-bundle-cache-'));
+    const main = platform('here').replace(
+      'build(scope) {',
+      "build(scope) {\n    void new URL('./main.ts', import.meta.url);",
+    );
+    const first = realpathSync(platformDir(main));
+    await bundleChild(first, 'platform/main.ts', { cacheDir });
+    expect((await bundleChild(first, 'platform/main.ts', { cacheDir })).cached).toBe(true);
+    const next = realpathSync(mkdtempSync(join(tmpdir(), 'gw-checkout-')));
+    cpSync(first, next, { recursive: true });
+    expect((await bundleChild(next, 'platform/main.ts', { cacheDir })).cached).toBe(false);
+  });
+
+  it('names the current checkout in the error of a bundle reused from another one', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-home-'));
+    const main = `${platform('boom')}\nsetTimeout(() => { throw new Error('boom'); });\n`;
+    const first = realpathSync(platformDir(main));
+    const next = realpathSync(mkdtempSync(join(tmpdir(), 'gw-checkout-')));
+    cpSync(first, next, { recursive: true });
+    const synthIn = (dir: string) =>
+      synthesizeInChild({ dir, overlay: 'dev', cacheDir }).catch((e: unknown) => String(e));
+    expect(await synthIn(first)).toContain(join(first, 'platform/main.ts'));
+    const reused = await synthIn(next);
+    expect(reused).toContain(join(next, 'platform/main.ts'));
+    expect(reused).not.toContain(first);
   });
 });

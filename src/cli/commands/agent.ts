@@ -15,6 +15,7 @@ interface AgentFlags {
   overlay: string;
   mode: string;
   interval: string;
+  resyncInterval: string;
   namespace: string;
   syncName?: string;
   credentialsSecret?: string;
@@ -50,7 +51,16 @@ export const registerAgent: CommandModule = (program: Command) => {
       'detect-only: report drift, change only what git changes; self-heal: also restore drifted fields',
       'self-heal',
     )
-    .option('--interval <duration>', 'poll interval (± 10% jitter); a full re-plan each time', '1m')
+    .option(
+      '--interval <duration>',
+      'poll interval (± 10% jitter): fetch, and re-plan unless git and the watched objects are unchanged',
+      '1m',
+    )
+    .option(
+      '--resync-interval <duration>',
+      'relist every managed kind and re-plan in full at least this often, even when nothing changed',
+      '10m',
+    )
     .option(
       '--namespace <ns>',
       'namespace of the status object, lease and credentials Secret',
@@ -80,6 +90,7 @@ export const registerAgent: CommandModule = (program: Command) => {
         overlay: flags.overlay,
         mode: flags.mode,
         intervalMs: parseDuration(flags.interval),
+        resyncMs: parseDuration(flags.resyncInterval),
         namespace: flags.namespace,
         ...(flags.syncName ? { syncName: flags.syncName } : {}),
         ...(flags.credentialsSecret ? { credentialsSecret: flags.credentialsSecret } : {}),

@@ -17,6 +17,11 @@ export interface ChildBundle {
   file: string;
   /** True when an earlier bundle of the same unchanged inputs was reused. */
   cached: boolean;
+  /**
+   * The checkout the bundle was built in: a bundle reused from another checkout of the same files
+   * names that one in stack traces (`run-in-child` maps it back).
+   */
+  builtIn: string;
   /** Removes the bundle unless it is kept in the cache. */
   dispose(): Promise<void>;
 }
@@ -25,13 +30,19 @@ export interface ChildBundle {
 const STDIN_NAME = 'groundwork-synth-child.mjs';
 
 /** Changes when the plugins below change what a bundle holds, so that no older cached bundle is reused. */
-const BUNDLER_REVISION = 2;
+const BUNDLER_REVISION = 3;
 
 /** How many bundles the cache keeps (newest first); each is a few MB. */
 const CACHE_ENTRIES = 16;
 
+/** An input inside the checkout is known by its content; one outside it (Groundwork's install) by its stat. */
+type CachedInput = { rel: string; sha256: string } | { path: string; mtimeMs: number; size: number };
+
 interface CacheManifest {
-  inputs: { path: string; mtimeMs: number; size: number }[];
+  root: string;
+  /** A platform file embeds its own absolute location (import.meta, __dirname): reusable in `root` only. */
+  rootBound: boolean;
+  inputs: CachedInput[];
 }
 
 /**
@@ -41,6 +52,12 @@ interface CacheManifest {
  * file first (a platform's own `node_modules` wins: cdk8s-plus, generated classes), then from
  * Groundwork's install, as the unsandboxed hooks do. A syntax or import error is `CompileFailed`
  * with esbuild's file, line and column, relative to the checkout.
+ *
+ * With `cacheDir`, a bundle is reused while its inputs are unchanged, also from another checkout
+ * of the same files (the agent checks out each commit to a new directory, and most commits change
+ * values, not code): the key is the checkout's layout (every path, and the package.json and
+ * tsconfig files that steer resolution), and a hit needs every bundled file inside the checkout
+ * to have the same content and every one outside it the same size and mtime.
  */
 export async function bundleChild(
   root: string,
@@ -50,49 +67,121 @@ export async function bundleChild(
   const entryPath = isAbsolute(entry) ? entry : join(root, entry);
   if (opts.cacheDir) {
     const key = createHash('sha256')
-      .update(JSON.stringify([packageVersion(), BUNDLER_REVISION, RUN_CHILD, root, entryPath]))
+      .update(JSON.stringify([packageVersion(), BUNDLER_REVISION, RUN_CHILD, relative(root, entryPath)]))
+      .update(await layoutOf(root))
       .digest('hex')
       .slice(0, 32);
     const file = join(opts.cacheDir, `${key}.mjs`);
     const manifestFile = join(opts.cacheDir, `${key}.json`);
-    if (await unchanged(manifestFile, file)) return { file, cached: true, dispose: async () => {} };
+    const hit = await reusable(manifestFile, file, root);
+    if (hit) return { file, cached: true, builtIn: hit.root, dispose: async () => {} };
     await mkdir(opts.cacheDir, { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
     const inputs = await bundleTo(tmp, root, entry, entryPath).catch(async (err: unknown) => {
       await rm(tmp, { force: true });
       throw err;
     });
-    const manifest: CacheManifest = { inputs: await Promise.all(inputs.map(statOf)) };
+    const manifest: CacheManifest = {
+      root,
+      rootBound: inputs.some((i) => i.ownLocation && isInside(root, i.path)),
+      inputs: await Promise.all(inputs.map((i) => cachedInput(root, i.path))),
+    };
     await rename(tmp, file);
     await writeFile(`${manifestFile}.${process.pid}.tmp`, JSON.stringify(manifest));
     await rename(`${manifestFile}.${process.pid}.tmp`, manifestFile);
     await evict(opts.cacheDir);
-    return { file, cached: false, dispose: async () => {} };
+    return { file, cached: false, builtIn: root, dispose: async () => {} };
   }
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-synth-')));
   const file = join(dir, 'synth-child.mjs');
   await bundleTo(file, root, entry, entryPath);
-  return { file, cached: false, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return { file, cached: false, builtIn: root, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** True when the cached bundle exists and none of the files it was built from changed. */
-async function unchanged(manifestFile: string, file: string): Promise<boolean> {
+/** The cached bundle's manifest when the bundle exists and none of its inputs changed for `root`. */
+async function reusable(
+  manifestFile: string,
+  file: string,
+  root: string,
+): Promise<CacheManifest | undefined> {
   try {
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as CacheManifest;
+    if (manifest.rootBound && manifest.root !== root) return undefined;
     await stat(file);
     for (const input of manifest.inputs) {
-      const now = await statOf(input.path);
-      if (now.mtimeMs !== input.mtimeMs || now.size !== input.size) return false;
+      if ('rel' in input) {
+        if ((await sha256Of(join(root, input.rel))) !== input.sha256) return undefined;
+        continue;
+      }
+      const now = await stat(input.path);
+      if (now.mtimeMs !== input.mtimeMs || now.size !== input.size) return undefined;
     }
-    return manifest.inputs.length > 0;
+    return manifest.inputs.length > 0 ? manifest : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-async function statOf(path: string): Promise<{ path: string; mtimeMs: number; size: number }> {
+async function cachedInput(root: string, path: string): Promise<CachedInput> {
+  if (isInside(root, path)) return { rel: relative(root, path), sha256: await sha256Of(path) };
   const s = await stat(path);
   return { path, mtimeMs: s.mtimeMs, size: s.size };
+}
+
+async function sha256Of(path: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Files whose content steers how imports resolve (besides which files exist). */
+const RESOLUTION_FILES = /^(package\.json|tsconfig.*\.json|jsconfig\.json)$/;
+
+/**
+ * What decides how the checkout's imports resolve: every path in it (`.git` aside), and the
+ * content of its package.json and tsconfig files. A `node_modules` directory counts by the
+ * packages in it (its top level, and one level under `@scope`), not by every file.
+ */
+async function layoutOf(root: string): Promise<string> {
+  const out: string[] = [];
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      const relPath = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === '.git') continue;
+      if (e.isDirectory() && e.name === 'node_modules') {
+        out.push(`${relPath}/ ${(await packagesIn(path)).join(' ')}`);
+      } else if (e.isDirectory()) {
+        out.push(`${relPath}/`);
+        await walk(path, relPath);
+      } else {
+        out.push(RESOLUTION_FILES.test(e.name) ? `${relPath} ${await sha256Of(path)}` : relPath);
+      }
+    }
+  };
+  await walk(root, '');
+  return out.join('\n');
+}
+
+async function packagesIn(nodeModules: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const e of (await readdir(nodeModules, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    if (!e.name.startsWith('@')) names.push(e.name);
+    else
+      for (const sub of (await readdir(join(nodeModules, e.name)).catch(() => [])).sort())
+        names.push(`${e.name}/${sub}`);
+  }
+  return names;
 }
 
 /** Keeps the newest `CACHE_ENTRIES` bundles. */
@@ -108,8 +197,17 @@ async function evict(cacheDir: string): Promise<void> {
   }
 }
 
-/** Writes the bundle to `file`; returns the absolute paths of every file it was built from. */
-async function bundleTo(file: string, root: string, entry: string, entryPath: string): Promise<string[]> {
+/**
+ * Writes the bundle to `file`; returns every file it was built from (absolute), and whether the
+ * bundle embeds that file's own location (`ownLocations`).
+ */
+async function bundleTo(
+  file: string,
+  root: string,
+  entry: string,
+  entryPath: string,
+): Promise<{ path: string; ownLocation: boolean }[]> {
+  const located = new Set<string>();
   const contents = [
     `import { runChildToStdout } from ${JSON.stringify(RUN_CHILD)};`,
     `await runChildToStdout(() => import(${JSON.stringify(entryPath)}));`,
@@ -132,11 +230,12 @@ async function bundleTo(file: string, root: string, entry: string, entryPath: st
       sourcesContent: false,
       metafile: true,
       logLevel: 'silent',
-      plugins: [fallbackToGroundwork(), includeReadsFiles(), ownLocations()],
+      plugins: [fallbackToGroundwork(), includeReadsFiles(), ownLocations(located)],
     });
     return Object.keys(result.metafile.inputs)
       .filter((p) => !p.startsWith('<') && p !== STDIN_NAME)
-      .map((p) => (isAbsolute(p) ? p : join(root, p)));
+      .map((p) => (isAbsolute(p) ? p : join(root, p)))
+      .map((path) => ({ path, ownLocation: located.has(path) }));
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     const first = errors[0];
@@ -170,7 +269,7 @@ const LOADERS: Record<string, Loader> = {
  * bundle, so platform code that reads a file next to itself (`new URL('../files/motd',
  * import.meta.url)`) reads the same file as without the sandbox.
  */
-function ownLocations(): Plugin {
+function ownLocations(located: Set<string>): Plugin {
   return {
     name: 'groundwork-own-locations',
     setup(b) {
@@ -180,6 +279,7 @@ function ownLocations(): Plugin {
         const usesDirname =
           /\b__(dirname|filename)\b/.test(text) && !/\b(const|let|var)\s+__(dirname|filename)\b/.test(text);
         if (!usesMeta && !usesDirname) return undefined;
+        located.add(args.path);
         let contents = text;
         if (usesMeta)
           contents = contents

@@ -24,6 +24,8 @@ export interface ChildSynthOptions {
    * @default true, unless GROUNDWORK_SYNTH_CACHE=0
    */
   cache?: boolean;
+  /** Where cached bundles live. @default `<cache root>/synth` */
+  cacheDir?: string;
 }
 
 /** Environment variables the synth child may see: nothing that reaches a cluster or a git server. */
@@ -46,10 +48,10 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
   const bundle = await bundleChild(dir, config.entry, {
     ...(opts.cache === false || process.env.GROUNDWORK_SYNTH_CACHE === '0'
       ? {}
-      : { cacheDir: join(cacheRoot(), 'synth') }),
+      : { cacheDir: opts.cacheDir ?? join(cacheRoot(), 'synth') }),
   });
   try {
-    return await runBundle(bundle.file, { ...opts, dir });
+    return await runBundle(bundle.file, { ...opts, dir }, bundle.builtIn);
   } finally {
     await bundle.dispose();
   }
@@ -70,7 +72,13 @@ export function sandboxFlags(dir: string, bundleFile: string): string[] {
   ];
 }
 
-function runBundle(bundleFile: string, opts: ChildSynthOptions & { dir: string }): Promise<SynthResult[]> {
+function runBundle(
+  bundleFile: string,
+  opts: ChildSynthOptions & { dir: string },
+  builtIn: string,
+): Promise<SynthResult[]> {
+  // A bundle reused from another checkout of the same files names that checkout in stack traces.
+  const here = (text: string) => (builtIn === opts.dir ? text : text.split(builtIn).join(opts.dir));
   const env: NodeJS.ProcessEnv = { GROUNDWORK_PACKAGE_ROOT: packageRoot };
   for (const k of ALLOWED_ENV) if (process.env[k] !== undefined) env[k] = process.env[k];
   const args = [
@@ -122,7 +130,7 @@ function runBundle(bundleFile: string, opts: ChildSynthOptions & { dir: string }
           new GroundworkError({
             code: oom ? 'SynthOutOfMemory' : 'SynthCrashed',
             subject: opts.dir,
-            message: `synth process ended (${signal ?? `exit ${code}`}) without a result${oom ? `: over the ${opts.memoryMb ?? 1024} MiB heap cap` : ''}\n${err.split('\n').slice(-8).join('\n')}`,
+            message: `synth process ended (${signal ?? `exit ${code}`}) without a result${oom ? `: over the ${opts.memoryMb ?? 1024} MiB heap cap` : ''}\n${here(err.split('\n').slice(-8).join('\n'))}`,
           }),
         );
         return;
@@ -133,7 +141,7 @@ function runBundle(bundleFile: string, opts: ChildSynthOptions & { dir: string }
         reject(
           new GroundworkError({
             code: parsed.error.code,
-            message: parsed.error.message,
+            message: here(parsed.error.message),
             ...(parsed.error.fix ? { fix: parsed.error.fix } : {}),
           }),
         );

@@ -5,6 +5,7 @@ import { applyObserved, ClusterSession, observeAndPlan } from '../src/agent/reco
 import { KubeClient } from '../src/cluster/client.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { compareManifests, setHash, toManifest } from '../src/synth/manifest.js';
+import { changeFirstConfigMap } from './objects.js';
 
 const [kubeconfig, dir, overlay] = process.argv.slice(2) as [string, string, string];
 const session = new ClusterSession(await KubeClient.load({ kubeconfig, maxSockets: 32 }));
@@ -14,10 +15,9 @@ async function reconcile(opts: { change?: boolean } = {}) {
   const before = { ...session.client.counts };
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const objects = await readObjects(dir);
+  const read0 = await readObjects(dir);
   // A one-object change: the first ConfigMap's data differs from what was applied.
-  if (opts.change && objects[0])
-    objects[0] = { ...objects[0], data: { changed: String(Date.now()) } } as (typeof objects)[0];
+  const objects = opts.change ? changeFirstConfigMap(read0, String(Date.now())) : read0;
   const manifests = objects.map((o) => toManifest(o, `bench/${o.metadata.name}`)).sort(compareManifests);
   const read = performance.now();
   const observed = await observeAndPlan(

@@ -92,14 +92,19 @@ export async function benchEngine(sizes: number[]): Promise<string> {
   return rows.join('\n');
 }
 
-export async function writeManifests(dir: string, ns: string, n: number): Promise<string> {
+export function writeManifests(dir: string, ns: string, n: number): Promise<string> {
+  return writeObjects(
+    dir,
+    Array.from({ length: n }, (_, i) => benchConfigMap(ns, i)),
+  );
+}
+
+/** Writes objects 100 to a file, as a synthesized platform directory would hold them. */
+export async function writeObjects(dir: string, objects: readonly object[]): Promise<string> {
   await mkdir(dir, { recursive: true });
-  // 100 objects per file, as a synthesized platform directory would hold them.
-  for (let f = 0; f * 100 < n; f++) {
-    const docs = [];
-    for (let i = f * 100; i < Math.min(n, (f + 1) * 100); i++)
-      docs.push(`---\n${toYaml(benchConfigMap(ns, i))}`);
-    await writeFile(join(dir, `cm-${String(f).padStart(3, '0')}.yaml`), docs.join(''));
+  for (let f = 0; f * 100 < objects.length; f++) {
+    const docs = objects.slice(f * 100, (f + 1) * 100).map((o) => `---\n${toYaml(o)}`);
+    await writeFile(join(dir, `objects-${String(f).padStart(3, '0')}.yaml`), docs.join(''));
   }
   return dir;
 }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { LocalControlPlane } from '../src/controlplane/control-plane.js';
+import { inNamespace } from './namespaced.js';
 
 const run = promisify(execFile);
 const REPS = 3;
@@ -37,19 +38,6 @@ const SETS: { name: string; file: string; namespace?: string }[] = [
   },
 ];
 
-/** Kinds of these sets that live in a namespace (the rest are cluster-scoped). */
-const NAMESPACED = new Set([
-  'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ConfigMap',
-  'Secret',
-  'Service',
-  'Deployment',
-  'StatefulSet',
-  'NetworkPolicy',
-]);
-
 /** The set's file, with `namespace` written into its namespaced objects and the Namespace first. */
 async function setFile(set: (typeof SETS)[number]): Promise<string> {
   const text = await readFile(join(root, set.file), 'utf8');
@@ -58,8 +46,7 @@ async function setFile(set: (typeof SETS)[number]): Promise<string> {
   const docs = parseAllDocuments(text)
     .map((d) => d.toJS() as { kind?: string; metadata?: Record<string, unknown> } | null)
     .filter((d): d is { kind: string; metadata: Record<string, unknown> } => !!d?.kind);
-  for (const d of docs) if (NAMESPACED.has(d.kind)) d.metadata.namespace = namespace;
-  const all = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, ...docs];
+  const all = inNamespace(docs, namespace);
   // JSON documents: read alike by YAML 1.1 (kubectl) and 1.2 readers (Argo CD's "no" stays a string).
   return all.map((d) => `---\n${JSON.stringify(d)}\n`).join('');
 }

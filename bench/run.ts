@@ -3,19 +3,27 @@ import { benchEngine } from './engine.js';
 import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
-import { benchFlux } from './flux/bench.js';
+import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
 const sizesArg = args[args.indexOf('--sizes') + 1];
 const sizes = args.includes('--sizes') && sizesArg ? sizesArg.split(',').map(Number) : undefined;
+const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const mixed = Number(flag('--mixed') ?? 150);
+const reps = flag('--reps') ? Number(flag('--reps')) : undefined;
+const driftInterval = flag('--drift-interval');
 
 const benches: Record<string, () => Promise<string>> = {
   synth: () => benchSynth(),
   engine: () => benchEngine(sizes ?? [1000, 5000]),
-  agent: () => benchAgent(sizes?.[0] ?? 5000),
+  agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),
-  flux: () => benchFlux(sizes ?? [1000, 5000]),
+  flux: () =>
+    benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {
+      ...(reps ? { reps } : {}),
+      ...(driftInterval ? { driftInterval } : {}),
+    }),
 };
 
 for (const [name, fn] of Object.entries(benches)) {

@@ -5,7 +5,7 @@
 //   2. a one-object change, the same way;
 //   3. a no-op reconcile: wall time, CPU-seconds of the tool and of the apiserver, requests;
 //   4. peak RSS of each tool.
-// Usage: npm run bench -- flux [--sizes 1000,5000]
+// Usage: npm run bench -- flux [--sizes 1000,5000] [--mixed 150] [--reps 3] [--drift-interval 1m]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,13 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../../src/cluster/client.js';
 import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
-import { writeManifests } from '../engine.js';
-import { benchConfigMap } from '../objects.js';
+import type { K8sObject } from '../../src/core/object.js';
+import { writeObjects } from '../engine.js';
+import { benchApp, benchConfigMap, changeFirstConfigMap } from '../objects.js';
 import { ensureFluxBuild, FLUX_VERSION } from './build.js';
 import {
   ArtifactServer,
   createKustomization,
   kustomizationApplied,
+  kustomizationSettled,
+  patchKustomization,
   publishGitRepository,
   startKustomizeController,
 } from './flux.js';
@@ -100,7 +103,61 @@ function groundworkChild(
   });
 }
 
-export async function benchFlux(sizes: number[]): Promise<string> {
+/** What both tools apply: ConfigMaps at a size, or the mixed platform of `apps` applications. */
+export interface Workload {
+  label: string;
+  key: string;
+  objects(ns: string): object[];
+}
+
+export const configMaps = (n: number): Workload => ({
+  label: `${n.toLocaleString('en')} ConfigMaps`,
+  key: `cm${n}`,
+  objects: (ns) => Array.from({ length: n }, (_, i) => benchConfigMap(ns, i)),
+});
+
+export const mixedPlatform = (apps: number): Workload => ({
+  label: `a mixed platform: ${apps} applications, ${apps * 7} objects (ServiceAccount, Role, RoleBinding, ConfigMap, Secret, Deployment, Service each)`,
+  key: `mixed${apps}`,
+  objects: (ns) => Array.from({ length: apps }, (_, i) => benchApp(ns, i)).flat(),
+});
+
+/**
+ * Flux's drift correction: with the Kustomization's interval set to `interval`, an out-of-band
+ * edit of one managed ConfigMap, until kustomize-controller has put it back. Flux reports nothing
+ * in between: the next interval's apply corrects it (and names it in its change-set event).
+ */
+async function fluxDrift(
+  client: KubeClient,
+  ns: string,
+  objects: readonly { kind: string; metadata: { name: string } }[],
+  interval: string,
+): Promise<number> {
+  await patchKustomization(client, ns, 'platform', { interval });
+  await kustomizationSettled(client, ns, 'platform');
+  const name = objects.find((o) => o.kind === 'ConfigMap')!.metadata.name;
+  const path = `/api/v1/namespaces/${ns}/configmaps/${name}`;
+  const before = await client.request<{ data: Record<string, string> }>('GET', path);
+  const t = performance.now();
+  await client.request('PATCH', path, {
+    body: { data: Object.fromEntries(Object.keys(before.data).map((k) => [k, 'drifted'])) },
+    contentType: 'application/merge-patch+json',
+    query: { fieldManager: 'kubectl-edit' },
+  });
+  for (;;) {
+    const now = await client.request<{ data: Record<string, string> }>('GET', path);
+    if (JSON.stringify(now.data) === JSON.stringify(before.data)) return performance.now() - t;
+    if (performance.now() - t > 1_800_000) throw new Error(`Flux did not correct ${ns}/${name}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function benchFlux(
+  workloads: Workload[],
+  opts: { reps?: number; driftInterval?: string } = {},
+): Promise<string> {
+  const reps = opts.reps ?? REPS;
+  const driftInterval = opts.driftInterval ?? '1m';
   const build = await ensureFluxBuild();
   const cp = await LocalControlPlane.start({ auditLog: true });
   const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig, maxSockets: 32 });
@@ -113,7 +170,7 @@ export async function benchFlux(sizes: number[]): Promise<string> {
   let fluxPeak = 0;
   let gwPeak = 0;
   try {
-    for (const n of sizes) {
+    for (const w of workloads) {
       const f = {
         first: [] as number[],
         change: [] as number[],
@@ -121,6 +178,7 @@ export async function benchFlux(sizes: number[]): Promise<string> {
         noopCpu: [] as number[],
         noopApi: [] as number[],
         noopReq: [] as number[],
+        drift: [] as number[],
       };
       const g = {
         first: [] as number[],
@@ -130,16 +188,16 @@ export async function benchFlux(sizes: number[]): Promise<string> {
         noopApi: [] as number[],
         noopWrites: [] as number[],
       };
-      for (let rep = 0; rep < REPS; rep++) {
+      for (let rep = 0; rep < reps; rep++) {
         // Flux.
-        const fns = `flux-${n}-${rep}`;
+        const fns = `flux-${w.key}-${rep}`;
         await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: fns } } });
-        const objects = Array.from({ length: n }, (_, i) => benchConfigMap(fns, i));
+        const objects = w.objects(fns) as K8sObject[];
         const a1 = artifacts.publish(fns, 'platform', objects, `${rep}${'1'.repeat(39)}`);
         let t = performance.now();
         await publishGitRepository(client, fns, 'platform', a1);
         await createKustomization(client, fns, 'platform', { interval: '60m' });
-        await kustomizationApplied(client, fns, 'platform', a1.revision);
+        await kustomizationApplied(client, fns, 'platform', a1.revision, 1_800_000);
         f.first.push(performance.now() - t);
 
         const before = {
@@ -170,19 +228,23 @@ export async function benchFlux(sizes: number[]): Promise<string> {
         f.noopApi.push(cpuMs(apiserver) - before.api);
         f.noopReq.push(requestsSince(log, before.at, 'kustomize-controller').total);
 
-        const changed = objects.map((o, i) => (i === 0 ? { ...o, data: { changed: String(rep) } } : o));
+        const changed = changeFirstConfigMap(objects, String(rep));
         const a2 = artifacts.publish(fns, 'platform', changed, `${rep}${'2'.repeat(39)}`);
         t = performance.now();
         await publishGitRepository(client, fns, 'platform', a2);
-        await kustomizationApplied(client, fns, 'platform', a2.revision);
+        await kustomizationApplied(client, fns, 'platform', a2.revision, 1_800_000);
         f.change.push(performance.now() - t);
+        // Drift once per workload (it waits for Flux's interval).
+        if (rep === 0) f.drift.push(await fluxDrift(client, fns, changed, driftInterval));
+        // Done with this namespace: no reconcile of it may run during the next measurements.
+        await patchKustomization(client, fns, 'platform', { suspend: true });
         fluxPeak = Math.max(fluxPeak, memoryMb(flux.process.pid).peak);
 
         // Groundwork.
-        const gns = `gw-${n}-${rep}`;
+        const gns = `gw-${w.key}-${rep}`;
         await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: gns } } });
-        const dir = await writeManifests(join(work, gns), gns, n);
-        const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${n}-${rep}`, apiserver);
+        const dir = await writeObjects(join(work, gns), w.objects(gns));
+        const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${w.key}-${rep}`, apiserver);
         g.first.push(r.first.totalMs);
         g.noop.push(r.noop.totalMs);
         g.noopCpu.push(r.noop.cpuMs);
@@ -194,7 +256,7 @@ export async function benchFlux(sizes: number[]): Promise<string> {
       const ratio = (gw: number[], fx: number[]) => `${(median(gw) / median(fx)).toFixed(2)}×`;
       const toolAndApi = (cpu: number[], api: number[]) => median(cpu.map((c, i) => c + api[i]!));
       rows.push(
-        `### ${n} ConfigMaps (median of ${REPS}, interleaved, fresh namespaces)`,
+        `### ${w.label} (median of ${reps}, interleaved, fresh namespaces)`,
         '',
         '| measure | Groundwork | Flux kustomize-controller | Groundwork / Flux | target |',
         '|---|---|---|---|---|',
@@ -204,13 +266,16 @@ export async function benchFlux(sizes: number[]): Promise<string> {
         `| no-op CPU, tool + apiserver | ${s(toolAndApi(g.noopCpu, g.noopApi))} | ${s(toolAndApi(f.noopCpu, f.noopApi))} | ${(toolAndApi(g.noopCpu, g.noopApi) / toolAndApi(f.noopCpu, f.noopApi)).toFixed(2)}× | ≤ 0.10× |`,
         `| no-op CPU of the tool alone | ${s(median(g.noopCpu))} | ${s(median(f.noopCpu))} | ${ratio(g.noopCpu, f.noopCpu)} | |`,
         `| no-op writes (Groundwork) / dry-run and write requests (Flux, audit log) | ${Math.max(...g.noopWrites)} writes | ${median(f.noopReq)} requests | | 0 writes |`,
+        `| out-of-band edit corrected (Flux: interval ${driftInterval}, one run) | see the agent benchmark | ${s(f.drift[0]!)} | | |`,
         '',
       );
+      // Each workload's table as soon as it is measured: a long run keeps what it found.
+      process.stderr.write(`${rows.slice(-12).join('\n')}\n`);
     }
     rows.push(
       `Peak RSS over the run: Groundwork's engine process ${gwPeak.toFixed(0)} MB, kustomize-controller ${FLUX_VERSION} ${fluxPeak.toFixed(0)} MB.`,
       '',
-      "What each side does: Flux downloads the artifact (a tar.gz served on loopback, with the GitRepository status written as source-controller would: source-controller itself cannot be built here), verifies its digest, runs kustomize build, then a server-side dry-run and apply of every object; Groundwork's engine reads the synthesized files, plans against the live objects (one LIST per kind, dry-runs only for objects that differ) and applies with server-side apply. Neither side's git fetch is in the figures; Groundwork's synth is not either (bench synth measures it).",
+      "What each side does: Flux downloads the artifact (a tar.gz served on loopback, with the GitRepository status written as source-controller would: source-controller itself cannot be built here), verifies its digest, runs kustomize build, then a server-side dry-run and apply of every object; Groundwork's engine reads the synthesized files, plans against the live objects (one LIST per kind, dry-runs only for objects that differ) and applies with server-side apply. Neither side's git fetch is in the figures; Groundwork's synth is not either (bench synth measures it). Drift: Flux has no watch on what it applied, so an out-of-band edit stays until its next interval's apply; the Groundwork agent's drift watch reports and corrects it (bench agent measures it at the same sizes).",
       '',
     );
   } finally {

@@ -217,3 +217,36 @@ export async function kustomizationApplied(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Merge-patches a Kustomization's spec (interval, suspend). */
+export async function patchKustomization(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  spec: { interval?: string; suspend?: boolean },
+): Promise<void> {
+  await client.request('PATCH', `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations/${name}`, {
+    body: { spec },
+    contentType: 'application/merge-patch+json',
+  });
+}
+
+/** Waits until the Kustomization has reconciled its current generation and is Ready. */
+export async function kustomizationSettled(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  timeoutMs = 900_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const k = await client.request<{
+      metadata: { generation?: number };
+      status?: KustomizationStatus & { observedGeneration?: number };
+    }>('GET', `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations/${name}`);
+    const ready = k.status?.conditions?.find((c) => c.type === 'Ready');
+    if (k.status?.observedGeneration === k.metadata.generation && ready?.status === 'True') return;
+    if (Date.now() > deadline) throw new Error(`Kustomization ${namespace}/${name} did not settle`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,4 +1,6 @@
 import type { ChangeSet } from '../apply/changeset.js';
+import type { AgentConfig, AgentState, CycleFailure, CycleResult, GoodRevision } from './agent-state.js';
+import { hasPendingWork, onlyGitChanges } from './plan-scope.js';
 import { applyPlan } from '../apply/apply.js';
 import { GroundworkError, errorMessage } from '../core/errors.js';
 import { describe } from '../core/object-id.js';
@@ -8,82 +10,22 @@ import type { HealthVerdict } from '../health/types.js';
 import { assessHealth } from '../health/index.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
 import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
-import { Plan } from '../plan/plan-result.js';
-import type { PlanItem } from '../plan/types.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import type { ObservedChange } from './drift-watch.js';
-import { platformHooks, type PlatformData } from './hooks.js';
+import { platformHooks } from './hooks.js';
 import type { AgentPorts } from './ports.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
 
-/** How the agent treats drift. */
-export type AgentMode = 'detect-only' | 'self-heal';
-
-/** Why a cycle did not reach the cluster; closed vocabulary (also the status reasons). */
-export type CycleFailure = 'FetchFailed' | 'SynthFailed' | 'ObserveFailed' | 'ApplyFailed' | 'Interrupted';
-
-export interface AgentConfig {
-  overlay: string;
-  mode: AgentMode;
-  /** Prune objects removed from git. @default true */
-  prune?: boolean;
-  maxPruneShare?: number;
-  /** Stage wait timeout (the agent does not block on health: hooks act once per cycle). @default 60_000 */
-  timeoutMs?: number;
-  /**
-   * A cycle whose revision and watched objects are unchanged since the last quiet cycle reuses its
-   * outcome instead of planning again; a full plan still runs at least this often. @default 600_000
-   */
-  fullPlanEveryMs?: number;
-}
-
-/** The last revision that synthesized and applied, kept while later ones fail. */
-export interface GoodRevision {
-  revision: string;
-  synth: SynthResult;
-  data: PlatformData;
-}
-
-/** What the agent knows after a cycle or a drift check: the input of status, events and metrics. */
-export interface AgentState {
-  lastGood: GoodRevision | undefined;
-  lastAttemptedRevision: string | undefined;
-  failure: { reason: CycleFailure; message: string } | undefined;
-  /** Consecutive failed cycles (for backoff). */
-  failures: number;
-  drift: DriftItem[];
-  /** The drift most recently detected, kept after self-heal corrected it (for reports of what happened). */
-  lastDetected: DriftItem[];
-  health: HealthVerdict | undefined;
-  inventory: number;
-  pending: { stage: string; message: string }[];
-  lastChanges: ChangeSet | undefined;
-  reconciling: boolean;
-  /**
-   * Where the last cycle spent its time, in milliseconds (for logs and the benchmark). `unchanged`:
-   * the cycle found its revision and the watched objects as the last quiet cycle left them, and
-   * did not plan.
-   */
-  timings: {
-    fetch?: number;
-    synth?: number;
-    plan?: number;
-    apply?: number;
-    health?: number;
-    unchanged?: true;
-  };
-  /** The platform's name from the last fetched groundwork.yaml (known before any synth succeeds). */
-  platformName: string | undefined;
-}
-
-/** One full cycle's outcome. */
-export interface CycleResult {
-  revision: string | undefined;
-  applied: boolean;
-  failure?: { reason: CycleFailure; message: string };
-  drift: DriftItem[];
-}
+export type {
+  AgentConfig,
+  AgentMode,
+  AgentState,
+  CycleFailure,
+  CycleResult,
+  GoodRevision,
+} from './agent-state.js';
+export { onlyGitChanges } from './plan-scope.js';
 
 /**
  * The sync loop's brain: fetch → synth → plan → apply → health → report, one cycle at a time,
@@ -243,8 +185,14 @@ export class Agent {
     if (mustApply) lap('apply');
     this.state.health = await this.health(candidate.synth, observed.observed.live, written);
     lap('health');
+    // Quiet: nothing new from git, nothing to correct, and no hook waiting (an operator pin, a version
+    // step, a window: hooks resume on status changes of managed objects, which move the fingerprint).
+    const settled =
+      !isNew &&
+      !(this.config.mode === 'self-heal' && observed.plan.hasChanges) &&
+      this.state.pending.length === 0;
     if (
-      !mustApply &&
+      settled &&
       fingerprint !== undefined &&
       observed.observed.failedLists.length === 0 &&
       observed.observed.unknownKinds.size === 0
@@ -379,41 +327,6 @@ export class Agent {
 
 function driftKey(d: DriftItem): string {
   return `${d.id}|${d.type}|${d.fields.map((f) => `${f.path}=${JSON.stringify(f.actual)}`).join(',')}`;
-}
-
-/** Waits for hooks (a pinned operator mid-walk, a version step in flight) are pending work: keep applying. */
-function hasPendingWork(plan: Plan): boolean {
-  return plan.items.some(
-    (i) =>
-      (i.ref.kind === 'ClusterVersion' ||
-        i.ref.kind === 'Subscription' ||
-        i.ref.kind === 'MachineConfigPool') &&
-      i.desired !== undefined,
-  );
-}
-
-/**
- * Detect-only mode: of a new revision, only what git changed is applied (objects whose manifest
- * changed or appeared, and prunes of removed ones); drift on objects git did not touch stays, and
- * is reported.
- */
-export function onlyGitChanges(plan: Plan, next: SynthResult, previous: SynthResult | undefined): Plan {
-  if (!previous) return plan;
-  const before = new Map(previous.manifests.map((m) => [m.id, m.hash]));
-  const after = new Map(next.manifests.map((m) => [m.id, m.hash]));
-  const items: PlanItem[] = plan.items.map((i) => {
-    if (!i.desired || (i.action !== 'update' && i.action !== 'create')) return i;
-    return before.get(i.id) === after.get(i.id) ? { ...i, action: 'unchanged' as const, diff: [] } : i;
-  });
-  return new Plan({
-    platform: plan.platform,
-    overlay: plan.overlay,
-    ...(plan.revision ? { revision: plan.revision } : {}),
-    items,
-    failedLists: plan.failedLists,
-    desiredCount: plan.desiredCount,
-    inventorySize: plan.inventorySize,
-  });
 }
 
 export function synthMessage(err: unknown): string {

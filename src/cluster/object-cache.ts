@@ -12,6 +12,11 @@ export interface KindCacheOptions {
   /** Wait before resuming a failed watch. @default 1000 */
   retryMs?: number;
   onError?: (err: unknown) => void;
+  /**
+   * Which objects' events count as a change (`version`); others are cached all the same. A relist
+   * always counts. @default every object
+   */
+  relevant?: (obj: K8sObject) => boolean;
 }
 
 /** What the cache did: how many LISTs (first fill and relists) and watch events it handled. */
@@ -42,7 +47,10 @@ export class KindCache {
   private syncedOnce: Promise<void> | undefined;
   private watching = false;
   readonly stats: KindCacheStats = { lists: 0, expired: 0, resyncs: 0, events: 0 };
-  /** Bumped by every change to the contents (an event or a relist), so readers can tell "nothing changed". */
+  /**
+   * Bumped by every relist and every event on a relevant object (`relevant`), so readers can tell
+   * "nothing they care about changed".
+   */
   version = 0;
 
   constructor(
@@ -69,7 +77,7 @@ export class KindCache {
         onStreaming: (up) => (this.watching = up),
         onEvent: (type, obj) => {
           this.stats.events++;
-          this.version++;
+          if (this.opts.relevant?.(obj) ?? true) this.version++;
           if (type === 'DELETED') this.items.delete(idOf(obj));
           else this.items.set(idOf(obj), obj);
         },
@@ -132,6 +140,8 @@ export class KindCache {
 export class ObjectCacheSet {
   private readonly caches = new Map<string, KindCache>();
   private stopped = false;
+  /** What the plan reads: the tracked objects, and every object in a namespace they declare. */
+  private scope: { ids: Set<ObjectId>; namespaces: Set<string> } = { ids: new Set(), namespaces: new Set() };
 
   constructor(
     private readonly client: KubeClient,
@@ -143,9 +153,17 @@ export class ObjectCacheSet {
 
   /**
    * Caches every kind of `objects`; stops the caches of kinds no longer among them. Resolves true
-   * when every kind is cached (false: some kind is not served yet).
+   * when every kind is cached (false: some kind is not served yet). Events move the `fingerprint`
+   * only for these objects and for objects in the namespaces they declare (what a plan and its
+   * drift check read); a change elsewhere in the cluster does not.
    */
-  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind'>[]): Promise<boolean> {
+  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind' | 'metadata'>[]): Promise<boolean> {
+    this.scope = {
+      ids: new Set(objects.map(idOf)),
+      namespaces: new Set(
+        objects.filter((o) => o.apiVersion === 'v1' && o.kind === 'Namespace').map((o) => o.metadata.name),
+      ),
+    };
     const wanted = new Map<string, ResourceInfo>();
     let all = true;
     for (const key of new Set(objects.map((o) => `${o.apiVersion}\n${o.kind}`))) {
@@ -162,7 +180,10 @@ export class ObjectCacheSet {
       }
     for (const [key, info] of wanted) {
       if (this.caches.has(key)) continue;
-      const cache = new KindCache(this.client, info, this.opts);
+      const cache = new KindCache(this.client, info, {
+        ...this.opts,
+        relevant: (o) => this.scope.ids.has(idOf(o)) || this.scope.namespaces.has(o.metadata.namespace ?? ''),
+      });
       this.caches.set(key, cache);
       void cache.start().catch((err: unknown) => this.opts.onError?.(err));
     }
@@ -177,9 +198,11 @@ export class ObjectCacheSet {
 
   /**
    * A token that changes whenever any cached object may have changed: an event, a relist, a kind
-   * added or dropped. Undefined while any cache is unhealthy (then nothing can be known unchanged).
+   * added or dropped. Undefined while any cache is unhealthy, and once stopped (then nothing can be
+   * known unchanged).
    */
   fingerprint(): string | undefined {
+    if (this.stopped) return undefined;
     const parts: string[] = [];
     for (const [key, cache] of [...this.caches].sort(([a], [b]) => a.localeCompare(b))) {
       if (!cache.healthy) return undefined;

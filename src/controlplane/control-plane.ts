@@ -134,7 +134,8 @@ export class LocalControlPlane {
           `--cert-dir=${certDir}`,
           `--token-auth-file=${credentials.tokenFile}`,
           '--authorization-mode=RBAC',
-          '--service-cluster-ip-range=10.0.0.0/24',
+          // Room for 65k Services: a /24 (envtest's) holds 254, fewer than one large platform needs.
+          '--service-cluster-ip-range=10.0.0.0/16',
           '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
           `--service-account-key-file=${credentials.serviceAccountPub}`,
           `--service-account-signing-key-file=${credentials.serviceAccountKey}`,

@@ -6,37 +6,14 @@ import { systemClock, timestamp, type Clock } from './clock.js';
 import { versionHash } from './cvo-install.js';
 import { runPreconditions, summarize, upgradeableFromOperators } from './cvo-preconditions.js';
 import { releaseForUpdate, resolveDesiredUpdate } from './cvo-request.js';
-import {
-  retrieveUpdates,
-  type ConditionalUpdate,
-  type RiskEvaluator,
-  type StatusCondition,
-  type StatusRelease,
-} from './cvo-updates.js';
+import { retrieveUpdates, type RiskEvaluator, type StatusCondition } from './cvo-updates.js';
 import { sameJson } from './json.js';
 import { PollingLoop, type ErrorHandler, type Simulator } from './loop.js';
 import { writeStatus } from './status.js';
+import { markDegraded, moveOperators } from './cvo-operators.js';
+import { removeCondition, setCondition, type ClusterVersionStatus } from './cvo-status.js';
 
-export interface HistoryEntry {
-  acceptedRisks?: string;
-  completionTime: string | null;
-  image: string;
-  startedTime: string;
-  state: 'Partial' | 'Completed';
-  verified: boolean;
-  version: string;
-}
-
-export interface ClusterVersionStatus {
-  availableUpdates: StatusRelease[] | null;
-  conditionalUpdates?: ConditionalUpdate[];
-  conditions: StatusCondition[];
-  desired: StatusRelease;
-  history: HistoryEntry[];
-  observedGeneration: number;
-  versionHash: string;
-  [field: string]: unknown;
-}
+export type { ClusterVersionStatus, HistoryEntry } from './cvo-status.js';
 
 export interface CvoSimulatorOptions {
   /** The ClusterVersion to reconcile. @default 'version' */
@@ -160,15 +137,15 @@ export class CvoSimulator implements Simulator {
     const updated = this.advance(cv, status, request.kind === 'invalid', now, failing);
     status.observedGeneration = cv.metadata.generation ?? status.observedGeneration;
     if (!sameJson(status, current)) await writeStatus(this.client, path, status);
-    await this.markDegraded(operators, failing, now);
+    if (this.options.transientFailing) await markDegraded(this.client, operators, failing, now);
     const [latest] = status.history;
     const from = status.history.find((h, i) => i > 0 && h.state === 'Completed')?.version;
-    if (updated) await this.moveOperators(operators, updated.from, updated.to, operators.length);
+    if (updated) await moveOperators(this.client, operators, updated.from, updated.to, operators.length);
     else if (latest?.state === 'Partial' && from && this.progress) {
       // The CVO updates ClusterOperators in runlevel order: their versions move one by one.
       const ticks = this.options.updateTicks ?? 3;
       const moved = Math.floor((operators.length * this.progress.passes) / Math.max(1, ticks));
-      await this.moveOperators(operators, from, latest.version, moved);
+      await moveOperators(this.client, operators, from, latest.version, moved);
     }
   }
 
@@ -181,35 +158,6 @@ export class CvoSimulator implements Simulator {
     const sorted = [...operators].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
     // Without owned ClusterOperators the CVO still names one; kube-apiserver is the usual suspect.
     return cfg.operator ?? sorted[0]?.metadata.name ?? 'kube-apiserver';
-  }
-
-  /** `Degraded=True` on the failing operator, `False` again on the others the simulator degraded. */
-  private async markDegraded(
-    operators: readonly K8sObject[],
-    failing: string | undefined,
-    now: string,
-  ): Promise<void> {
-    if (!this.options.transientFailing) return;
-    for (const co of operators) {
-      const status = structuredClone((co.status ?? {}) as { conditions?: StatusCondition[] });
-      const conditions = status.conditions ?? [];
-      const degraded = conditions.find((c) => c.type === 'Degraded');
-      const want = co.metadata.name === failing ? 'True' : 'False';
-      if ((degraded?.status ?? 'False') === want) continue;
-      const next: StatusCondition = {
-        type: 'Degraded',
-        status: want,
-        lastTransitionTime: now,
-        ...(want === 'True'
-          ? {
-              reason: 'RolloutDegraded',
-              message: `${co.metadata.name} is rolling out a new revision and a pod is not ready`,
-            }
-          : { reason: 'AsExpected' }),
-      };
-      status.conditions = [...conditions.filter((c) => c.type !== 'Degraded'), next];
-      await writeStatus(this.client, objectPath(PATHS.clusterOperators, co.metadata.name), status);
-    }
   }
 
   /** `availableUpdates`, `conditionalUpdates` and `RetrievedUpdates` for the release being reconciled. */
@@ -405,51 +353,4 @@ export class CvoSimulator implements Simulator {
     const from = status.history.find((h, i) => i > 0 && h.state === 'Completed')?.version;
     return from ? { from, to: version } : undefined;
   }
-
-  /** The first `count` owned ClusterOperators (by name) report the new version; all of them at the end. */
-  private async moveOperators(
-    operators: readonly K8sObject[],
-    from: string,
-    to: string,
-    count: number,
-  ): Promise<void> {
-    const sorted = [...operators].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
-    for (const co of sorted.slice(0, count)) {
-      const status = structuredClone((co.status ?? {}) as { versions?: { name: string; version: string }[] });
-      const versions = status.versions?.map((v) => ({
-        name: v.name,
-        version: v.version.startsWith(from) ? to + v.version.slice(from.length) : v.version,
-      }));
-      if (!versions || sameJson(versions, status.versions)) continue;
-      await writeStatus(this.client, objectPath(PATHS.clusterOperators, co.metadata.name), {
-        ...status,
-        versions,
-      });
-    }
-  }
-}
-
-/**
- * `resourcemerge.SetOperatorStatusCondition`: replaces reason and message, and the transition time
- * only when the status changes; appends a missing condition.
- */
-function setCondition(
-  status: ClusterVersionStatus,
-  cond: Omit<StatusCondition, 'lastTransitionTime'>,
-  now: string,
-): void {
-  const existing = status.conditions.find((c) => c.type === cond.type);
-  const next: StatusCondition = {
-    lastTransitionTime: existing && existing.status === cond.status ? existing.lastTransitionTime : now,
-    ...(cond.message ? { message: cond.message } : {}),
-    ...(cond.reason ? { reason: cond.reason } : {}),
-    status: cond.status,
-    type: cond.type,
-  };
-  if (existing) status.conditions[status.conditions.indexOf(existing)] = next;
-  else status.conditions.push(next);
-}
-
-function removeCondition(status: ClusterVersionStatus, type: string): void {
-  status.conditions = status.conditions.filter((c) => c.type !== type);
 }

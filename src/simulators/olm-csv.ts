@@ -1,4 +1,8 @@
+import type { KubeClient } from '../cluster/client.js';
 import { findCondition, type K8sObject } from '../core/object.js';
+import { PATHS, deleteOptional, list, objectPath } from './api.js';
+import { sameJson } from './json.js';
+import { writeStatus } from './status.js';
 
 /** One entry of a CSV's `status.conditions`: the phase history OLM keeps (`SetPhase`). */
 export interface CsvCondition {
@@ -154,4 +158,25 @@ export function requirementStatus(csv: K8sObject, crds: ReadonlyMap<string, K8sO
           message: 'CRD is present but the Established condition is False (not available)',
         };
   });
+}
+
+/** One phase transition per CSV (`nextCsvStatus`), written when it changed; a `Deleting` CSV is deleted. */
+export async function syncCsvPhases(
+  client: KubeClient,
+  csvs: readonly K8sObject[],
+  now: string,
+): Promise<void> {
+  const crds = new Map((await list(client, PATHS.crds)).map((c) => [c.metadata.name, c]));
+  for (const csv of csvs) {
+    if (csv.metadata.deletionTimestamp) continue;
+    const replacement = csvs.find(
+      (c) =>
+        c.metadata.namespace === csv.metadata.namespace &&
+        (c.spec as { replaces?: string }).replaces === csv.metadata.name,
+    );
+    const next = nextCsvStatus(csv, { replacement, crds, now });
+    const path = objectPath(PATHS.csvs(csv.metadata.namespace), csv.metadata.name);
+    if (next === 'delete') await deleteOptional(client, path);
+    else if (!sameJson(next, csv.status ?? {})) await writeStatus(client, path, next);
+  }
 }

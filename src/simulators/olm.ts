@@ -1,6 +1,6 @@
 import type { KubeClient } from '../cluster/client.js';
 import type { K8sObject } from '../core/object.js';
-import { PATHS, deleteOptional, list, mergePatch, objectPath } from './api.js';
+import { PATHS, list, mergePatch, objectPath } from './api.js';
 import { systemClock, timestamp, type Clock } from './clock.js';
 import { sameJson } from './json.js';
 import { PollingLoop, type ErrorHandler, type Simulator } from './loop.js';
@@ -13,7 +13,7 @@ import {
   type SyntheticPackage,
 } from './olm-catalog.js';
 import { catalogSourceStatus } from './olm-catalog-source.js';
-import { nextCsvStatus } from './olm-csv.js';
+import { syncCsvPhases } from './olm-csv.js';
 import { createInstallPlan, syncInstallPlan } from './olm-install-plan.js';
 import { componentLabel, type ResolvedOperator } from './olm-manifests.js';
 import {
@@ -22,7 +22,6 @@ import {
   resolutionFailedMessage,
   resolveDependencies,
   resolveSubscription,
-  type InstalledOperator,
   type PresentOperator,
   type SubscriptionResolution,
   type VisibleCatalog,
@@ -39,10 +38,10 @@ import {
   withInstallPlanState,
   conditionOf,
   type CatalogHealth,
-  type ObjectReference,
   type SubscriptionStatus,
 } from './olm-subscription-status.js';
 import { writeStatus } from './status.js';
+import { installedOf, reference, specOf } from './olm-refs.js';
 
 /** A synthetic package served by one CatalogSource (`<namespace>/<name>`). */
 export interface SourcedSyntheticPackage extends SyntheticPackage {
@@ -390,65 +389,6 @@ export class OlmSimulator implements Simulator {
   /** One CSV phase transition per CSV; `Deleting` CSVs are deleted. */
   private async syncCsvs(now: string): Promise<void> {
     const csvs = await this.listScoped(PATHS.csvs);
-    if (csvs.length === 0) return;
-    const crds = new Map((await list(this.client, PATHS.crds)).map((c) => [c.metadata.name, c]));
-    for (const csv of csvs) {
-      if (csv.metadata.deletionTimestamp) continue;
-      const replacement = csvs.find(
-        (c) =>
-          c.metadata.namespace === csv.metadata.namespace &&
-          (c.spec as { replaces?: string }).replaces === csv.metadata.name,
-      );
-      const next = nextCsvStatus(csv, { replacement, crds, now });
-      const path = objectPath(PATHS.csvs(csv.metadata.namespace), csv.metadata.name);
-      if (next === 'delete') await deleteOptional(this.client, path);
-      else if (!sameJson(next, csv.status ?? {})) await writeStatus(this.client, path, next);
-    }
+    if (csvs.length > 0) await syncCsvPhases(this.client, csvs, now);
   }
-}
-
-function specOf(sub: K8sObject): {
-  package: string;
-  channel: string;
-  source: string;
-  sourceNamespace: string;
-  startingCSV: string | undefined;
-} {
-  const spec = (sub.spec ?? {}) as {
-    name?: string;
-    channel?: string;
-    source?: string;
-    sourceNamespace?: string;
-    startingCSV?: string;
-  };
-  return {
-    package: spec.name ?? '',
-    channel: spec.channel ?? '',
-    source: spec.source ?? '',
-    sourceNamespace: spec.sourceNamespace ?? '',
-    startingCSV: spec.startingCSV || undefined,
-  };
-}
-
-/** The CSV a Subscription has installed: `installedCSV` (else `currentCSV`) when that CSV exists. */
-function installedOf(
-  status: SubscriptionStatus,
-  csvs: ReadonlyMap<string, K8sObject>,
-): InstalledOperator | undefined {
-  for (const name of [status.installedCSV, status.currentCSV]) {
-    const csv = name ? csvs.get(name) : undefined;
-    if (csv) return { csv: csv.metadata.name, version: (csv.spec as { version?: string }).version };
-  }
-  return undefined;
-}
-
-function reference(obj: K8sObject): ObjectReference {
-  return {
-    apiVersion: obj.apiVersion,
-    kind: obj.kind,
-    name: obj.metadata.name,
-    namespace: obj.metadata.namespace ?? '',
-    resourceVersion: obj.metadata.resourceVersion ?? '',
-    uid: obj.metadata.uid ?? '',
-  };
 }

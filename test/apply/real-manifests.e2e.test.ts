@@ -10,6 +10,7 @@ import { parseObjects } from '../../src/core/yaml-files.js';
 import { auditedWrites, auditOffset, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
 import { synthOf } from '../harness/engine.js';
 import { renderStream } from '../../src/synth/write.js';
+import { inNamespace as inArgoNamespace } from '../../bench/namespaced.js';
 
 // A control plane of its own: these sets install cluster-wide CRDs, RBAC, webhooks and an APIService
 // that stays unavailable (metrics-server without a pod), which other tests must not see.
@@ -22,26 +23,9 @@ function fixture(file: string): K8sObject[] {
   return parseObjects(text, file);
 }
 
-/** Kinds of the Argo CD set that are namespaced (`kubectl apply -n argocd` puts them there). */
-const NAMESPACED = new Set([
-  'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ConfigMap',
-  'Secret',
-  'Service',
-  'Deployment',
-  'StatefulSet',
-  'NetworkPolicy',
-]);
-
 /** Argo CD's install.yaml leaves the namespace to `kubectl apply -n argocd`; a platform states it. */
-function inNamespace(objects: K8sObject[], namespace: string): K8sObject[] {
-  return [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as K8sObject,
-    ...objects.map((o) => (NAMESPACED.has(o.kind) ? { ...o, metadata: { ...o.metadata, namespace } } : o)),
-  ];
-}
+const inNamespace = (objects: K8sObject[], namespace: string) =>
+  inArgoNamespace(objects, namespace) as K8sObject[];
 
 // A Secret declared with stringData, as Argo CD's and many charts' are.
 const extraSecret = {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import { Discovery } from '../../src/cluster/discovery.js';
-import { KindCache, type KindCacheOptions } from '../../src/cluster/object-cache.js';
+import { KindCache, ObjectCacheSet, type KindCacheOptions } from '../../src/cluster/object-cache.js';
 import { listAll } from '../../src/cluster/list.js';
 import { expiredError } from '../../src/cluster/watch.js';
 import { eventually, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
@@ -122,6 +122,77 @@ describe('the watch-fed object cache', () => {
     const view = (objs: { metadata: { name: string; resourceVersion?: string } }[]) =>
       objs.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
     expect(view(cache.objects(cluster.namespace))).toEqual(view(fresh));
+    client.close();
+  });
+
+  it('has a fingerprint that holds while nothing it tracks changes, and moves when something does', async () => {
+    const ns = cluster.namespace;
+    const cm = (name: string, namespace = ns) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace },
+    });
+    await put('fp', '1');
+    await cluster.client.request('POST', '/api/v1/namespaces', {
+      body: { metadata: { name: `${ns}-other` } },
+    });
+    const elsewhere = (value: string) =>
+      cluster.client.request('PATCH', `/api/v1/namespaces/${ns}-other/configmaps/unrelated`, {
+        query: { fieldManager: 'e2e', force: true },
+        contentType: 'application/apply-patch+yaml',
+        body: { ...cm('unrelated', `${ns}-other`), data: { value } },
+      });
+    const client = await KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: UA });
+    const set = new ObjectCacheSet(client, new Discovery(client), {});
+    try {
+      // A kind the server does not serve is reported, so the caller tracks again later.
+      expect(
+        await set.track([cm('fp'), { apiVersion: 'example.com/v1', kind: 'Nope', metadata: { name: 'x' } }]),
+      ).toBe(false);
+      // The platform: the ConfigMap fp and the namespace it lives in.
+      const platform = [cm('fp'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }];
+      expect(await set.track(platform)).toBe(true);
+      const first = await eventually(async () => set.fingerprint());
+      await new Promise((r) => setTimeout(r, 500));
+      expect(set.fingerprint()).toBe(first);
+      // A ConfigMap in a namespace the platform does not declare: cached, but no change.
+      await elsewhere('1');
+      await eventually(async () =>
+        set
+          .lookup(await new Discovery(client).resolve('v1', 'ConfigMap'))
+          ?.get(`${ns}-other_unrelated__ConfigMap`)
+          ? true
+          : undefined,
+      );
+      expect(set.fingerprint()).toBe(first);
+      // The tracked object changes: so does the fingerprint.
+      await put('fp', '2');
+      const second = await eventually(async () => {
+        const now = set.fingerprint();
+        return now !== undefined && now !== first ? now : undefined;
+      });
+      // So does a new object in the platform's namespace (it may be drift: not declared in git).
+      await put('newcomer', '1');
+      await eventually(async () => {
+        const now = set.fingerprint();
+        return now !== undefined && now !== second ? true : undefined;
+      });
+      // And a new kind.
+      const before = set.fingerprint();
+      await set.track([
+        ...platform,
+        { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: ns } },
+      ]);
+      await eventually(async () => {
+        const now = set.fingerprint();
+        return now !== undefined && now !== before ? true : undefined;
+      });
+    } finally {
+      set.stop();
+      await cluster.client.request('DELETE', `/api/v1/namespaces/${ns}-other`).catch(() => undefined);
+    }
+    // Stopped: nothing can be known unchanged.
+    expect(set.fingerprint()).toBeUndefined();
     client.close();
   });
 });

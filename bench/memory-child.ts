@@ -1,0 +1,43 @@
+// What the agent keeps in memory, piece by piece: `node --expose-gc dist/bench/memory-child.js
+// <kubeconfig> <checkout> <overlay>`. Builds the agent's long-lived structures one after the other
+// against a live cluster that already holds the platform, with a full GC before each reading, and
+// prints [{ what, mb }] (heap in use added by each).
+import { ClusterSession, observeAndPlan } from '../src/agent/reconcile.js';
+import { KubeClient } from '../src/cluster/client.js';
+import { idOf } from '../src/core/object-id.js';
+import { synthesizeInChild } from '../src/synth/child/run-in-child.js';
+
+const [kubeconfig, checkout, overlay] = process.argv.slice(2) as [string, string, string];
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+const used = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+const parts: { what: string; mb: number }[] = [];
+let last = used();
+const record = (what: string) => {
+  const now = used();
+  parts.push({ what, mb: (now - last) / 1048576 });
+  last = now;
+};
+
+const client = await KubeClient.load({ kubeconfig });
+const session = new ClusterSession(client, { cache: true });
+record('the cluster client, discovery and caches (empty)');
+const [synth] = await synthesizeInChild({ dir: checkout, overlay });
+record('the last good revision: its synth result (manifests, canonical objects, hashes)');
+const objects = synth!.manifests.map((m) => m.object);
+await session.cache!.track(objects);
+while (session.cache!.fingerprint() === undefined) await new Promise((r) => setTimeout(r, 50));
+record('the watch-fed caches: every live managed object');
+const managed = new Set(objects.map(idOf));
+record('the drift watch: the managed ids');
+const observed = await observeAndPlan(session, synth!, { revision: 'bench' });
+record("one cycle's plan, while it runs (freed after the cycle)");
+void managed;
+void observed;
+session.cache!.stop();
+client.close();
+process.stdout.write(JSON.stringify(parts));

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const REPS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function benchEngine(sizes: number[]): Promise<string> {
+export async function benchEngine(sizes: number[], reps = REPS): Promise<string> {
   const cp = await LocalControlPlane.start();
   const kubectl = cp.info.binaries.kubectl!;
   const env = { ...process.env, KUBECONFIG: cp.info.kubeconfig };
@@ -33,7 +33,7 @@ export async function benchEngine(sizes: number[]): Promise<string> {
       const raws: number[] = [];
       const gs: ChildResult[] = [];
       const k2s: number[] = [];
-      for (let rep = 0; rep < REPS; rep++) {
+      for (let rep = 0; rep < reps; rep++) {
         for (const ns of [`kubectl-${n}-${rep}`, `gw-${n}-${rep}`, `raw-${n}-${rep}`])
           await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
         const kdir = await writeManifests(join(work, `kubectl-${n}-${rep}`), `kubectl-${n}-${rep}`, n);
@@ -69,7 +69,7 @@ export async function benchEngine(sizes: number[]): Promise<string> {
       };
       g.maxRssMb = Math.max(...gs.map((x) => x.maxRssMb));
       rows.push(
-        `### ${n} ConfigMaps (median of ${REPS} runs)`,
+        `### ${n} ConfigMaps (median of ${reps} runs)`,
         '',
         '| measure | Groundwork | baseline | ratio | target |',
         '|---|---|---|---|---|',

@@ -4,6 +4,7 @@ import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
+import { parseDuration } from '../src/cli/commands/engine.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -13,16 +14,18 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const mixed = Number(flag('--mixed') ?? 150);
 const reps = flag('--reps') ? Number(flag('--reps')) : undefined;
 const driftInterval = flag('--drift-interval');
+const fluxTimeout = flag('--flux-timeout');
 
 const benches: Record<string, () => Promise<string>> = {
   synth: () => benchSynth(),
-  engine: () => benchEngine(sizes ?? [1000, 5000]),
+  engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {
       ...(reps ? { reps } : {}),
       ...(driftInterval ? { driftInterval } : {}),
+      ...(fluxTimeout ? { fluxTimeoutMs: parseDuration(fluxTimeout) } : {}),
     }),
 };
 

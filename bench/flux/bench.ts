@@ -209,6 +209,7 @@ export async function benchFlux(
           // reconcile in flight ends), then measure Groundwork alone on the same objects.
           fluxUnfinished = performance.now() - t;
           await patchKustomization(client, fns, 'platform', { suspend: true });
+          fluxPeak = Math.max(fluxPeak, memoryMb(flux.process.pid).peak);
           await flux.stop();
           flux = await startKustomizeController(client, build, cp.info.kubeconfig, work);
           const gns = `gw-${w.key}-${rep}`;
@@ -282,7 +283,8 @@ export async function benchFlux(
       const ratio = (gw: number[], fx: number[]) => `${(median(gw) / median(fx)).toFixed(2)}×`;
       const toolAndApi = (cpu: number[], api: number[]) => median(cpu.map((c, i) => c + api[i]!));
       if (fluxUnfinished !== undefined) {
-        const min = `${(fluxUnfinished / 60_000).toFixed(0)} min`;
+        const min =
+          fluxUnfinished >= 120_000 ? `${(fluxUnfinished / 60_000).toFixed(0)} min` : s(fluxUnfinished);
         rows.push(
           `### ${w.label} (one run: Flux did not finish its first sync within ${min})`,
           '',

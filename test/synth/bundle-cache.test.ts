@@ -1,4 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,11 +37,25 @@ describe('the synth child bundle cache', () => {
     writeFileSync(join(dir, 'platform/main.ts'), platform('second-name'));
     const changed = await bundleChild(dir, 'platform/main.ts', { cacheDir });
     expect(changed.cached).toBe(false);
-    // Only the bundle and its manifest are kept per key: no temporary files left behind.
-    expect(readdirSync(cacheDir).sort()).toEqual([
-      expect.stringMatching(/\.json$/),
-      expect.stringMatching(/\.mjs$/),
+    // One manifest per key, a bundle per content, no temporary files left behind.
+    const files = readdirSync(cacheDir);
+    expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    expect(files.filter((f) => f.endsWith('.mjs'))).toHaveLength(2);
+    expect(files).toHaveLength(3);
+  });
+
+  it('gives concurrent synths of the same layout and other code each their own bundle', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-bundle-cache-'));
+    const [a, b] = [platformDir(platform('code-of-a')), platformDir(platform('code-of-b'))];
+    const [ba, bb] = await Promise.all([
+      bundleChild(a, 'platform/main.ts', { cacheDir }),
+      bundleChild(b, 'platform/main.ts', { cacheDir }),
     ]);
+    const text = (f: string) => readFileSync(f, 'utf8');
+    expect(text(ba.file)).toContain('code-of-a');
+    expect(text(ba.file)).not.toContain('code-of-b');
+    expect(text(bb.file)).toContain('code-of-b');
+    expect(text(bb.file)).not.toContain('code-of-a');
   });
 
   it('turns a syntax error into CompileFailed naming the file, line and column, and caches nothing', async () => {

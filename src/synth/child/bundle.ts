@@ -1,6 +1,17 @@
 import { build, type Loader, type Message, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,7 +41,7 @@ export interface ChildBundle {
 const STDIN_NAME = 'groundwork-synth-child.mjs';
 
 /** Changes when the plugins below change what a bundle holds, so that no older cached bundle is reused. */
-const BUNDLER_REVISION = 3;
+const BUNDLER_REVISION = 4;
 
 /** How many bundles the cache keeps (newest first); each is a few MB. */
 const CACHE_ENTRIES = 16;
@@ -40,6 +51,8 @@ type CachedInput = { rel: string; sha256: string } | { path: string; mtimeMs: nu
 
 interface CacheManifest {
   root: string;
+  /** The bundle's file name in the cache directory (`<key>-<content hash>.mjs`). */
+  file: string;
   /** A platform file embeds its own absolute location (import.meta, __dirname): reusable in `root` only. */
   rootBound: boolean;
   inputs: CachedInput[];
@@ -71,21 +84,25 @@ export async function bundleChild(
       .update(await layoutOf(root))
       .digest('hex')
       .slice(0, 32);
-    const file = join(opts.cacheDir, `${key}.mjs`);
     const manifestFile = join(opts.cacheDir, `${key}.json`);
-    const hit = await reusable(manifestFile, file, root);
-    if (hit) return { file, cached: true, builtIn: hit.root, dispose: async () => {} };
+    const hit = await reusable(manifestFile, opts.cacheDir, root);
+    if (hit) return { file: hit.path, cached: true, builtIn: hit.root, dispose: async () => {} };
     await mkdir(opts.cacheDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = join(opts.cacheDir, `${key}.${process.pid}.${Date.now()}.tmp`);
     const inputs = await bundleTo(tmp, root, entry, entryPath).catch(async (err: unknown) => {
       await rm(tmp, { force: true });
       throw err;
     });
+    // Named by its content: another synth sharing the key (the same layout, other code) never
+    // overwrites a bundle someone is about to run.
+    const name = `${key}-${(await sha256Of(tmp)).slice(0, 16)}.mjs`;
     const manifest: CacheManifest = {
       root,
+      file: name,
       rootBound: inputs.some((i) => i.ownLocation && isInside(root, i.path)),
       inputs: await Promise.all(inputs.map((i) => cachedInput(root, i.path))),
     };
+    const file = join(opts.cacheDir, name);
     await rename(tmp, file);
     await writeFile(`${manifestFile}.${process.pid}.tmp`, JSON.stringify(manifest));
     await rename(`${manifestFile}.${process.pid}.tmp`, manifestFile);
@@ -98,16 +115,17 @@ export async function bundleChild(
   return { file, cached: false, builtIn: root, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The cached bundle's manifest when the bundle exists and none of its inputs changed for `root`. */
+/** The cached bundle (and its manifest) when it exists and none of its inputs changed for `root`. */
 async function reusable(
   manifestFile: string,
-  file: string,
+  cacheDir: string,
   root: string,
-): Promise<CacheManifest | undefined> {
+): Promise<(CacheManifest & { path: string }) | undefined> {
   try {
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as CacheManifest;
     if (manifest.rootBound && manifest.root !== root) return undefined;
-    await stat(file);
+    const path = join(cacheDir, manifest.file);
+    await stat(path);
     for (const input of manifest.inputs) {
       if ('rel' in input) {
         if ((await sha256Of(join(root, input.rel))) !== input.sha256) return undefined;
@@ -116,7 +134,10 @@ async function reusable(
       const now = await stat(input.path);
       if (now.mtimeMs !== input.mtimeMs || now.size !== input.size) return undefined;
     }
-    return manifest.inputs.length > 0 ? manifest : undefined;
+    if (manifest.inputs.length === 0) return undefined;
+    const now = new Date();
+    await utimes(path, now, now); // in use: the newest, last to be evicted
+    return { ...manifest, path };
   } catch {
     return undefined;
   }
@@ -191,9 +212,15 @@ async function evict(cacheDir: string): Promise<void> {
       .filter((f) => f.endsWith('.mjs'))
       .map(async (f) => ({ f, at: (await stat(join(cacheDir, f)).catch(() => undefined))?.mtimeMs ?? 0 })),
   );
-  for (const { f } of bundles.sort((a, b) => b.at - a.at).slice(CACHE_ENTRIES)) {
+  for (const { f } of bundles.sort((a, b) => b.at - a.at).slice(CACHE_ENTRIES))
     await rm(join(cacheDir, f), { force: true });
-    await rm(join(cacheDir, f.replace(/\.mjs$/, '.json')), { force: true });
+  // Manifests whose bundle is gone.
+  for (const f of (await readdir(cacheDir)).filter((x) => x.endsWith('.json'))) {
+    const manifest = await readFile(join(cacheDir, f), 'utf8')
+      .then((t) => JSON.parse(t) as Partial<CacheManifest>)
+      .catch(() => undefined);
+    if (!manifest?.file || !(await stat(join(cacheDir, manifest.file)).catch(() => undefined)))
+      await rm(join(cacheDir, f), { force: true });
   }
 }
 

@@ -101,7 +101,8 @@ export class GroundworkMetrics {
     for (const state of OBJECT_STATES) this.objectsGauge.set({ state }, 0);
     this.driftedGauge.set(0);
     this.leaderGauge.set(0);
-    if (opts.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
+    if (opts.processMetrics ?? true)
+      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
   }
 
   /** One finished reconcile. */

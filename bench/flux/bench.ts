@@ -190,6 +190,20 @@ export async function benchFlux(
         noopApi: [] as number[],
         noopWrites: [] as number[],
       };
+      /** Groundwork's engine on the same objects in a fresh namespace: first sync, no-op, change. */
+      const groundwork = async (rep: number) => {
+        const gns = `gw-${w.key}-${rep}`;
+        await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: gns } } });
+        const dir = await writeObjects(join(work, gns), w.objects(gns));
+        const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${w.key}-${rep}`, apiserver);
+        g.first.push(r.first.totalMs);
+        g.noop.push(r.noop.totalMs);
+        g.noopCpu.push(r.noop.cpuMs);
+        g.noopApi.push(r.apiserverNoopCpuMs);
+        g.noopWrites.push(r.noop.writes);
+        if (r.change) g.change.push(r.change.totalMs);
+        gwPeak = Math.max(gwPeak, r.maxRssMb);
+      };
       let fluxUnfinished: number | undefined;
       for (let rep = 0; rep < reps; rep++) {
         // Flux.
@@ -212,17 +226,7 @@ export async function benchFlux(
           fluxPeak = Math.max(fluxPeak, memoryMb(flux.process.pid).peak);
           await flux.stop();
           flux = await startKustomizeController(client, build, cp.info.kubeconfig, work);
-          const gns = `gw-${w.key}-${rep}`;
-          await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: gns } } });
-          const dir = await writeObjects(join(work, gns), w.objects(gns));
-          const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${w.key}-${rep}`, apiserver);
-          g.first.push(r.first.totalMs);
-          g.noop.push(r.noop.totalMs);
-          g.noopCpu.push(r.noop.cpuMs);
-          g.noopApi.push(r.apiserverNoopCpuMs);
-          g.noopWrites.push(r.noop.writes);
-          if (r.change) g.change.push(r.change.totalMs);
-          gwPeak = Math.max(gwPeak, r.maxRssMb);
+          await groundwork(rep);
           break;
         }
         f.first.push(performance.now() - t);
@@ -267,18 +271,7 @@ export async function benchFlux(
         await patchKustomization(client, fns, 'platform', { suspend: true });
         fluxPeak = Math.max(fluxPeak, memoryMb(flux.process.pid).peak);
 
-        // Groundwork.
-        const gns = `gw-${w.key}-${rep}`;
-        await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: gns } } });
-        const dir = await writeObjects(join(work, gns), w.objects(gns));
-        const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${w.key}-${rep}`, apiserver);
-        g.first.push(r.first.totalMs);
-        g.noop.push(r.noop.totalMs);
-        g.noopCpu.push(r.noop.cpuMs);
-        g.noopApi.push(r.apiserverNoopCpuMs);
-        g.noopWrites.push(r.noop.writes);
-        if (r.change) g.change.push(r.change.totalMs);
-        gwPeak = Math.max(gwPeak, r.maxRssMb);
+        await groundwork(rep);
       }
       const ratio = (gw: number[], fx: number[]) => `${(median(gw) / median(fx)).toFixed(2)}×`;
       const toolAndApi = (cpu: number[], api: number[]) => median(cpu.map((c, i) => c + api[i]!));

@@ -1,5 +1,5 @@
 import { build, type Loader, type Message, type Plugin } from 'esbuild';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   mkdir,
   mkdtemp,
@@ -88,7 +88,8 @@ export async function bundleChild(
     const hit = await reusable(manifestFile, opts.cacheDir, root);
     if (hit) return { file: hit.path, cached: true, builtIn: hit.root, dispose: async () => {} };
     await mkdir(opts.cacheDir, { recursive: true });
-    const tmp = join(opts.cacheDir, `${key}.${process.pid}.${Date.now()}.tmp`);
+    // Unique even for two synths of one process in the same millisecond (a preview's base and head).
+    const tmp = join(opts.cacheDir, `${key}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     const inputs = await bundleTo(tmp, root, entry, entryPath).catch(async (err: unknown) => {
       await rm(tmp, { force: true });
       throw err;
@@ -104,8 +105,9 @@ export async function bundleChild(
     };
     const file = join(opts.cacheDir, name);
     await rename(tmp, file);
-    await writeFile(`${manifestFile}.${process.pid}.tmp`, JSON.stringify(manifest));
-    await rename(`${manifestFile}.${process.pid}.tmp`, manifestFile);
+    const manifestTmp = `${tmp}.manifest`;
+    await writeFile(manifestTmp, JSON.stringify(manifest));
+    await rename(manifestTmp, manifestFile);
     await evict(opts.cacheDir);
     return { file, cached: false, builtIn: root, dispose: async () => {} };
   }

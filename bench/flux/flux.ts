@@ -192,6 +192,42 @@ export interface KustomizationStatus {
   conditions?: { type: string; status: string; reason?: string; message?: string }[];
 }
 
+interface Kustomization {
+  metadata: { generation?: number };
+  status?: KustomizationStatus & { observedGeneration?: number };
+}
+
+/**
+ * Polls the Kustomization every `intervalMs` until `done`; past `timeoutMs` throws with `failure`.
+ * A failed GET counts as not done when `tolerateErrors`, and throws otherwise.
+ */
+async function untilKustomization(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  opts: {
+    done: (k: Kustomization | undefined) => boolean;
+    failure: (k: Kustomization | undefined) => string;
+    timeoutMs: number;
+    intervalMs: number;
+    tolerateErrors: boolean;
+  },
+): Promise<Kustomization | undefined> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const get = client.request<Kustomization>(
+      'GET',
+      `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations/${name}`,
+    );
+    const k = opts.tolerateErrors ? await get.catch(() => undefined) : await get;
+    if (opts.done(k)) return k;
+    if (Date.now() > deadline) throw new Error(opts.failure(k));
+    await new Promise((r) => setTimeout(r, opts.intervalMs));
+  }
+}
+
+const readyOf = (k: Kustomization | undefined) => k?.status?.conditions?.find((c) => c.type === 'Ready');
+
 /** Polls until the Kustomization reports `revision` applied and Ready; resolves to the status. */
 export async function kustomizationApplied(
   client: KubeClient,
@@ -200,22 +236,15 @@ export async function kustomizationApplied(
   revision: string,
   timeoutMs = 600_000,
 ): Promise<KustomizationStatus> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const k = await client
-      .request<{ status?: KustomizationStatus }>(
-        'GET',
-        `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations/${name}`,
-      )
-      .catch(() => undefined);
-    const ready = k?.status?.conditions?.find((c) => c.type === 'Ready');
-    if (k?.status?.lastAppliedRevision === revision && ready?.status === 'True') return k.status;
-    if (Date.now() > deadline)
-      throw new Error(
-        `Kustomization ${namespace}/${name} did not apply ${revision}: ${JSON.stringify(k?.status)}`,
-      );
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const k = await untilKustomization(client, namespace, name, {
+    done: (k) => k?.status?.lastAppliedRevision === revision && readyOf(k)?.status === 'True',
+    failure: (k) =>
+      `Kustomization ${namespace}/${name} did not apply ${revision}: ${JSON.stringify(k?.status)}`,
+    timeoutMs,
+    intervalMs: 50,
+    tolerateErrors: true,
+  });
+  return k!.status!;
 }
 
 /** Merge-patches a Kustomization's spec (interval, suspend). */
@@ -238,15 +267,11 @@ export async function kustomizationSettled(
   name: string,
   timeoutMs = 900_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const k = await client.request<{
-      metadata: { generation?: number };
-      status?: KustomizationStatus & { observedGeneration?: number };
-    }>('GET', `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations/${name}`);
-    const ready = k.status?.conditions?.find((c) => c.type === 'Ready');
-    if (k.status?.observedGeneration === k.metadata.generation && ready?.status === 'True') return;
-    if (Date.now() > deadline) throw new Error(`Kustomization ${namespace}/${name} did not settle`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilKustomization(client, namespace, name, {
+    done: (k) => k?.status?.observedGeneration === k?.metadata.generation && readyOf(k)?.status === 'True',
+    failure: () => `Kustomization ${namespace}/${name} did not settle`,
+    timeoutMs,
+    intervalMs: 100,
+    tolerateErrors: false,
+  });
 }

@@ -2,7 +2,7 @@ import type { ChangeSet } from '../apply/changeset.js';
 import type { AgentConfig, AgentState, CycleFailure, CycleResult, GoodRevision } from './agent-state.js';
 import { hasPendingWork, onlyGitChanges } from './plan-scope.js';
 import { applyPlan } from '../apply/apply.js';
-import { GroundworkError, errorMessage } from '../core/errors.js';
+import { GroundworkError, errorMessage, hasCode } from '../core/errors.js';
 import { describe } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { rollUp } from '../health/index.js';
@@ -161,8 +161,7 @@ export class Agent {
       );
       this.state.lastChanges = changes;
       if (changes.error) {
-        const reason =
-          (changes.error as { code?: string }).code === 'Interrupted' ? 'Interrupted' : 'ApplyFailed';
+        const reason = hasCode(changes.error, 'Interrupted') ? 'Interrupted' : 'ApplyFailed';
         // The apply may have written part of the new revision; the next cycle continues from there.
         this.state.lastGood = isNew ? this.state.lastGood : candidate;
         return this.fail(reason, changes.error.message, drift);

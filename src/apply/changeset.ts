@@ -1,4 +1,4 @@
-import { GroundworkError } from '../core/errors.js';
+import { GroundworkError, hasCode } from '../core/errors.js';
 import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import type { StageName } from '../plan/stages.js';
 import type { PruneRefusal } from '../plan/types.js';
@@ -100,7 +100,13 @@ export class ChangeSet {
       entries: this.entries,
       pending: this.pending,
       ...(this.error
-        ? { error: { message: this.error.message, code: (this.error as { code?: string }).code } }
+        ? {
+            error: {
+              message: this.error.message,
+              // Only Groundwork's closed codes: a Node or git error's `code` is another vocabulary.
+              code: this.error instanceof GroundworkError ? this.error.code : undefined,
+            },
+          }
         : {}),
     };
   }
@@ -114,7 +120,6 @@ function withoutSubject(e: ChangeSetEntry): string {
 
 /** Why the apply stopped; failed objects are listed above it, so a failed stage names only the count. */
 function stoppedLine(error: Error, failed: number): string {
-  if (error instanceof GroundworkError && error.code === 'StageFailed')
-    return `${error.subject}: ${failed} object(s) failed (above)`;
+  if (hasCode(error, 'StageFailed')) return `${error.subject}: ${failed} object(s) failed (above)`;
   return error.message;
 }

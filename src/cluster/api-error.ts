@@ -1,3 +1,4 @@
+import { isKubernetesReason } from '../core/error-codes.js';
 import { GroundworkError } from '../core/errors.js';
 
 /** A `metav1.Status` failure body as the apiserver returns it. */
@@ -17,7 +18,9 @@ export interface StatusBody {
 
 /**
  * An HTTP error from the apiserver, with the Status `reason` (`NotFound`, `Conflict`,
- * `Invalid`, `AlreadyExists`, `Forbidden`, …) as its stable code.
+ * `Invalid`, `AlreadyExists`, `Forbidden`, …) as its stable code; a reason outside
+ * `KUBERNETES_REASONS` (an admission webhook's own, or `Http<status>` for an unknown status
+ * without one) is kept in `reason` and gives the code `ApiRequestFailed`.
  */
 export class ApiError extends GroundworkError {
   readonly status: number;
@@ -37,7 +40,7 @@ export class ApiError extends GroundworkError {
       opts.status === 500 && /failed to create typed patch object/.test(opts.body?.message ?? '');
     const reason = typedPatch ? 'Invalid' : opts.body?.reason || httpReason(opts.status);
     super({
-      code: reason,
+      code: isKubernetesReason(reason) ? reason : 'ApiRequestFailed',
       subject: `${opts.method} ${opts.path}`,
       message: `${opts.status} ${reason}: ${opts.body?.message ?? opts.text.slice(0, 500)}`,
     });

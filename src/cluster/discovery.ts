@@ -1,4 +1,4 @@
-import { GroundworkError } from '../core/errors.js';
+import { GroundworkError, hasCode } from '../core/errors.js';
 import type { KubeClient } from './client.js';
 
 /** What the apiserver serves for one kind. */
@@ -81,7 +81,7 @@ export class Discovery {
     try {
       return await this.resolve(apiVersion, kind);
     } catch (err) {
-      if (err instanceof GroundworkError && err.code === 'UnknownKind') return undefined;
+      if (hasCode(err, 'UnknownKind')) return undefined;
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { KubeClient } from '../../cluster/client.js';
-import { GroundworkError, errorMessage } from '../../core/errors.js';
+import { errorMessage, hasCode } from '../../core/errors.js';
 import { packageVersion } from '../../core/package-root.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf, render, withOutput } from '../output.js';
@@ -50,9 +50,8 @@ export const registerVersion: CommandModule = (program: Command, setExitCode) =>
               client.close();
             }
           } catch (err) {
-            const noConfig =
-              err instanceof GroundworkError && err.code === 'KubeconfigNotFound' && !flags.kubeconfig;
-            if (err instanceof GroundworkError && err.code === 'UnknownContext') throw err;
+            const noConfig = hasCode(err, 'KubeconfigNotFound') && !flags.kubeconfig;
+            if (hasCode(err, 'UnknownContext')) throw err;
             unreachable = !noConfig;
             info.serverError = errorMessage(err);
           }

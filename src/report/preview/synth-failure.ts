@@ -1,10 +1,10 @@
-import { GroundworkError } from '../../core/errors.js';
+import { GroundworkError, type ErrorCode } from '../../core/errors.js';
 import type { ValidationIssue } from '../../synth/validation.js';
 
 /** Why a revision did not synthesize, as plain data: the error code, and every validation issue. */
 export interface SynthFailure {
   /** `ValidationFailed`, `CompileFailed`, `BuildFailed`, `UnknownOverlay`, `SynthTimeout`, ... */
-  code: string;
+  code: ErrorCode;
   message: string;
   fix?: string;
   /** For `ValidationFailed`: every issue (errors and the warnings seen with them); else empty. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GroundworkError } from '../../core/errors.js';
+import { GroundworkError, isErrorCode } from '../../core/errors.js';
 import { packageRoot } from '../../core/package-root.js';
 import { cacheRoot } from '../../controlplane/paths.js';
 import { loadProjectConfig } from '../config.js';
@@ -140,7 +140,7 @@ function runBundle(
       else
         reject(
           new GroundworkError({
-            code: parsed.error.code,
+            code: isErrorCode(parsed.error.code) ? parsed.error.code : 'SynthCrashed',
             message: here(parsed.error.message),
             ...(parsed.error.fix ? { fix: parsed.error.fix } : {}),
           }),

@@ -69,6 +69,7 @@ export const ERROR_CODES = [
   // synth
   'BuildFailed',
   'CompileFailed',
+  'ImportOutsideCheckout',
   'InvalidConfig',
   'InvalidOverlay',
   'NotPermitted',

@@ -3,6 +3,7 @@ import { benchEngine } from './engine.js';
 import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
+import { benchCatalog } from './catalog.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
 import { parseDuration } from '../src/cli/commands/engine.js';
 
@@ -21,6 +22,18 @@ const benches: Record<string, () => Promise<string>> = {
   engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),
+  catalog: () =>
+    benchCatalog(
+      sizes
+        ? sizes.map((entries) => ({ entries, perPackage: 100 }))
+        : [
+            { entries: 10_000, perPackage: 100 },
+            { entries: 100_000, perPackage: 100 },
+            // Few packages with long channels: the channel graphs at scale.
+            { entries: 100_000, perPackage: 10_000 },
+          ],
+      reps,
+    ),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {
       ...(reps ? { reps } : {}),

@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import { lineCounter } from './line-counter.js';
 
 /** One catalog file's text, as read from disk or given by a test. */
 export interface CatalogFile {
@@ -43,20 +44,15 @@ export function splitBlobs(file: CatalogFile): { blobs: RawBlob[]; problems: Cat
   return file.path.endsWith('.json') ? splitJsonStream(file) : splitYamlStream(file);
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
   const blobs: RawBlob[] = [];
   const problems: CatalogProblem[] = [];
+  const lineAt = lineCounter(file.text);
   let index = 0;
   for (const doc of parseAllDocuments(file.text)) {
     if (doc.contents === null && doc.errors.length === 0) continue; // an empty document, e.g. a leading `---`
     index++;
-    const line = lineAt(file.text, doc.contents?.range?.[0] ?? doc.range[0]);
+    const line = lineAt(doc.contents?.range?.[0] ?? doc.range[0]);
     const firstError = doc.errors[0];
     if (firstError) {
       problems.push({
@@ -84,6 +80,7 @@ function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
 
 function splitJsonStream(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
   const { text } = file;
+  const lineAt = lineCounter(text);
   const blobs: RawBlob[] = [];
   const problems: CatalogProblem[] = [];
   let index = 0;
@@ -92,7 +89,7 @@ function splitJsonStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
     while (i < text.length && /\s/.test(text[i] as string)) i++;
     if (i >= text.length) return { blobs, problems };
     index++;
-    const ref = { file: file.path, index, line: lineAt(text, i) };
+    const ref = { file: file.path, index, line: lineAt(i) };
     const where = `blob ${index} (line ${ref.line})`;
     // Past a stray token or an unclosed object there is no telling where the next blob starts.
     if (text[i] !== '{')
@@ -120,21 +117,40 @@ function splitJsonStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
   }
 }
 
-/** Offset just past the object starting at `start`, or -1 when it never closes. */
+/**
+ * Offset just past the object starting at `start`, or -1 when it never closes. Strings are skipped
+ * with `indexOf` (a quote preceded by an odd run of backslashes is escaped), and the rest is read
+ * as char codes: this scan touches every byte of the catalog once, so it stays cheap.
+ */
 function endOfObject(text: string, start: number): number {
   let depth = 0;
-  let inString = false;
   for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = endOfString(text, i);
+      if (i < 0) return -1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
       if (depth === 0) return i + 1;
     }
   }
   return -1;
 }
+
+/** Offset of the quote closing the string opened at `open`, or -1 when it never closes. */
+function endOfString(text: string, open: number): number {
+  for (let q = text.indexOf('"', open + 1); q >= 0; q = text.indexOf('"', q + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return q;
+  }
+  return -1;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;

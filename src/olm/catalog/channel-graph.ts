@@ -33,7 +33,10 @@ export function buildChannel(pkg: string, name: string, entries: readonly Channe
     for (const s of e.skips) {
       if (!byName.has(s)) continue;
       replaced.add(s);
-      skippedBy.set(s, [...(skippedBy.get(s) ?? []), e.name]);
+      // push, not a spread: an entry skipped by k others would otherwise cost k² copies.
+      const by = skippedBy.get(s);
+      if (by) by.push(e.name);
+      else skippedBy.set(s, [e.name]);
     }
   }
 

@@ -19,10 +19,17 @@ export function isStrictSemver(v: string): boolean {
 /**
  * True for a semver range OLM could read. Parsed with node-semver; blang/semver
  * (which OLM uses) accepts the same `>=1.0.0 <2.0.0 || 3.x` forms used in catalogs.
+ * The usual skipRange form `>=a.b.c <d.e.f` is recognised by one regular expression
+ * first: node-semver parses a range in about 14 µs, 1.4 s for the 100,000 distinct
+ * ranges of a large index (issue 19, item 7). Everything else goes to node-semver.
  */
 export function isSemverRange(r: string): boolean {
-  return semver.validRange(r, { loose: false }) !== null;
+  return PLAIN_SKIP_RANGE.test(r) || semver.validRange(r, { loose: false }) !== null;
 }
+
+/** A version number node-semver accepts: no leading zero, at most 15 digits (below 2^53). */
+const NUM = '(?:0|[1-9]\\d{0,14})';
+const PLAIN_SKIP_RANGE = new RegExp(`^>=${NUM}\\.${NUM}\\.${NUM} <${NUM}\\.${NUM}\\.${NUM}$`);
 
 /** An optional string where `""` means absent, as `opm render` sometimes writes it. */
 const optionalName = z

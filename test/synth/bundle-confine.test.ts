@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundleChild } from '../../src/synth/child/bundle.js';
 import { synthesizeInChild } from '../../src/synth/child/run-in-child.js';
 import { groundwork } from '../harness/cli.js';
 import { platformDir } from '../harness/platform-dir.js';
@@ -37,21 +38,34 @@ function filesUnder(dir: string): string[] {
     .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'));
 }
 
-/** Synth in the child (as the agent and the preview run it) with a fresh cache; the error and the cache. */
-async function failedSynth(dir: string) {
+/**
+ * Runs `attempt` (a synth or a bundle) with a fresh bundle cache, expects it to fail, and checks
+ * that the secret is in neither the error nor the cache, and that the cache holds no file.
+ */
+async function expectFailure(attempt: (cacheDir: string) => Promise<unknown>) {
   const cacheDir = mkdtempSync(join(tmpdir(), 'gw-bundle-cache-'));
-  const err = await synthesizeInChild({ dir, overlay: 'dev', cacheDir }).then(
+  const err = await attempt(cacheDir).then(
     () => undefined,
     (e: unknown) => e as Error & { code?: string; subject?: string; fix?: string },
   );
   if (!err) throw new Error('synth succeeded');
   const everything = [String(err), err.stack ?? '', JSON.stringify(err), String(err.cause ?? '')];
   for (const text of everything) expect(text).not.toContain(SECRET);
-  for (const text of filesUnder(cacheDir)) expect(text).not.toContain(SECRET);
   // A failed bundle writes nothing into the cache.
   expect(filesUnder(cacheDir)).toEqual([]);
   return err;
 }
+
+/** Synth in the child, as the agent and the preview run it. */
+const failedSynth = (dir: string) =>
+  expectFailure((cacheDir) => synthesizeInChild({ dir, overlay: 'dev', cacheDir }));
+
+/**
+ * The bundler on its own: synth refuses a symlink out of the checkout before bundling
+ * (`SymlinkOutsideCheckout`), and the bundler holds without that check.
+ */
+const failedBundle = (dir: string, entry = 'platform/main.ts') =>
+  expectFailure((cacheDir) => bundleChild(dir, entry, { cacheDir }));
 
 describe('bundling a platform reads nothing outside the checkout', () => {
   const routes: [string, (dir: string) => string, string][] = [
@@ -86,14 +100,6 @@ describe('bundling a platform reads nothing outside the checkout', () => {
       `/secret.json' resolves to ${OUTSIDE}/secret.json`,
     ],
     [
-      'a symlink in the checkout to a file outside',
-      (dir) => {
-        symlinkSync(join(OUTSIDE, 'secret.json'), join(dir, 'platform/values.json'));
-        return "import loot from './values.json';";
-      },
-      `import './values.json' resolves to ${OUTSIDE}/secret.json`,
-    ],
-    [
       'a JSON file that does not parse, outside',
       () => `import loot from '${OUTSIDE}/unparsable.json';`,
       `import '${OUTSIDE}/unparsable.json' resolves`,
@@ -115,30 +121,47 @@ describe('bundling a platform reads nothing outside the checkout', () => {
     expect(err.fix).toMatch(/copy the file into the repository/);
   });
 
+  it('refuses a symlink in the checkout to a file outside, in the bundler itself', async () => {
+    const dir = platformDir(platform("import loot from './values.json';", 'JSON.stringify(loot)'));
+    symlinkSync(join(OUTSIDE, 'secret.json'), join(dir, 'platform/values.json'));
+    const err = await failedBundle(dir);
+    expect(err).toMatchObject({ code: 'ImportOutsideCheckout', subject: 'platform/main.ts:1' });
+    expect(err.message).toContain(`import './values.json' resolves to ${OUTSIDE}/secret.json`);
+    // synth refuses the link before it bundles, and says so as clearly.
+    expect((await failedSynth(dir)).message).toContain('platform/values.json');
+  });
+
   it("never echoes esbuild's message about a file outside (a package.json reached through a symlink)", async () => {
     const dir = platformDir(platform("import { a } from 'x';", 'a'));
     mkdirSync(join(dir, 'node_modules/x'), { recursive: true });
     symlinkSync(join(OUTSIDE, 'unparsable.json'), join(dir, 'node_modules/x/package.json'));
     writeFileSync(join(dir, 'node_modules/x/index.js'), 'export const a = 1;\n');
-    const err = await failedSynth(dir);
+    const err = await failedBundle(dir);
     expect(err.code).toBe('CompileFailed');
     expect(err.subject).toMatch(/^node_modules\/x\/package\.json:1:/);
     expect(err.message).toContain('outside the repository');
   });
 
   it.each([
-    ['an absolute path', '/etc/passwd', 'not an absolute path'],
+    ['an absolute path', '/etc/passwd', 'must be a path relative to the repository, not an absolute path'],
     ['a path out of the repository', '../x.ts', 'must name a file inside the repository'],
-    ['a symlink to a module outside', 'platform/link.ts', 'outside the repository'],
   ])('refuses an entry that is %s, naming groundwork.yaml and the key', async (_what, entry, says) => {
     const dir = platformDir(platform(''));
-    symlinkSync(join(OUTSIDE, 'main.ts'), join(dir, 'platform/link.ts'));
     writeFileSync(join(dir, 'groundwork.yaml'), `name: test-platform\nentry: ${entry}\n`);
     const err = await failedSynth(dir);
     expect(err).toMatchObject({ code: 'InvalidConfig', subject: 'groundwork.yaml' });
-    expect(err.message).toContain(`entry: `);
-    expect(err.message).toContain(says);
+    expect(err.message).toContain(`entry: ${says}`);
     expect(err.message).not.toMatch(/root:/);
+  });
+
+  it('refuses an entry that is a symlink to a module outside, in the bundler itself', async () => {
+    const dir = platformDir(platform(''));
+    symlinkSync(join(OUTSIDE, 'main.ts'), join(dir, 'platform/link.ts'));
+    const err = await failedBundle(dir, 'platform/link.ts');
+    expect(err).toMatchObject({ code: 'InvalidConfig', subject: 'groundwork.yaml' });
+    expect(err.message).toContain(
+      'entry: resolves (through a symbolic link) to a file outside the repository',
+    );
   });
 
   it('still bundles files of the checkout (also as text, also through a symlink inside it) and JSON of the install', async () => {

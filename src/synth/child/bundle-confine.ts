@@ -81,6 +81,17 @@ function refusalOf(
   return undefined;
 }
 
+/**
+ * Whether the bundle may read the file at real path `path` (as code or JSON): a file in the
+ * checkout, or code and JSON of Groundwork's install.
+ */
+export function mayBundle(
+  path: string,
+  opts: { realRoot: string; installRoots: readonly string[] },
+): boolean {
+  return refusalOf(path, undefined, opts) === undefined;
+}
+
 /** Whether an esbuild error's `detail` is the import guard's `Refusal`. */
 export function isRefusal(detail: unknown): detail is Refusal {
   return typeof detail === 'object' && detail !== null && 'refused' in detail && 'path' in detail;

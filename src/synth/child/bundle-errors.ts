@@ -4,7 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { CONFIG_FILE } from '../config.js';
-import { isRefusal, within, type Refusal } from './bundle-confine.js';
+import { isRefusal, mayBundle, within, type Refusal } from './bundle-confine.js';
 
 const FIX_OUTSIDE =
   'copy the file into the repository and import it from there; platform code is bundled only from the repository and the packages Groundwork ships';
@@ -13,14 +13,16 @@ const FIX_OUTSIDE =
  * The error of a failed bundle. An import the guard refused (`confineImports`) is
  * `ImportOutsideCheckout`, naming the importing file and line (relative to the checkout) and the
  * import specifier; any other is `CompileFailed` with esbuild's first message, file, line and
- * column. esbuild quotes the file it failed on ("Unexpected "<token>" in JSON"): for a file whose
- * real path is outside the checkout (a package.json or tsconfig reached through a symlink or
- * `extends`) its message is replaced, and esbuild's own error is never the `cause`.
+ * column. esbuild quotes the file it failed on ("Unexpected "<token>" in JSON"): for a file the
+ * bundle may not read (`mayBundle`: outside the checkout and not code or JSON of Groundwork's
+ * install, e.g. a package.json or tsconfig reached through a symlink or `extends`) its message is
+ * replaced; a file it may read could be bundled whole, so its message hides nothing. esbuild's own
+ * error (which quotes every message) is never the `cause`.
  * `stdinName` is the generated entry module's name (its import of the platform is `entry`).
  */
 export async function bundleError(
   err: unknown,
-  opts: { root: string; realRoot: string; entry: string; stdinName: string },
+  opts: { root: string; realRoot: string; installRoots: readonly string[]; entry: string; stdinName: string },
 ): Promise<GroundworkError> {
   const errors = (err as { errors?: Message[] }).errors ?? [];
   const refused = errors.find((e) => isRefusal(e.detail));
@@ -36,17 +38,17 @@ export async function bundleError(
     });
   const loc = first.location;
   const path = loc ? absolute(loc.file, opts.root) : undefined;
-  const outside =
+  const hidden =
     loc && path && loc.file !== opts.stdinName
-      ? !within(opts.realRoot, (await realpath(path).catch(() => undefined)) ?? path)
+      ? !mayBundle((await realpath(path).catch(() => undefined)) ?? path, opts)
       : false;
   return new GroundworkError({
     code: 'CompileFailed',
     subject: loc && path ? `${display(path, opts.root)}:${loc.line}:${loc.column}` : opts.entry,
-    message: outside
+    message: hidden
       ? 'esbuild could not use this file, which is outside the repository (its message, which may quote the file, is not shown)'
       : first.text,
-    fix: outside
+    fix: hidden
       ? 'keep every file the platform imports, and the package.json and tsconfig files that steer its imports, inside the repository as regular files'
       : 'fix the error above; the previous revision stays applied',
   });

@@ -105,10 +105,11 @@ async function bundleTo(
   const { root, entryPath } = ctx;
   const located = new Set<string>();
   const contents = [
-    `import { runChildToStdout } from ${JSON.stringify(RUN_CHILD)};`,
-    `await runChildToStdout(() => import(${JSON.stringify(entryPath)}));`,
+    `import { runSynthChild } from ${JSON.stringify(RUN_CHILD)};`,
+    `await runSynthChild(() => import(${JSON.stringify(entryPath)}));`,
   ].join('\n');
-  const confine = confineImports({ realRoot: ctx.realRoot, installRoots: await groundworkRoots() });
+  const installRoots = await groundworkRoots();
+  const confine = confineImports({ realRoot: ctx.realRoot, installRoots });
   try {
     const result = await build({
       stdin: { contents, resolveDir: root, sourcefile: STDIN_NAME, loader: 'js' },
@@ -135,6 +136,6 @@ async function bundleTo(
       .map((p) => (isAbsolute(p) ? p : join(root, p)))
       .map((path) => ({ path, ownLocation: located.has(path) }));
   } catch (err) {
-    throw await bundleError(err, { ...ctx, stdinName: STDIN_NAME });
+    throw await bundleError(err, { ...ctx, installRoots, stdinName: STDIN_NAME });
   }
 }

@@ -9,6 +9,7 @@ import { rollUp } from '../health/index.js';
 import type { HealthVerdict } from '../health/types.js';
 import { assessHealth } from '../health/index.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
+import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import type { SynthResult } from '../synth/synthesize.js';
@@ -209,7 +210,11 @@ export class Agent {
     const good = this.state.lastGood;
     if (!good || changes.length === 0) return [];
     const ids = new Set(changes.map((c) => c.id));
-    const manifests = good.synth.manifests.filter((m) => ids.has(m.id));
+    // Stamped as a full plan stamps them: a body without the annotation would remove it.
+    const manifests = withOwner(
+      good.synth.manifests.filter((m) => ids.has(m.id)),
+      this.session.inventory.owner(good.synth.platform, good.synth.overlay),
+    );
     const live = new Map(changes.filter((c) => c.type !== 'DELETED').map((c) => [c.id, c.object] as const));
     const dryIds = new Set(needsDryRun(manifests, live));
     const dryRun = await this.session.observer.dryRun(

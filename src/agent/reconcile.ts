@@ -10,6 +10,7 @@ import { InventoryStore } from '../cluster/inventory-store.js';
 import { ClusterObserver, type ObservedState } from '../cluster/observer.js';
 import type { K8sObject } from '../core/object.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
+import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-result.js';
 import type { SynthResult } from '../synth/synthesize.js';
@@ -26,7 +27,12 @@ export class ClusterSession {
 
   constructor(
     readonly client: KubeClient,
-    opts: { inventoryNamespace?: string; cache?: KindCacheOptions | boolean } = {},
+    opts: {
+      inventoryNamespace?: string;
+      cache?: KindCacheOptions | boolean;
+      /** Warnings of a read that went on (an inventory entry that is not a valid id). @default stderr */
+      onWarning?: (message: string) => void;
+    } = {},
   ) {
     this.discovery = new Discovery(client);
     this.cache = opts.cache
@@ -34,7 +40,10 @@ export class ClusterSession {
       : undefined;
     this.observer = new ClusterObserver(client, this.discovery, this.cache ? { cache: this.cache } : {});
     this.target = new ClusterApplyTarget(client, this.discovery);
-    this.inventory = new InventoryStore(client, opts.inventoryNamespace);
+    this.inventory = new InventoryStore(client, {
+      ...(opts.inventoryNamespace ? { namespace: opts.inventoryNamespace } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    });
   }
 }
 
@@ -50,7 +59,8 @@ export interface Observed {
 /**
  * Observe then plan: reads the inventory (a failed read throws: nothing may be pruned on a guess),
  * lists live state in batches, dry-runs only the objects that the request-free test cannot clear,
- * and returns the pure plan.
+ * and returns the pure plan. Desired objects are planned and applied with the inventory's
+ * ownership annotation (`withOwner`); prune candidates must carry it (`ownershipOf`).
  */
 export async function observeAndPlan(
   session: ClusterSession,
@@ -58,26 +68,28 @@ export async function observeAndPlan(
   opts: { revision?: string; force?: boolean } = {},
 ): Promise<Observed> {
   const inventory = await session.inventory.read(synth.platform, synth.overlay);
+  const owner = session.inventory.owner(synth.platform, synth.overlay);
+  const manifests = withOwner(synth.manifests, owner);
   const wanted = ClusterObserver.wanted(
-    synth.manifests.map((m) => m.object),
+    manifests.map((m) => m.object),
     inventory?.objects ?? [],
   );
   const observed = await session.observer.observe(wanted);
-  const ids = new Set(needsDryRun(synth.manifests, observed.live));
+  const ids = new Set(needsDryRun(manifests, observed.live));
   // Dry-runs are forced so that a diff is complete even where another manager owns a field;
   // plan turns those fields into conflicts unless the apply will force too.
   const dryRun = await session.observer.dryRun(
-    synth.manifests
+    manifests
       .filter((m) => ids.has(m.id))
       .map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
   );
-  const desiredIds = new Set(synth.manifests.map((m) => m.id));
+  const desiredIds = new Set(manifests.map((m) => m.id));
   const crdsLeaving = [...(inventory?.objects ?? [])]
     .filter((id) => !desiredIds.has(id))
     .map((id) => observed.live.get(id))
     .filter((o): o is K8sObject => o?.kind === 'CustomResourceDefinition');
   const result = plan(
-    synth.manifests,
+    manifests,
     {
       live: observed.live,
       dryRun,
@@ -90,6 +102,7 @@ export async function observeAndPlan(
     {
       platform: synth.platform,
       overlay: synth.overlay,
+      owner,
       ...(opts.revision ? { revision: opts.revision } : {}),
       ...(opts.force ? { force: true } : {}),
     },

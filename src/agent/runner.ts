@@ -131,6 +131,9 @@ export class AgentRunner {
     } else {
       metrics.reconciled(ms, result.applied ? 'applied' : 'noop');
       if (agent.state.lastChanges) metrics.changeSet(agent.state.lastChanges.counts);
+      const notOwned = agent.state.lastChanges?.entries.filter((e) => e.code === 'NotOwned') ?? [];
+      if (result.applied && notOwned.length > 0)
+        log.warn({ objects: notOwned.map((e) => e.id) }, 'inventory entries not owned: not pruned, dropped');
       if (result.revision && result.revision !== before) {
         metrics.appliedRevision(result.revision);
         log.info({ revision: result.revision, ms, timings: agent.state.timings }, 'revision applied');

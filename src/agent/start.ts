@@ -132,6 +132,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     // The managed kinds are read from watch-fed caches between full resyncs (a LIST only while a
     // watch is down, filling or expired).
     const session = new ClusterSession(client, {
+      onWarning: (message) => log.warn(message),
       cache: {
         resyncMs: opts.resyncMs ?? 600_000,
         onError: (err) => log.debug({ err: String(err) }, 'cache watch error, retrying'),

@@ -9,6 +9,7 @@ import { ChangeSet } from './changeset.js';
 import { classifyWriteError, isImmutable } from './errors.js';
 import type { ApplyListener } from './events.js';
 import { sameInventory, type Inventory } from './inventory.js';
+import { isUnsendable, recordAfterApply, recordBeforeWrite } from './inventory-record.js';
 import { pruneItems } from './prune.js';
 import { crdsEstablished, csvsSucceeded, objectsHealthy } from './stage-waits.js';
 import type { ApplyTarget } from './target.js';
@@ -64,7 +65,10 @@ export interface ApplyOptions extends PruneGuardOptions {
  * Executes a plan stage by stage (see `STAGES`): writes each stage's creates and updates with
  * bounded concurrency, waits as the stage table says, prunes last (namespaces after everything
  * else) when allowed by the guards, and keeps the inventory ahead of the cluster: objects are
- * recorded before they are written, and forgotten only after they are deleted.
+ * recorded before they are written, and forgotten only after they are deleted. When the apply
+ * ends, finished or not, the inventory is set to what exists because of it (`recordAfterApply`):
+ * an object that failed to apply is not kept there unless it already was. Objects plan found
+ * `NotOwned` are never deleted: they are reported as skipped and dropped from the inventory.
  *
  * Never throws for cluster errors: the returned change set carries `error` and is partial when a
  * stage fails.
@@ -76,9 +80,9 @@ export async function applyPlan(
 ): Promise<ChangeSet> {
   const changes = new ChangeSet();
   const emit = opts.listener ?? (() => {});
-  // An object the server would refuse for its shape is never sent, so never recorded either.
-  const desiredIds = plan.items.filter((i) => i.desired && !isUnsendable(i)).map((i) => i.id);
   const previous = new Set(opts.inventory?.previous?.objects ?? []);
+  let recorded = false;
+  let pruned = new Set<ObjectId>();
   const record = async (objects: Iterable<ObjectId>) => {
     if (!opts.inventory) return;
     const inv: Inventory = {
@@ -110,20 +114,36 @@ export async function applyPlan(
       return changes;
     }
     // Record first: an apply that dies half-way still knows every object it may have created.
-    await record([...previous, ...desiredIds]);
+    await record(recordBeforeWrite(previous, plan));
+    recorded = true;
     for (const stage of STAGES) {
       const items = plan.items.filter((i) => i.stage === stage.name && i.desired);
       if (items.length === 0) continue;
       await runStage(stage, items, target, changes, opts);
-      if (changes.error) return changes;
+      if (changes.error) break;
     }
-    const pruned = opts.prune ? await pruneItems(plan, target, changes, opts) : new Set<ObjectId>();
-    if (changes.error) return changes;
-    // Keep tracking everything not deleted; forget what was pruned and what was abandoned (keep annotation).
-    const abandoned = new Set(plan.items.filter((i) => i.reason === 'KeepAnnotation').map((i) => i.id));
-    await record([...desiredIds, ...[...previous].filter((id) => !pruned.has(id) && !abandoned.has(id))]);
+    if (!changes.error && opts.prune) pruned = await pruneItems(plan, target, changes, opts);
   } catch (err) {
     changes.error = err instanceof Error ? err : new Error(String(err));
+  }
+  // Set the inventory to what exists because of this apply, after a failure too: an object the
+  // server refused is not kept (it would stay in every later plan), one never reached neither.
+  // What is not Groundwork's is dropped from it, and said once, as skipped.
+  if (recorded) {
+    for (const i of plan.items.filter((x) => x.reason === 'NotOwned'))
+      changes.add({
+        id: i.id,
+        ref: i.ref,
+        stage: i.stage,
+        action: 'skipped',
+        code: 'NotOwned',
+        message: i.message ?? '',
+      });
+    try {
+      await record(recordAfterApply(previous, plan, changes, pruned));
+    } catch (err) {
+      changes.error ??= err instanceof Error ? err : new Error(String(err));
+    }
   }
   return changes;
 }
@@ -354,9 +374,4 @@ async function unservedKinds(target: ApplyTarget, items: readonly PlanItem[]): P
     }),
   );
   return kinds.filter((_, i) => !served[i]);
-}
-
-/** Plan items that cannot be written as they are (no namespace where one is needed, a kind nothing serves). */
-function isUnsendable(item: PlanItem): boolean {
-  return item.problem?.code === 'NamespaceMissing' || item.problem?.code === 'KindNotServed';
 }

@@ -79,7 +79,8 @@ export class ChangeSet {
     const lines = this.entries
       .filter((e) => e.action !== 'unchanged' && !(refused && PRUNE_REFUSALS.has(e.code ?? '')))
       .map(
-        (e) => `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.message ? `: ${withoutSubject(e)}` : ''}`,
+        (e) =>
+          `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.action === 'skipped' && e.code ? ` (${e.code})` : ''}${e.message ? `: ${withoutSubject(e)}` : ''}`,
       );
     // One line for a refused prune, however many objects it kept.
     if (refused)

@@ -3,34 +3,58 @@ import {
   INVENTORY_NAMESPACE,
   inventoryData,
   inventoryName,
+  inventoryOwner,
   parseInventoryData,
   type Inventory,
 } from '../apply/inventory.js';
 import { GroundworkError } from '../core/errors.js';
-import type { K8sObject } from '../core/object.js';
 import { FIELD_MANAGER } from '../plan/plan.js';
+import { z } from 'zod';
 import { isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
 
+/** The inventory ConfigMap as read: only its string data is used. */
+const configMapDataSchema = z.looseObject({ data: z.record(z.string(), z.string()).optional() });
+
+export interface InventoryStoreOptions {
+  /** @default INVENTORY_NAMESPACE */
+  namespace?: string;
+  /** Told about entries a read dropped (not valid object ids). @default a `warning:` line on stderr */
+  onWarning?: (message: string) => void;
+}
+
 /** Reading and writing the inventory ConfigMap (format in src/apply/inventory.ts). */
 export class InventoryStore {
+  private readonly namespace: string;
+  private readonly onWarning: (message: string) => void;
+
   constructor(
     private readonly client: KubeClient,
-    private readonly namespace: string = INVENTORY_NAMESPACE,
-  ) {}
+    opts: InventoryStoreOptions = {},
+  ) {
+    this.namespace = opts.namespace ?? INVENTORY_NAMESPACE;
+    this.onWarning = opts.onWarning ?? ((m) => process.stderr.write(`warning: ${m}\n`));
+  }
+
+  /** The identity objects of this inventory carry in `groundwork.io/owning-inventory`. */
+  owner(platform: string, overlay: string): string {
+    return inventoryOwner(this.namespace, platform, overlay);
+  }
 
   private path(platform: string, overlay: string): string {
     return `/api/v1/namespaces/${this.namespace}/configmaps/${inventoryName(platform, overlay)}`;
   }
 
-  /** The stored inventory, or undefined when none exists yet. Any other failure throws (never "empty"). */
+  /**
+   * The stored inventory, or undefined when none exists yet. Any other failure throws (never
+   * "empty"). Entries that are not valid object ids are dropped with a warning (quoted, shortened,
+   * at most three named), never a failure: the next write leaves them out.
+   */
   async read(platform: string, overlay: string): Promise<Inventory | undefined> {
+    let inventory: Inventory;
     try {
-      const cm = await this.client.request<K8sObject & { data?: Record<string, string> }>(
-        'GET',
-        this.path(platform, overlay),
-      );
-      return parseInventoryData(cm.data);
+      const cm = await this.client.request('GET', this.path(platform, overlay), { schema: configMapDataSchema });
+      inventory = parseInventoryData(cm.data);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw new GroundworkError({
@@ -40,6 +64,14 @@ export class InventoryStore {
         cause: err,
       });
     }
+    const dropped = inventory.dropped ?? [];
+    if (dropped.length > 0) {
+      const shown = dropped.slice(0, 3).map((d) => JSON.stringify(d.length > 80 ? `${d.slice(0, 80)}…` : d));
+      this.onWarning(
+        `inventory ${this.owner(platform, overlay)}: ignored ${dropped.length} entr${dropped.length === 1 ? 'y' : 'ies'} that ${dropped.length === 1 ? 'is not a valid object id' : 'are not valid object ids'} (${shown.join(', ')}${dropped.length > 3 ? ', …' : ''}); the next apply rewrites the inventory without them`,
+      );
+    }
+    return inventory;
   }
 
   /** Writes the inventory (server-side apply; creates the namespace on first use). No request when `unchanged`. */

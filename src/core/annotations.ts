@@ -40,6 +40,14 @@ export const ANNOTATIONS = {
   managePause: 'groundwork.io/manage-pause',
 } as const;
 
+/**
+ * Annotation Groundwork writes on every object it applies: the inventory that owns it,
+ * `<namespace>/<name>` of the inventory ConfigMap (as kubernetes-sigs/cli-utils'
+ * `config.k8s.io/owning-inventory`). Prune deletes only objects that name their own inventory here
+ * (see src/plan/ownership.ts). Frozen name and format. Not a construct policy: synth never sets it.
+ */
+export const OWNER_ANNOTATION = 'groundwork.io/owning-inventory';
+
 /** Label put on every object Groundwork applies: the platform it belongs to. */
 export const PLATFORM_LABEL = 'groundwork.io/platform';
 

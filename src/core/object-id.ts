@@ -47,6 +47,36 @@ export function parseId(id: ObjectId): ObjectRef {
   return { namespace, name, group, kind };
 }
 
+// Loose on purpose: accepts every id of an object the server can hold (RBAC names may hold `:` or
+// spaces), rejects what no object can have and what would break a line-based list or a request path.
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const GROUP = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const KIND = /^[A-Za-z]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
+// eslint-disable-next-line no-control-regex
+const NAME_FORBIDDEN = /[/%\u0000-\u001f\u007f]/;
+
+/**
+ * True when `id` is a well-formed object id of something the server could hold: four fields, a
+ * DNS-label namespace (or none), a name that is a valid path segment (no `/`, `%`, control
+ * characters, not `.` or `..`, at most 253 characters), a DNS-subdomain group (or none) and an
+ * alphanumeric kind. Never throws; says nothing about whether the object exists.
+ */
+export function isValidId(id: string): boolean {
+  const parts = id.split('_');
+  if (parts.length !== 4) return false;
+  const [namespace, name, group, kind] = parts as [string, string, string, string];
+  return (
+    (namespace === '' || NAMESPACE.test(namespace)) &&
+    name.length > 0 &&
+    name.length <= 253 &&
+    name !== '.' &&
+    name !== '..' &&
+    !NAME_FORBIDDEN.test(name) &&
+    (group === '' || GROUP.test(group)) &&
+    KIND.test(kind)
+  );
+}
+
 /** Human form used in messages: `Kind/namespace/name` or `Kind/name`. */
 export function describeRef(ref: ObjectRef): string {
   return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;

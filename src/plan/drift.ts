@@ -1,5 +1,6 @@
 import { describeRef, refOf, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
+import { isOwnershipStamp } from './ownership.js';
 import type { Plan } from './plan-result.js';
 
 /** One drifted field: what git says, what the cluster has, and who wrote it. */
@@ -33,7 +34,8 @@ const BUILTIN = [
 
 /**
  * Drift from a plan (whose diffs come from a forced server-side dry-run, so server defaults and
- * normalization never show up as drift) plus what the lists returned. Pure.
+ * normalization never show up as drift) plus what the lists returned. An object whose only
+ * difference is a missing ownership annotation (applied before it existed) is not drifted. Pure.
  */
 export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>): DriftItem[] {
   const out: DriftItem[] = [];
@@ -46,13 +48,15 @@ export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>
     if (i.ref.kind === 'Namespace' && i.ref.group === '') managedNamespaces.add(i.ref.name);
     managedKinds.add(`${i.ref.group}/${i.ref.kind}`);
     if (i.action === 'create') out.push({ id: i.id, ref: i.ref, type: 'missing', fields: [] });
-    if (i.action === 'update' && i.diff.length > 0) {
+    // The ownership annotation is Groundwork's bookkeeping, not git's: a missing one is no drift.
+    const diff = i.diff.filter((d) => !isOwnershipStamp(d));
+    if (i.action === 'update' && diff.length > 0) {
       out.push({
         id: i.id,
         ref: i.ref,
         type: 'modified',
         // Plan diffs are already redacted for Secrets (values replaced by short hashes).
-        fields: i.diff.map((d) => ({
+        fields: diff.map((d) => ({
           path: d.path,
           expected: d.after,
           actual: d.before,

@@ -8,6 +8,7 @@ import { isImmutableProblem, RECREATE_HINT, trimServerMessage } from './immutabl
 import { parsePointer, withoutPointers } from './json-pointer.js';
 import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
+import { ownershipOf } from './ownership.js';
 import { Plan } from './plan-result.js';
 import { redactSecret } from './redact.js';
 import { stageOf } from './stages.js';
@@ -40,6 +41,12 @@ export interface PlanOptions {
   revision?: string;
   /** Apply will force conflicts for every object (else only for objects annotated to). @default false */
   force?: boolean;
+  /**
+   * The inventory, `<namespace>/<name>` (see `inventoryOwner`): prune candidates must be its own
+   * (`ownershipOf`), the rest are skipped as `NotOwned`. Absent: only objects Groundwork's field
+   * manager applied and that carry no ownership annotation can be pruned.
+   */
+  owner?: string;
 }
 
 /**
@@ -80,7 +87,13 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     const policy = policyOf(live);
     const ref = parseId(id);
     const stage = stageOf(live);
-    const blocked = pruneBlocker(id, live, desired, observed);
+    const ownership = ownershipOf(live, { owner: opts.owner, fieldManager: FIELD_MANAGER });
+    if (!ownership.owned) {
+      const base = { id, ref, stage, diff: [], policy, live: redactSecret(live) };
+      items.push({ ...base, action: 'skip', reason: 'NotOwned', message: ownership.message });
+      continue;
+    }
+    const blocked = pruneBlocker(id, live, desired, observed, opts.owner);
     items.push(
       blocked
         ? { id, ref, stage, action: 'skip', ...blocked, diff: [], policy, live: redactSecret(live) }
@@ -118,6 +131,7 @@ function pruneBlocker(
   live: K8sObject,
   desired: readonly Manifest[],
   observed: Observation,
+  owner: string | undefined,
 ): { reason: 'NamespaceInUse' | 'CrdInUse'; message: string } | undefined {
   if (live.kind === 'Namespace' && live.apiVersion === 'v1') {
     const inside = desired.filter((m) => m.object.metadata.namespace === live.metadata.name);
@@ -128,7 +142,14 @@ function pruneBlocker(
     };
   }
   if (live.kind !== 'CustomResourceDefinition') return undefined;
-  const leaving = new Set([...(observed.inventory ?? [])].filter((i) => !desired.some((m) => m.id === i)));
+  // Only what this plan may delete leaves with the CRD; an object that is not ours stays.
+  const mayPrune = (i: ObjectId) => {
+    const obj = observed.live.get(i);
+    return !!obj && ownershipOf(obj, { owner, fieldManager: FIELD_MANAGER }).owned;
+  };
+  const leaving = new Set(
+    [...(observed.inventory ?? [])].filter((i) => !desired.some((m) => m.id === i) && mayPrune(i)),
+  );
   const staying = (observed.customResources?.get(id) ?? []).filter((cr) => !leaving.has(cr));
   if (staying.length === 0) return undefined;
   return {

@@ -28,7 +28,9 @@ export type SkipReason =
   /** A CRD left git while custom resources of its kind exist that this apply does not prune. */
   | 'CrdInUse'
   /** `groundwork.io/apply: create-only`: exists (never updated), or was created once and is gone. */
-  | 'CreateOnly';
+  | 'CreateOnly'
+  /** In the inventory but not Groundwork's (see src/plan/ownership.ts): never pruned, dropped from the inventory. */
+  | 'NotOwned';
 
 /** A problem the server reported during the dry-run of an update (the update will fail the same way). */
 export interface DryRunProblem {

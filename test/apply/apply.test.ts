@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/apply.js';
 import type { Inventory } from '../../src/apply/inventory.js';
+import { OWNER_ANNOTATION } from '../../src/core/annotations.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { idOf } from '../../src/core/object-id.js';
 import { plan, type Observation } from '../../src/plan/plan.js';
@@ -28,11 +29,13 @@ const empty: Observation = {
   unknownKinds: new Set<string>(),
 };
 
+const OWNER = 'groundwork-system/gw-inventory-p-dev';
+
 function planOf(objects: K8sObject[], observed: Partial<Observation> = {}) {
   return plan(
     synthOf(objects, { overlay: 'dev' }).manifests,
     { ...empty, ...observed },
-    { platform: 'p', overlay: 'dev' },
+    { platform: 'p', overlay: 'dev', owner: OWNER },
   );
 }
 
@@ -122,7 +125,10 @@ describe('applyPlan', () => {
       configMap('old', 'cm', {}),
       { ...sub, metadata: { name: 'oldsub', namespace: 'old' } },
       ns('keep-ns'),
-    ].map((o) => ({ ...o, metadata: { ...o.metadata, uid: 'u' } }));
+    ].map((o) => ({
+      ...o,
+      metadata: { ...o.metadata, uid: 'u', annotations: { [OWNER_ANNOTATION]: OWNER } },
+    }));
     for (const o of liveObjs) target.objects.set(idOf(o), o);
     const desired = [
       ns('keep-ns'),
@@ -154,6 +160,102 @@ describe('applyPlan', () => {
     expect(writes).toHaveLength(2);
     expect(writes[0]!.objects.size).toBe(inventory.size); // recorded before any write: old ∪ desired
     expect([...writes[1]!.objects].sort()).toEqual(desired.map(idOf).sort());
+  });
+
+  it('never deletes an inventory object Groundwork does not own: skipped (NotOwned), dropped from the inventory', async () => {
+    const target = new FakeTarget();
+    const manager = (name: string, operation: string) => [
+      { manager: name, operation, apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} },
+    ];
+    const victim = {
+      ...configMap('default', 'victim', {}),
+      metadata: {
+        name: 'victim',
+        namespace: 'default',
+        uid: 'v1',
+        managedFields: manager('kubectl', 'Update'),
+      },
+    };
+    const victimNs = { ...ns('victimns'), metadata: { name: 'victimns', uid: 'v2' } };
+    const others = {
+      ...configMap('app', 'theirs', {}),
+      metadata: {
+        name: 'theirs',
+        namespace: 'app',
+        uid: 'v3',
+        annotations: { [OWNER_ANNOTATION]: 'groundwork-system/gw-inventory-q-dev' },
+      },
+    };
+    // Applied by a version before the annotation: Groundwork's Apply entry is its ownership.
+    const legacy = {
+      ...configMap('app', 'legacy', {}),
+      metadata: {
+        name: 'legacy',
+        namespace: 'app',
+        uid: 'v4',
+        managedFields: manager('groundwork', 'Apply'),
+      },
+    };
+    const liveObjs = [victim, victimNs, others, legacy] as K8sObject[];
+    for (const o of liveObjs) target.objects.set(idOf(o), o);
+    const desired = [configMap('app', 'a', {}), configMap('app', 'b', {})];
+    const inventory = new Set([...liveObjs.map(idOf), ...desired.map(idOf)]);
+    const writes: Inventory[] = [];
+    const p = planOf(desired, { live: new Map(liveObjs.map((o) => [idOf(o), o])), inventory });
+    expect(
+      p.items
+        .filter((i) => !i.desired)
+        .map((i) => `${i.ref.name} ${i.action} ${i.reason ?? ''}`)
+        .sort(),
+    ).toEqual(['legacy prune ', 'theirs skip NotOwned', 'victim skip NotOwned', 'victimns skip NotOwned']);
+    expect(p.toString()).toMatch(/ConfigMap\/default\/victim +skip \(NotOwned\)/);
+    const changes = await applyPlan(p, target, {
+      wait: false,
+      prune: true,
+      allowMassPrune: true,
+      inventory: {
+        previous: { platform: 'p', overlay: 'dev', revision: 'r0', objects: inventory },
+        revision: 'r1',
+        write: async (inv) => void writes.push(inv),
+      },
+    });
+    expect(changes.error).toBeUndefined();
+    expect(target.log.filter((l) => l.startsWith('delete'))).toEqual(['delete ConfigMap/legacy Background']);
+    expect(
+      changes.entries
+        .filter((e) => e.code === 'NotOwned')
+        .map((e) => e.ref.name)
+        .sort(),
+    ).toEqual(['theirs', 'victim', 'victimns']);
+    expect(changes.toString()).toContain('skipped    ConfigMap/default/victim (NotOwned): not pruned');
+    expect(changes.counts.skipped).toBe(3);
+    expect([...writes.at(-1)!.objects].sort()).toEqual(desired.map(idOf).sort());
+  });
+
+  it('records only what was applied: a refused object is not kept, an invalid id is never written', async () => {
+    const target = new FakeTarget();
+    target.failApply.set('Bad_Name!!', [apiError(422, 'Invalid', 'metadata.name: Invalid value')]);
+    target.failApply.set('refused', [apiError(422, 'Invalid', 'data: Invalid value')]);
+    const desired = [
+      ns('a'),
+      configMap('a', 'ok', {}),
+      configMap('a', 'Bad_Name!!', {}),
+      configMap('a', 'refused', {}),
+    ];
+    const writes: Inventory[] = [];
+    const changes = await applyPlan(planOf(desired, { inventory: new Set() }), target, {
+      wait: false,
+      inventory: { previous: undefined, revision: 'r1', write: async (inv) => void writes.push(inv) },
+    });
+    expect((changes.error as { code?: string }).code).toBe('StageFailed');
+    expect(writes).toHaveLength(2);
+    expect([...writes[0]!.objects].sort()).toEqual([
+      '_a__Namespace',
+      'a_ok__ConfigMap',
+      'a_refused__ConfigMap',
+    ]);
+    // After the failed stage the inventory is set to what exists: the refused object is forgotten.
+    expect([...writes[1]!.objects].sort()).toEqual(['_a__Namespace', 'a_ok__ConfigMap']);
   });
 
   it('stops starting new writes once aborted and says so', async () => {

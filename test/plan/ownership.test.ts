@@ -5,7 +5,7 @@ import { isOwnershipStamp, ownershipOf, withOwner } from '../../src/plan/ownersh
 import { configMap, synthOf } from '../harness/engine.js';
 
 const OWNER = 'groundwork-system/gw-inventory-p-dev';
-const entry = (manager: string, operation: string, subresource?: string) => ({
+const entry = (manager: string, operation: 'Apply' | 'Update', subresource?: string) => ({
   manager,
   operation,
   apiVersion: 'v1',

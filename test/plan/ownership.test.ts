@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OWNER_ANNOTATION } from '../../src/core/annotations.js';
 import type { K8sObject } from '../../src/core/object.js';
+import { idOf } from '../../src/core/object-id.js';
 import { isOwnershipStamp, ownershipOf, withOwner } from '../../src/plan/ownership.js';
+import { plan, type Observation } from '../../src/plan/plan.js';
 import { configMap, synthOf } from '../harness/engine.js';
 
 const OWNER = 'groundwork-system/gw-inventory-p-dev';
@@ -126,5 +128,61 @@ describe('withOwner and isOwnershipStamp', () => {
     [{ path: '/data/x', op: 'replace' as const, before: '1', after: '2' }, false],
   ])('%j is a stamp: %s', (diff, stamp) => {
     expect(isOwnershipStamp(diff)).toBe(stamp);
+  });
+});
+
+describe('plan with ownership', () => {
+  const owned = (name: string) => configMap('n', name, {}, { [OWNER_ANNOTATION]: OWNER });
+  const observation = (live: K8sObject[]): Observation => ({
+    live: new Map(live.map((o) => [idOf(o), o])),
+    dryRun: new Map(),
+    inventory: new Set(live.map(idOf)),
+    failedLists: [],
+    unknownKinds: new Set(),
+  });
+
+  it('skips what is not owned as NotOwned, and forged entries do not dilute the prune-share guard', () => {
+    const mine = Array.from({ length: 10 }, (_, i) => owned(`c${i}`));
+    const forged = Array.from({ length: 10 }, (_, i) => configMap('default', `victim${i}`, {}));
+    const keep = synthOf(mine.slice(0, 5), { overlay: 'dev' }).manifests;
+    const p = plan(withOwner(keep, OWNER), observation([...mine, ...forged]), {
+      platform: 'p',
+      overlay: 'dev',
+      owner: OWNER,
+    });
+    expect(p.counts).toMatchObject({ prune: 5, skip: 10 });
+    expect(p.items.filter((i) => i.reason === 'NotOwned')).toHaveLength(10);
+    // 5 of the 10 objects that are ours: 50%, over the 30% guard (5 of 20 would pass).
+    expect(p.pruneRefusal()?.reason).toBe('TooManyPrunes');
+  });
+
+  it('does not let a CRD go while a custom resource of its kind that is not ours stays', () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com', annotations: { [OWNER_ANNOTATION]: OWNER } },
+      spec: { group: 'example.com', names: { kind: 'Gadget' } },
+    } as K8sObject;
+    const gadget = {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'theirs', namespace: 'n' },
+    } as K8sObject;
+    const p = plan(
+      withOwner(synthOf([owned('stay')], { overlay: 'dev' }).manifests, OWNER),
+      {
+        ...observation([crd, gadget, owned('stay')]),
+        customResources: new Map([[idOf(crd), [idOf(gadget)]]]),
+      },
+      { platform: 'p', overlay: 'dev', owner: OWNER },
+    );
+    expect(p.items.find((i) => i.ref.kind === 'CustomResourceDefinition')).toMatchObject({
+      action: 'skip',
+      reason: 'CrdInUse',
+    });
+    expect(p.items.find((i) => i.ref.kind === 'Gadget')).toMatchObject({
+      action: 'skip',
+      reason: 'NotOwned',
+    });
   });
 });

@@ -8,7 +8,7 @@ import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { compile } from '../../src/controlplane/build/build.js';
 import { runGo } from '../../src/controlplane/build/go.js';
-import { cacheRoot } from '../../src/controlplane/paths.js';
+import { cacheRoot } from '../../src/core/cache-root.js';
 import type { Progress } from '../../src/controlplane/progress.js';
 import { terminalProgress } from '../../src/cli/progress.js';
 

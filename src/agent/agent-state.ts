@@ -3,7 +3,7 @@ import type { ChangeSet } from '../apply/changeset.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
 import type { SynthResult } from '../synth/synthesize.js';
-import type { PlatformData } from './hooks.js';
+import type { PlatformData } from '../engine/domains.js';
 
 /** How the agent treats drift. */
 export type AgentMode = 'detect-only' | 'self-heal';

@@ -14,7 +14,7 @@ import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import type { ObservedChange } from './drift-watch.js';
-import { platformHooks } from './hooks.js';
+import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
 

@@ -9,7 +9,7 @@ import type { K8sObject } from '../core/object.js';
 import { readObjects } from '../core/yaml-files.js';
 import type { GitAuth } from '../source/credentials.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
-import { environmentOf } from '../fleet/environments.js';
+import { environmentOf } from '../synth/environments.js';
 import { loadProjectConfig } from '../synth/config.js';
 import { synthesizeInChild } from '../synth/child/run-in-child.js';
 import { compareManifests, setHash, toManifest } from '../synth/manifest.js';

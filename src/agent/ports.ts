@@ -1,7 +1,7 @@
 import type { ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { SynthResult } from '../synth/synthesize.js';
-import type { PlatformData } from './hooks.js';
+import type { PlatformData } from '../engine/domains.js';
 
 /** A fetched revision of the platform repository. */
 export interface Checkout {

@@ -3,7 +3,7 @@ import { GroundworkError } from '../core/errors.js';
 import type { ObjectId } from '../core/object-id.js';
 import { applyBody } from '../plan/plan.js';
 import type { Plan, PruneGuardOptions } from '../plan/plan-result.js';
-import { STAGES, type StageName, type StageSpec } from '../plan/stages.js';
+import { STAGES, type StageName, type StageSpec } from '../core/stages.js';
 import type { PlanItem } from '../plan/types.js';
 import { ChangeSet } from './changeset.js';
 import { classifyWriteError, isImmutable } from './errors.js';
@@ -11,36 +11,10 @@ import type { ApplyListener } from './events.js';
 import { sameInventory, type Inventory } from './inventory.js';
 import { isUnsendable, recordAfterApply, recordBeforeWrite } from './inventory-record.js';
 import { pruneItems } from './prune.js';
+import type { StageContext, StageHooks } from './stage-hook.js';
 import { crdsEstablished, csvsSucceeded, objectsHealthy } from './stage-waits.js';
 import type { ApplyTarget } from './target.js';
 import { waitFor, type WaitCheck } from './wait.js';
-
-/** Extra behaviour per stage, plugged in by domain modules (OLM approvals, pool windows, version steps). */
-export interface StageHook {
-  /**
-   * Runs for every hooked stage before anything is written (not even the inventory). A returned
-   * message refuses the whole apply: an invalid version target or an unreachable pin is a broken
-   * desired state, like a validation error.
-   */
-  preflight?: (ctx: StageContext) => Promise<string | undefined>;
-  /** Before the stage's objects are written. */
-  beforeApply?: (ctx: StageContext) => Promise<void>;
-  /** Runs on every poll of the stage's wait (e.g. approve the next InstallPlan). */
-  duringWait?: (ctx: StageContext) => Promise<void>;
-  /** Replaces the stage's default wait check. */
-  check?: (ctx: StageContext) => Promise<WaitCheck>;
-}
-
-export interface StageContext {
-  stage: StageName;
-  items: readonly PlanItem[];
-  target: ApplyTarget;
-  changes: ChangeSet;
-  /** False when the caller does not wait for health (the agent): hooks act once and report pending. */
-  wait: boolean;
-  /** Tells the user something about the stage (which pools will reboot, a plan held for approval). */
-  notice: (message: string) => void;
-}
 
 export interface ApplyOptions extends PruneGuardOptions {
   /** Force field-manager conflicts for every object. @default false (per-object annotation still applies) */
@@ -55,7 +29,8 @@ export interface ApplyOptions extends PruneGuardOptions {
   concurrency?: number;
   /** Inventory bookkeeping; without it nothing is recorded and nothing is pruned. */
   inventory?: { previous: Inventory | undefined; write(inv: Inventory): Promise<void>; revision: string };
-  hooks?: Partial<Record<StageName, StageHook>>;
+  /** Domain behaviour per stage (see `src/engine/domains.ts`). @default none */
+  hooks?: StageHooks;
   listener?: ApplyListener;
   /** Abort: finish the writes in flight, start no new ones, and return the partial change set. */
   signal?: AbortSignal;

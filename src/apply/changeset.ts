@@ -1,6 +1,6 @@
 import { GroundworkError, hasCode } from '../core/errors.js';
 import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
-import type { StageName } from '../plan/stages.js';
+import type { StageName } from '../core/stages.js';
 import type { PruneRefusal } from '../plan/types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ObjectId } from '../core/object-id.js';
-import type { StageName } from '../plan/stages.js';
+import type { StageName } from '../core/stages.js';
 import type { ChangeAction } from './changeset.js';
 
 /** Progress of an apply as typed events (rendered by the CLI, counted by the agent's metrics). */

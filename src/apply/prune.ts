@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { GroundworkError } from '../core/errors.js';
 import { describeRef, type ObjectId } from '../core/object-id.js';
 import type { Plan, PruneGuardOptions } from '../plan/plan-result.js';
-import { stageIndex } from '../plan/stages.js';
+import { stageIndex } from '../core/stages.js';
 import type { PlanItem } from '../plan/types.js';
 import type { ChangeSet } from './changeset.js';
 import { classifyWriteError } from './errors.js';

@@ -1,7 +1,7 @@
 import ora, { type Ora } from 'ora';
 import type { ApplyEvent, ApplyListener } from '../apply/events.js';
 import { formatElapsed } from '../controlplane/progress.js';
-import { STAGES } from '../plan/stages.js';
+import { STAGES } from '../core/stages.js';
 import { canAnimate, LineLimiter } from './terminal.js';
 
 /**

@@ -27,15 +27,28 @@ export function outputOf(flags: { output?: string; format?: string }): OutputFor
   return (flags.format ?? flags.output ?? 'text') as OutputFormat;
 }
 
+/** How to render plain data for people: results are data, and each has its own `renderX()`. */
+export interface Renderers {
+  /** For `text` and `table`. @default `toString()` */
+  text?: () => string;
+  /** For `markdown`. @default `toMarkdown()` when the value has one, else the text */
+  markdown?: () => string;
+}
+
 /**
  * Renders a result in a format: JSON and YAML from the same data (`toJSON()` when the value has
- * one), Markdown from `toMarkdown()`, text from `toString()` (or `text()` for plain data).
+ * one), Markdown from `markdown()` or `toMarkdown()`, text from `text()` or `toString()`.
+ *
+ * @example
+ * render(path, 'markdown', { text: () => renderUpdatePath(path), markdown: () => updatePathMarkdown(path) })
  */
-export function render(value: Printable | object, format: OutputFormat, text?: () => string): string {
+export function render(value: Printable | object, format: OutputFormat, renderers: Renderers = {}): string {
+  const { text, markdown } = renderers;
   const data = typeof (value as Printable).toJSON === 'function' ? (value as Printable).toJSON!() : value;
   let out: string;
   if (format === 'json') out = JSON.stringify(data, null, 2);
   else if (format === 'yaml') out = stringify(data, { lineWidth: 0 });
+  else if (format === 'markdown' && markdown) out = markdown();
   else if (format === 'markdown' && typeof (value as Printable).toMarkdown === 'function')
     out = (value as Printable).toMarkdown!();
   else out = text ? text() : String(value);

@@ -1,17 +1,4 @@
-import type { UpdatePath, UpdatePathFound, UpdatePathRefused, UpdateStep } from './path.js';
-
-type PathData = UpdatePathFound | UpdatePathRefused;
-
-/**
- * Attaches `toString()` and `toMarkdown()` to a path result as non-enumerable properties, so the
- * value stays plain data for `JSON.stringify` and deep equality in tests.
- */
-export function withRendering(path: PathData): UpdatePath {
-  return Object.defineProperties(path, {
-    toString: { value: () => renderUpdatePath(path), enumerable: false },
-    toMarkdown: { value: () => updatePathMarkdown(path), enumerable: false },
-  }) as UpdatePath;
-}
+import type { UpdatePath, UpdatePathFound, UpdateStep } from './path.js';
 
 /**
  * Plain-text rendering for terminals and logs.
@@ -21,7 +8,7 @@ export function withRendering(path: PathData): UpdatePath {
  *   1. 4.7.0 -> 4.7.60  patch
  *   2. 4.7.60 -> 4.8.54  minor
  */
-export function renderUpdatePath(path: PathData): string {
+export function renderUpdatePath(path: UpdatePath): string {
   if (!path.ok) return `No update from ${path.from} to ${path.to} (${path.reason}): ${path.message}`;
   if (path.steps.length === 0) return `Already at ${path.to}: nothing to update.`;
   const channel = path.channel ? ` (channel ${path.channel})` : '';
@@ -35,7 +22,7 @@ export function renderUpdatePath(path: PathData): string {
 }
 
 /** Markdown rendering for pull-request comments and reports. */
-export function updatePathMarkdown(path: PathData): string {
+export function updatePathMarkdown(path: UpdatePath): string {
   if (!path.ok) {
     return `### No update path ${path.from} → ${path.to}\n\n**${path.reason}**: ${escapeMd(path.message)}\n`;
   }

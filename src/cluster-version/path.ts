@@ -1,7 +1,6 @@
 import { type Channel, releaseInChannel, tryParseChannel } from './channel.js';
 import type { UpgradeBlocker, Upgradeable } from './cluster-state.js';
 import { type UpdateGraph, nodeOf } from './graph.js';
-import { withRendering } from './path-render.js';
 import { findRoute, missingMinor } from './route.js';
 import { type SemVer, type StepKind, compareVersions, parseVersion, stepKind } from './version.js';
 
@@ -61,11 +60,8 @@ export interface UpdatePathRefused {
   readonly risks?: readonly string[];
 }
 
-/** A path result as plain data (JSON-serialisable), with `toString()` and `toMarkdown()` renderings. */
-export type UpdatePath = (UpdatePathFound | UpdatePathRefused) & {
-  toString(): string;
-  toMarkdown(): string;
-};
+/** A path result as plain data (JSON-serialisable); `renderUpdatePath` and `updatePathMarkdown` render it. */
+export type UpdatePath = UpdatePathFound | UpdatePathRefused;
 
 export interface PlanUpdatePathOptions {
   readonly from: string;
@@ -97,14 +93,14 @@ export interface PlanUpdatePathOptions {
  * It does not look at the cluster: the stepper re-checks each step against the live ClusterVersion.
  *
  * @example
- * planUpdatePath(graph, { from: '4.7.0', to: '4.8.54', channel: 'stable-4.8' }).toString()
+ * renderUpdatePath(planUpdatePath(graph, { from: '4.7.0', to: '4.8.54', channel: 'stable-4.8' }))
  * // Update 4.7.0 -> 4.8.54 in 2 steps (channel stable-4.8): ...
  */
 export function planUpdatePath(graph: UpdateGraph, options: PlanUpdatePathOptions): UpdatePath {
-  return withRendering(plan(graph, options));
+  return plan(graph, options);
 }
 
-function plan(graph: UpdateGraph, options: PlanUpdatePathOptions): UpdatePathFound | UpdatePathRefused {
+function plan(graph: UpdateGraph, options: PlanUpdatePathOptions): UpdatePath {
   const { from, to } = options;
   const base = { from, to, ...(options.channel !== undefined ? { channel: options.channel } : {}) };
   const refuse = (reason: UpdatePathRefusal, message: string, extra: Partial<UpdatePathRefused> = {}) =>

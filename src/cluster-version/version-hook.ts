@@ -1,4 +1,4 @@
-import type { StageContext, StageHook } from '../apply/apply.js';
+import type { StageContext, StageHook } from '../apply/stage-hook.js';
 import type { WaitCheck } from '../apply/wait.js';
 import { ANNOTATIONS } from '../core/annotations.js';
 import type { K8sObject } from '../core/object.js';

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GroundworkError } from '../core/errors.js';
 import { buildControlPlane, isCompleteBinaryDir, type BuildRecord } from './build/build.js';
-import { cacheRoot } from './paths.js';
+import { cacheRoot } from '../core/cache-root.js';
 import { silentProgress, type Progress } from './progress.js';
 
 /** Paths of the control-plane binaries and where they came from. */

@@ -20,7 +20,7 @@ export const ANNOTATIONS = {
    * and other run-once objects; rename the object to run it again.
    */
   apply: 'groundwork.io/apply',
-  /** Explicit apply stage (see src/plan/stages.ts). */
+  /** Explicit apply stage (see src/core/stages.ts). */
   stage: 'groundwork.io/stage',
   /** `<namespace>/<subscription>` of the operator whose CSV this operand waits for. */
   operator: 'groundwork.io/operator',

@@ -1,4 +1,4 @@
-import { splitApiVersion, type K8sObject } from '../core/object.js';
+import { splitApiVersion, type K8sObject } from './object.js';
 
 /**
  * Apply stages in order. Ordering is data: this table is the single place that says which kinds

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { addDays, civilDateAt, isTimeZone, weekday, zonedInstant } from './zoned-time.js';
 
+// Maintenance windows: when a MachineConfigPool may start updating, and when the fleet may promote
+// into an environment. Shared by both domains, so it lives in core.
+
 /** Week days, indexed like `Date.getUTCDay()` (0 = Sunday). */
 export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

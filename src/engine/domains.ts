@@ -1,14 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StageHook } from '../apply/apply.js';
+import type { StageHooks } from '../apply/stage-hook.js';
 import { graphFromCincinnati, type UpdateGraph } from '../cluster-version/graph.js';
 import { clusterVersionHook } from '../cluster-version/version-hook.js';
 import { machineConfigRolloutHook } from '../machine-config/rollout-hook.js';
 import { olmApprovalHook } from '../olm/approval-hook.js';
+import { checkPinsAgainstCatalogs } from '../olm/pin-check.js';
+import { checkSubscriptions } from '../olm/subscription-check.js';
 import { loadCatalog } from '../olm/catalog/index.js';
 import type { Catalog } from '../olm/catalog/model.js';
-import type { StageName } from '../plan/stages.js';
 import { loadProjectConfig } from '../synth/config.js';
+import type { PostSynthCheck } from '../synth/post-synth-checks.js';
+
+// The one place that wires the domains (olm, cluster-version, machine-config) into the pipeline.
+// The pipeline's stages take these as data (synth's `checks`, apply's `hooks`) and import no
+// domain; the agent, the CLI's engine commands and the synth child hand them over.
+
+/**
+ * Whole-platform checks run by synth after the constructs: operator pins against the catalog
+ * files, and Subscriptions against their OperatorGroups. The synth child runs these.
+ */
+export const POST_SYNTH_CHECKS: readonly PostSynthCheck[] = [checkPinsAgainstCatalogs, checkSubscriptions];
 
 /** Repository data the OpenShift hooks read: catalog files (pins) and update graphs (version paths). */
 export interface PlatformData {
@@ -30,10 +42,7 @@ export async function loadPlatformData(dir: string): Promise<PlatformData> {
  * The OpenShift semantics, as stage hooks: pinned operators through InstallPlan approval,
  * graph-aware version steps, and pool-aware MachineConfig rollouts. Create them per reconcile.
  */
-export function platformHooks(
-  data: PlatformData,
-  opts: { now?: () => Date } = {},
-): Partial<Record<StageName, StageHook>> {
+export function platformHooks(data: PlatformData, opts: { now?: () => Date } = {}): StageHooks {
   return {
     subscriptions: olmApprovalHook({ catalogs: data.catalogs }),
     'machine-configs': machineConfigRolloutHook(opts.now ? { now: opts.now } : {}),

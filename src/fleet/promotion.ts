@@ -1,6 +1,6 @@
 import { GroundworkError } from '../core/errors.js';
-import { windowState } from '../machine-config/window.js';
-import type { Environment } from './environments.js';
+import { windowState } from '../core/window.js';
+import type { Environment } from '../synth/environments.js';
 import { checkSource, GATES, type ClusterObservation, type GateFailure, type GateName } from './gates.js';
 
 /** The git side of a promotion (`src/source/promote.ts` PromotionRepo). */

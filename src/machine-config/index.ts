@@ -20,7 +20,7 @@ export {
   type MaintenanceWindow,
   type WindowState,
   type Weekday,
-} from './window.js';
+} from '../core/window.js';
 export { bytesDataUrl, decodeDataUrl, isBase64, textDataUrl } from './data-url.js';
 export {
   ignitionVersionFor,

@@ -7,7 +7,7 @@ import { Validation } from '../synth/validation.js';
 import { addProblem, parseProps } from './issues.js';
 import { roleSchema } from './machine-config-schema.js';
 import { registerPool } from './registry.js';
-import { maintenanceWindowsSchema, serializeWindows, type MaintenanceWindow } from './window.js';
+import { maintenanceWindowsSchema, serializeWindows, type MaintenanceWindow } from '../core/window.js';
 
 export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
 const BUILT_IN = new Set(['master', 'worker']);

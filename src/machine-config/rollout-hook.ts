@@ -1,4 +1,4 @@
-import type { StageContext, StageHook } from '../apply/apply.js';
+import type { StageContext, StageHook } from '../apply/stage-hook.js';
 import type { WaitCheck } from '../apply/wait.js';
 import { ANNOTATIONS } from '../core/annotations.js';
 import { idOfRef } from '../core/object-id.js';
@@ -6,7 +6,7 @@ import type { K8sObject } from '../core/object.js';
 import type { PlanItem } from '../plan/types.js';
 import { poolsSelecting } from './pool-selection.js';
 import { poolRollout } from './rollout-state.js';
-import { parseWindows, windowState } from './window.js';
+import { parseWindows, windowState } from '../core/window.js';
 
 /** Field manager of the pauses a maintenance window imposes, apart from `groundwork`. */
 export const ROLLOUT_MANAGER = 'groundwork-rollout';

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { StageContext, StageHook } from '../apply/apply.js';
+import type { StageContext, StageHook } from '../apply/stage-hook.js';
 import type { WaitCheck } from '../apply/wait.js';
 import { describeRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';

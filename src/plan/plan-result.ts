@@ -1,6 +1,6 @@
 import { describeRef } from '../core/object-id.js';
 import { isSecretPath } from './redact.js';
-import { stageIndex } from './stages.js';
+import { stageIndex } from '../core/stages.js';
 import { PLAN_ACTIONS, type PlanAction, type PlanItem, type PruneRefusal } from './types.js';
 
 export interface PlanInit {

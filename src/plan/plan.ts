@@ -11,7 +11,7 @@ import { normalize } from './normalize.js';
 import { ownershipOf } from './ownership.js';
 import { Plan } from './plan-result.js';
 import { redactSecret } from './redact.js';
-import { stageOf } from './stages.js';
+import { stageOf } from '../core/stages.js';
 import type { DryRunProblem, PlanItem } from './types.js';
 
 /** The field manager name Groundwork applies with. Frozen: changing it would orphan field ownership. */
@@ -80,7 +80,6 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
   const desiredIds = new Set(desired.map((m) => m.id));
   const crdKinds = kindsDefinedBy(desired);
   for (const m of desired) items.push(planDesired(m, observed, opts.force ?? false, crdKinds));
-  let notOwned = 0;
   for (const id of [...(observed.inventory ?? [])].sort()) {
     if (desiredIds.has(id)) continue;
     const live = observed.live.get(id);
@@ -92,7 +91,6 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     if (!ownership.owned) {
       const base = { id, ref, stage, diff: [], policy, live: redactSecret(live) };
       items.push({ ...base, action: 'skip', reason: 'NotOwned', message: ownership.message });
-      notOwned++;
       continue;
     }
     const blocked = pruneBlocker(id, live, desired, observed, opts.owner);
@@ -119,8 +117,7 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     items,
     failedLists: observed.failedLists,
     desiredCount: desired.length,
-    // Entries that are not ours do not dilute the prune-share guard (forged ids would weaken it).
-    inventorySize: observed.inventory && observed.inventory.size - notOwned,
+    inventorySize: observed.inventory?.size,
   });
 }
 

@@ -2,7 +2,7 @@ import type { ObjectPolicy } from '../core/annotations.js';
 import type { ObjectId, ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { FieldDiff } from './field-diff.js';
-import type { StageName } from './stages.js';
+import type { StageName } from '../core/stages.js';
 
 /**
  * What the engine will do with one object. Closed vocabulary; `PLAN_ACTIONS` is the display order.

@@ -8,7 +8,7 @@ import {
   type SyncConditionType,
   type SyncReason,
   type SyncStatusJson,
-} from './sync-status.js';
+} from './sync-status-schema.js';
 import { driftText } from './sync-status-render.js';
 
 /** The kstatus conditions of a PlatformSync: which are wanted for each situation, and how they are set. */

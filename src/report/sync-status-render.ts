@@ -1,4 +1,4 @@
-import type { DriftStatus, SyncStatusJson } from './sync-status.js';
+import type { DriftStatus, SyncStatusJson } from './sync-status-schema.js';
 
 /** Revision, inventory, health, drift (with its items indented) and pending waits, one per line. */
 export function factLines(s: SyncStatusJson, code: (text: string) => string): string[] {

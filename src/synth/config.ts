@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { environmentsSchema, toEnvironments, type Environment } from '../fleet/environments.js';
+import { environmentsSchema, toEnvironments, type Environment } from './environments.js';
 import { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
 import { formatPath } from './validation.js';

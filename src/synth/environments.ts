@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maintenanceWindowsSchema, type MaintenanceWindow } from '../machine-config/window.js';
+import { maintenanceWindowsSchema, type MaintenanceWindow } from '../core/window.js';
 
 /**
  * Environments: which overlays (clusters) run together, the git ref their agents follow, and how a

@@ -1,6 +1,6 @@
 import { idOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
-import { stageIndex, stageOf, type StageName } from '../plan/stages.js';
+import { stageIndex, stageOf, type StageName } from '../core/stages.js';
 import { canonicalize, contentHash } from './canonical.js';
 
 /** One desired object as synth hands it to plan: identity, stage, canonical content and its hash. */

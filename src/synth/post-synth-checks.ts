@@ -1,6 +1,4 @@
 import type { App } from 'cdk8s';
-import { checkPinsAgainstCatalogs } from '../olm/pin-check.js';
-import { checkSubscriptions } from '../olm/subscription-check.js';
 import type { ProjectConfig } from './config.js';
 import type { Manifest } from './manifest.js';
 import type { ValidationIssue } from './validation.js';
@@ -14,14 +12,18 @@ export interface PostSynthContext {
   dir: string;
 }
 
+/**
+ * A check that needs the whole desired state or repository data (operator pins against catalog
+ * files, the version target against graph files). The domains provide them; synth takes the list
+ * as an option (`SynthOptions.checks`) and never imports a domain. The list the synth child runs
+ * is `POST_SYNTH_CHECKS` in `src/engine/domains.ts`.
+ */
 export type PostSynthCheck = (ctx: PostSynthContext) => Promise<ValidationIssue[]>;
 
-/**
- * Checks that need the whole desired state or repository data (operator pins against catalog
- * files, the version target against graph files). Registered here so synth stays one pass.
- */
-const checks: PostSynthCheck[] = [checkPinsAgainstCatalogs, checkSubscriptions];
-
-export async function runPostSynthChecks(ctx: PostSynthContext): Promise<ValidationIssue[]> {
+/** Runs `checks` on the synthesized platform, at once, and returns every issue they found. */
+export async function runPostSynthChecks(
+  ctx: PostSynthContext,
+  checks: readonly PostSynthCheck[],
+): Promise<ValidationIssue[]> {
   return (await Promise.all(checks.map((c) => c(ctx)))).flat();
 }

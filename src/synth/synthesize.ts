@@ -9,7 +9,7 @@ import { loadDefinition, notPermitted } from './load-definition.js';
 import { compareManifests, setHash, toManifest, type Manifest } from './manifest.js';
 import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from './overlays.js';
 import { Platform } from './platform.js';
-import { runPostSynthChecks } from './post-synth-checks.js';
+import { runPostSynthChecks, type PostSynthCheck } from './post-synth-checks.js';
 import { SynthValidationError, Validation, type ValidationIssue } from './validation.js';
 
 export interface SynthOptions {
@@ -19,6 +19,8 @@ export interface SynthOptions {
   overlay?: string;
   /** Loads the platform module (the synth child's bundle has it built in). @default import of `entry` */
   load?: () => Promise<unknown>;
+  /** Whole-platform checks of the domains, run after the constructs (`POST_SYNTH_CHECKS`). @default none */
+  checks?: readonly PostSynthCheck[];
 }
 
 /** The desired state of one overlay, ready for plan. */
@@ -49,7 +51,12 @@ export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
   try {
     const loaded = await loadOverlay(join(opts.dir, config.overlays), overlay, definition.values, opts.dir);
     origins = loaded.origins;
-    return await synthesizeDefinition(definition, loaded.values, { config, overlay, dir: opts.dir });
+    return await synthesizeDefinition(definition, loaded.values, {
+      config,
+      overlay,
+      dir: opts.dir,
+      ...(opts.checks ? { checks: opts.checks } : {}),
+    });
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;
     throw new SynthValidationError(err.issues.map((i) => locateIssue(i, overlay, origins)));
@@ -81,7 +88,7 @@ function describeOrigins(found: readonly ValueOrigin[]): string | undefined {
 export async function synthesizeDefinition(
   definition: PlatformDefinition,
   values: unknown,
-  ctx: { config: ProjectConfig; overlay: string; dir: string },
+  ctx: { config: ProjectConfig; overlay: string; dir: string; checks?: readonly PostSynthCheck[] },
 ): Promise<SynthResult> {
   const app = new App();
   try {
@@ -97,7 +104,7 @@ export async function synthesizeDefinition(
       cause: err,
     });
   }
-  return collect(app, ctx.config, ctx.overlay, ctx.dir);
+  return collect(app, { ...ctx, checks: ctx.checks ?? [] });
 }
 
 /** The construct created last (the last in tree order): the one being built when build() threw. */
@@ -107,14 +114,17 @@ function lastConstruct(app: App): string | undefined {
 }
 
 /** Synthesizes every overlay of the repository, in name order. */
-export async function synthesizeAll(dir: string, load?: () => Promise<unknown>): Promise<SynthResult[]> {
+export async function synthesizeAll(
+  dir: string,
+  opts: Pick<SynthOptions, 'load' | 'checks'> = {},
+): Promise<SynthResult[]> {
   const config = await loadProjectConfig(dir);
   const results: SynthResult[] = [];
   // Every overlay is tried, so one run reports every overlay's errors, each naming its overlay.
   const issues: ValidationIssue[] = [];
   for (const overlay of await listOverlays(join(dir, config.overlays))) {
     try {
-      results.push(await synthesize({ dir, overlay, ...(load ? { load } : {}) }));
+      results.push(await synthesize({ ...opts, dir, overlay }));
     } catch (err) {
       if (!(err instanceof SynthValidationError)) throw err;
       issues.push(...err.issues);
@@ -124,7 +134,15 @@ export async function synthesizeAll(dir: string, load?: () => Promise<unknown>):
   return results;
 }
 
-async function collect(app: App, config: ProjectConfig, overlay: string, dir: string): Promise<SynthResult> {
+async function collect(
+  app: App,
+  {
+    config,
+    overlay,
+    dir,
+    checks,
+  }: { config: ProjectConfig; overlay: string; dir: string; checks: readonly PostSynthCheck[] },
+): Promise<SynthResult> {
   const all = app.node.findAll();
   for (const c of all) if (Platform.isPlatform(c)) c.finalize();
   const issues: ValidationIssue[] = [...Validation.all(app)];
@@ -150,7 +168,7 @@ async function collect(app: App, config: ProjectConfig, overlay: string, dir: st
     seen.set(m.id, obj.node.path);
     manifests.push(m);
   }
-  issues.push(...(await runPostSynthChecks({ app, config, manifests, dir })));
+  issues.push(...(await runPostSynthChecks({ app, config, manifests, dir }, checks)));
   if (issues.some((i) => i.severity === 'error')) throw new SynthValidationError(issues);
   manifests.sort(compareManifests);
   return {

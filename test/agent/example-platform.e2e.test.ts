@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlatformData, platformHooks } from '../../src/agent/hooks.js';
+import { loadPlatformData, platformHooks, POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
 import { applyObserved, ClusterSession, observeAndPlan } from '../../src/agent/reconcile.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
 import { KubeClient } from '../../src/cluster/client.js';
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('the example platform on a simulated OpenShift', () => {
   it('installs operators through OLM, then operands, rolls the pools and walks the version to its target', async () => {
-    const synth = await synthesize({ dir: repo, overlay: 'dev' });
+    const synth = await synthesize({ dir: repo, overlay: 'dev', checks: POST_SYNTH_CHECKS });
     const revision = 'main@sha1:1111111111111111111111111111111111111111';
     const events: ApplyEvent[] = [];
     const observed = await observeAndPlan(session, synth, { revision });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { z } from 'zod';
-import { platformHooks } from '../../src/agent/hooks.js';
+import { POST_SYNTH_CHECKS, platformHooks } from '../../src/engine/domains.js';
 import { applyObserved, ClusterSession, observeAndPlan } from '../../src/agent/reconcile.js';
 import type { ChangeSet } from '../../src/apply/changeset.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
@@ -100,6 +100,7 @@ async function synth(build: (scope: Construct) => void, minor = '4.16'): Promise
       },
       overlay: cluster.namespace,
       dir: '.',
+      checks: POST_SYNTH_CHECKS,
     },
   );
 }

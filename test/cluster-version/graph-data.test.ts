@@ -8,6 +8,7 @@ import {
 } from '../../src/cluster-version/graph-data.js';
 import { edgeOf, nodeOf, updateGraph } from '../../src/cluster-version/graph.js';
 import { planUpdatePath } from '../../src/cluster-version/path.js';
+import { renderUpdatePath } from '../../src/cluster-version/path-render.js';
 import { channelFile, graphDataText, meshFromChannelFiles, stepsOf } from './fixtures.js';
 
 const blocked4110 = parseBlockedEdge(graphDataText('blocked-4.1.10.yaml'), 'blocked-4.1.10.yaml');
@@ -141,7 +142,7 @@ describe('paths over graphs derived from the channel files (mesh: see meshFromCh
       ],
       pausePools: { pools: 'non-master', pauseBeforeStep: 0, unpauseAfterStep: 1 },
     });
-    expect(path.toString()).toBe(
+    expect(renderUpdatePath(path)).toBe(
       [
         'Update 4.14.0 -> 4.16.68 in 2 steps (channel eus-4.16):',
         '  1. 4.14.0 -> 4.15.67  minor',

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mergeGraphs } from '../../src/cluster-version/graph.js';
 import { planUpdatePath } from '../../src/cluster-version/path.js';
+import { renderUpdatePath, updatePathMarkdown } from '../../src/cluster-version/path-render.js';
 import { cincinnati } from './fixtures.js';
 
 const GOLDEN = fileURLToPath(new URL('./golden/', import.meta.url));
@@ -21,8 +22,8 @@ describe('path rendering', () => {
 
   it('renders a multi-minor path as text and Markdown', () => {
     const path = planUpdatePath(merged, { from: '4.7.0', to: '4.9.53' });
-    expectGolden('4.7.0-to-4.9.53.txt', `${path.toString()}\n`);
-    expectGolden('4.7.0-to-4.9.53.md', path.toMarkdown());
+    expectGolden('4.7.0-to-4.9.53.txt', `${renderUpdatePath(path)}\n`);
+    expectGolden('4.7.0-to-4.9.53.md', updatePathMarkdown(path));
   });
 
   it('renders accepted risks and refusals', () => {
@@ -32,16 +33,16 @@ describe('path rendering', () => {
       to: '4.7.4',
       acceptedRisks: ['VSphereNodeNameChanges'],
     });
-    expect(risky.toString()).toBe(
+    expect(renderUpdatePath(risky)).toBe(
       'Update 4.7.0 -> 4.7.4 in 1 step:\n  1. 4.7.0 -> 4.7.4  patch  accepted risks: VSphereNodeNameChanges',
     );
     const refused = planUpdatePath(stable48, { from: '4.7.0', to: '4.7.10', channel: 'stable-4.7' });
-    expect(refused.toString()).toBe(
+    expect(renderUpdatePath(refused)).toBe(
       'No update from 4.7.0 to 4.7.10 (NotInChannel): 4.7.10 is not in channel stable-4.7',
     );
     expectGolden(
       'refused-4.7.0-to-4.7.4.md',
-      planUpdatePath(stable48, { from: '4.7.0', to: '4.7.4' }).toMarkdown(),
+      updatePathMarkdown(planUpdatePath(stable48, { from: '4.7.0', to: '4.7.4' })),
     );
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Upgradeable } from '../../src/cluster-version/cluster-state.js';
 import { type UpdateGraph, mergeGraphs, updateGraph } from '../../src/cluster-version/graph.js';
 import { planUpdatePath } from '../../src/cluster-version/path.js';
+import { renderUpdatePath } from '../../src/cluster-version/path-render.js';
 import { cincinnati, stepsOf } from './fixtures.js';
 
 // Every expected path below was derived by hand from the fixture files; the comments cite the
@@ -177,7 +178,7 @@ describe('planUpdatePath over stable-4.8.json (4.7.0-4.7.60, 4.8.2-4.8.54)', () 
   it('returns an empty path when already at the target', () => {
     const path = planUpdatePath(stable48, { from: '4.8.54', to: '4.8.54' });
     expect(path).toEqual({ ok: true, from: '4.8.54', to: '4.8.54', steps: [] });
-    expect(path.toString()).toBe('Already at 4.8.54: nothing to update.');
+    expect(renderUpdatePath(path)).toBe('Already at 4.8.54: nothing to update.');
   });
 });
 

@@ -6,7 +6,7 @@ import {
   windowState,
   WEEKDAYS,
   type MaintenanceWindow,
-} from '../../src/machine-config/index.js';
+} from '../../src/core/window.js';
 
 const at = (iso: string) => new Date(iso);
 const state = (windows: MaintenanceWindow[], iso: string) => {

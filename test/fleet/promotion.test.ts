@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentsSchema, toEnvironments } from '../../src/fleet/environments.js';
+import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
 import type { ClusterObservation } from '../../src/fleet/gates.js';
 import { promote, promotionText, type PromotionDeps, type PromotionGit } from '../../src/fleet/promotion.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
 import { synthesize } from '../../src/synth/synthesize.js';
 import { SynthValidationError } from '../../src/synth/validation.js';
 import { platformDir } from '../harness/platform-dir.js';
@@ -20,12 +21,14 @@ export default definePlatform({
   );
 }
 
+const checks = POST_SYNTH_CHECKS;
+
 describe('post-synth checks of every Subscription', () => {
   it('refuses a generated Subscription with no namespace, missing source fields and a bad approval', async () => {
     const dir = repo(
       `metadata: { name: 'argocd' }, spec: { name: 'argocd-operator', channel: 'alpha', installPlanApproval: 'manual' }`,
     );
-    const err = await synthesize({ dir, overlay: 'dev' }).catch((e: unknown) => e);
+    const err = await synthesize({ dir, overlay: 'dev', checks }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SynthValidationError);
     const found = (err as SynthValidationError).issues.map((i) => `${i.severity} ${i.path} ${i.field}`);
     expect(found).toEqual([
@@ -36,13 +39,20 @@ describe('post-synth checks of every Subscription', () => {
     ]);
   });
 
+  it("runs only when synth is given the domains' checks: synth itself imports no domain", async () => {
+    const dir = repo(`metadata: { name: 'argocd' }, spec: { name: 'argocd-operator', channel: 'alpha' }`);
+    const { manifests, warnings } = await synthesize({ dir, overlay: 'dev' });
+    expect(manifests.map((m) => m.object.kind)).toContain('Subscription');
+    expect(warnings).toEqual([]);
+  });
+
   it('warns when no OperatorGroup is declared in the namespace, and is quiet when one is', async () => {
     const sub = `metadata: { name: 'argocd', namespace: 'argocd' }, spec: { name: 'argocd-operator', channel: 'alpha', source: 'community-operators', sourceNamespace: 'openshift-marketplace' }`;
-    const warned = await synthesize({ dir: repo(sub), overlay: 'dev' });
+    const warned = await synthesize({ dir: repo(sub), overlay: 'dev', checks });
     expect(warned.warnings.map((w) => `${w.path} ${w.message}`)).toEqual([
       'platform/sub no OperatorGroup is declared in argocd: OLM installs nothing there without exactly one',
     ]);
     const og = `new ApiObject(platform, 'og', { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'argocd', namespace: 'argocd' }, spec: {} });`;
-    expect((await synthesize({ dir: repo(sub, og), overlay: 'dev' })).warnings).toEqual([]);
+    expect((await synthesize({ dir: repo(sub, og), overlay: 'dev', checks })).warnings).toEqual([]);
   });
 });

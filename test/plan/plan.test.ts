@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
 import { idOf } from '../../src/core/object-id.js';
 import { needsDryRun, plan, type Observation } from '../../src/plan/plan.js';
-import { stageOf } from '../../src/plan/stages.js';
+import { stageOf } from '../../src/core/stages.js';
 import { configMap, synthOf } from '../harness/engine.js';
 
 const withManaged = (obj: K8sObject, fields: Record<string, unknown>, manager = 'groundwork'): K8sObject => ({

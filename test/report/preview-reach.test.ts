@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { riskyChanges } from '../../src/cli/commands/fleet.js';
 import { previewRevisions } from '../../src/cli/commands/preview.js';
+import { previewMarkdown, previewText } from '../../src/report/preview/index.js';
 import { git } from '../source/git.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,10 +49,10 @@ describe('the preview says where a change goes once merged', () => {
   it('into main: dev at once, staging and prod only by promotion', async () => {
     const preview = await previewRevisions({ repoDir: dir, base: 'main', head: 'feature', overlay: 'dev' });
     expect(preview.reach).toEqual({ branch: 'main', now: ['dev'], byPromotion: ['staging', 'prod'] });
-    expect(preview.toString()).toContain(
+    expect(previewText(preview)).toContain(
       'Reaches dev as soon as it is merged into main; staging, prod only by promotion (groundwork promote).',
     );
-    expect(preview.toMarkdown()).toContain('Reaches dev as soon as it is merged into main');
+    expect(previewMarkdown(preview)).toContain('Reaches dev as soon as it is merged into main');
   }, 120_000);
 
   it('says nothing about environments when the base is a commit, not a branch', async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { previewRevisions, registerPreview } from '../../src/cli/commands/preview.js';
+import { previewMarkdown } from '../../src/report/preview/index.js';
 import { expectGolden } from '../harness/golden.js';
 import { git } from '../source/git.js';
 
@@ -102,7 +103,7 @@ describe('previewRevisions over two commits of a platform repository', () => {
       'MachineConfigPoolRolls',
     ])
       expect(codes).toContain(code);
-    const md = preview.toMarkdown();
+    const md = previewMarkdown(preview);
     expect(md).not.toContain('hunter2');
     expect(md).not.toContain(root);
     expectGolden(join(GOLDEN, 'preview-prod.md'), normalize(md));
@@ -116,7 +117,7 @@ describe('previewRevisions over two commits of a platform repository', () => {
     expect(preview.head.failure!.issues.map((i) => i.path).join('\n')).toMatch(
       /overlays\/prod\.yaml|platform\//,
     );
-    const md = preview.toMarkdown();
+    const md = previewMarkdown(preview);
     expect(md).not.toContain(root);
     expect(md).not.toContain(tmpdir());
     expectGolden(

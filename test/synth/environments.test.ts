@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { environmentsSchema, reach, soakMs, toEnvironments } from '../../src/fleet/environments.js';
+import { environmentsSchema, reach, soakMs, toEnvironments } from '../../src/synth/environments.js';
 import { parseFleetFile } from '../../src/fleet/fleet-file.js';
 import { loadProjectConfig } from '../../src/synth/config.js';
 

@@ -5,6 +5,7 @@ import { KubeClient } from '../../src/cluster/client.js';
 import { installCrds } from '../../src/cluster/crds.js';
 import { ssaPatch } from '../../src/cluster/ssa.js';
 import { listOverlays } from '../../src/synth/overlays.js';
+import { POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
 import { synthesize } from '../../src/synth/synthesize.js';
 import { installClusterVersion } from '../../src/simulators/cvo-install.js';
 import { REDHAT_PACKAGES } from '../../src/simulators/world.js';
@@ -51,7 +52,7 @@ describe('the example platform against the real CRD schemas', () => {
     const rejected: string[] = [];
     let checked = 0;
     for (const overlay of overlays) {
-      const { manifests } = await synthesize({ dir: repo, overlay });
+      const { manifests } = await synthesize({ dir: repo, overlay, checks: POST_SYNTH_CHECKS });
       // Namespaces are created for real (a dry-run in a missing namespace is refused as NotFound).
       for (const m of manifests.filter((x) => x.object.kind === 'Namespace'))
         await ssaPatch(client, session.discovery, m.object, {});

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { listOverlays } from '../../src/synth/overlays.js';
+import { POST_SYNTH_CHECKS as checks } from '../../src/engine/domains.js';
 import { synthesize } from '../../src/synth/synthesize.js';
 import { manifestIndex, renderStream } from '../../src/synth/write.js';
 import { toJson } from '../../src/synth/canonical.js';
@@ -16,14 +17,14 @@ describe('the example platform', () => {
   });
 
   it.each(overlays)('synthesizes overlay %s to its golden manifests and index', async (overlay) => {
-    const result = await synthesize({ dir: repo, overlay });
+    const result = await synthesize({ dir: repo, overlay, checks });
     const name = overlay.replace('/', '-');
     expectGolden(golden(`${name}.yaml`), renderStream(result, 'yaml'));
     expectGolden(golden(`${name}.index.json`), toJson(manifestIndex(result, 'yaml')));
   });
 
   it('orders objects by stage, then kind, namespace and name', async () => {
-    const { manifests } = await synthesize({ dir: repo, overlay: 'prod' });
+    const { manifests } = await synthesize({ dir: repo, overlay: 'prod', checks });
     const stages = manifests.map((m) => m.stage);
     expect(stages[0]).toBe('namespaces');
     expect(stages.at(-1)).toBe('cluster-version');
@@ -34,7 +35,7 @@ describe('the example platform', () => {
   });
 
   it('gives the pinned operator Manual approval and startingCSV, and shares nothing with other operators', async () => {
-    const { manifests, warnings } = await synthesize({ dir: repo, overlay: 'prod' });
+    const { manifests, warnings } = await synthesize({ dir: repo, overlay: 'prod', checks });
     const kepler = manifests.find(
       (m) => m.object.kind === 'Subscription' && m.object.metadata.name === 'kepler-operator',
     )!;
@@ -47,7 +48,7 @@ describe('the example platform', () => {
   });
 
   it('marks the Argo CD instance as an operand of the GitOps operator', async () => {
-    const { manifests } = await synthesize({ dir: repo, overlay: 'dev' });
+    const { manifests } = await synthesize({ dir: repo, overlay: 'dev', checks });
     const argocd = manifests.find((m) => m.object.kind === 'ArgoCD')!;
     expect(argocd.stage).toBe('operands');
     expect(argocd.object.metadata.annotations?.['groundwork.io/operator']).toBe(

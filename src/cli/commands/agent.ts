@@ -3,7 +3,7 @@ import pino from 'pino';
 import { startAgent } from '../../agent/start.js';
 import { parseDuration } from './engine.js';
 import { sourceRefOf } from '../source-flags.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 
 interface AgentFlags {

@@ -6,7 +6,7 @@ import { redactSecret } from '../../plan/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
 import { sourceRefOf } from '../source-flags.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 
 interface BootstrapFlags {

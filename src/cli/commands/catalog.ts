@@ -7,7 +7,7 @@ import { catalogFromPackageManifests } from '../../olm/catalog/from-package-mani
 import { listChannels, listPackages, loadCatalog, type Catalog } from '../../olm/catalog/index.js';
 import { upgradePath } from '../../olm/upgrade-path.js';
 import { ExitCode } from '../exit-code.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { outputOf, render, withOutput } from '../output.js';
 
 interface SourceFlags {
@@ -114,7 +114,7 @@ async function load(flags: SourceFlags): Promise<Catalog> {
 }
 
 function print(flags: SourceFlags, data: object, text: () => string): void {
-  process.stdout.write(render(data, outputOf(flags), text));
+  process.stdout.write(render(data, outputOf(flags), { text }));
 }
 
 /** A package's default channel (FBC `olm.package` defaultChannel, or a PackageManifest's), or an error. */

@@ -10,7 +10,7 @@ import {
 } from '../../controlplane/instance.js';
 import { terminalProgress } from '../progress.js';
 import { ExitCode } from '../exit-code.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { outputOf, render, withOutput } from '../output.js';
 
 /** `groundwork cluster up | down | status | kubeconfig`: the local control plane. */

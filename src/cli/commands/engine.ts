@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { platformHooks, loadPlatformData } from '../../agent/hooks.js';
+import { platformHooks, loadPlatformData } from '../../engine/domains.js';
 import { applyObserved, driftOf, observeAndPlan } from '../../agent/reconcile.js';
 import { DriftReport } from '../../report/drift-report.js';
 import { describeWorkTree } from '../../source/local-revision.js';
 import { applyProgress } from '../apply-progress.js';
 import { openSession, synthForCommand, withClusterFlags, type ClusterFlags } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { outputOf, render, withOutput } from '../output.js';
 import { healthAfterApply } from '../apply-health.js';
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { membersFromKubeconfig, observeFleet } from '../../cluster/fleet-reader.js';
 import { GroundworkError } from '../../core/errors.js';
-import { environmentOf } from '../../fleet/environments.js';
+import { environmentOf } from '../../synth/environments.js';
 import { parseFleetFile, type FleetMember } from '../../fleet/fleet-file.js';
 import { commitOf, fleetRows, fleetText, type ClusterObservation } from '../../fleet/gates.js';
 import { promote, promotionText, type RiskyChange } from '../../fleet/promotion.js';
@@ -15,7 +15,7 @@ import { ExitCode } from '../exit-code.js';
 import { outputOf, render, withOutput } from '../output.js';
 import { parseDuration } from './engine.js';
 import { previewRevisions } from './preview.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 interface FleetFlags {
   dir: string;
@@ -90,7 +90,7 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
         platform: config.name,
         clusters: rows,
       };
-      process.stdout.write(render(data, outputOf(flags), () => fleetText(rows)));
+      process.stdout.write(render(data, outputOf(flags), { text: () => fleetText(rows) }));
       setExitCode(ExitCode.Ok);
     });
 
@@ -137,7 +137,7 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
           now: () => new Date(),
         },
       );
-      process.stdout.write(render(result, outputOf(flags), () => promotionText(result)));
+      process.stdout.write(render(result, outputOf(flags), { text: () => promotionText(result) }));
       setExitCode(result.outcome === 'refused' ? ExitCode.Changes : ExitCode.Ok);
     });
 };

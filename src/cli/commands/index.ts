@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
-
-/** Sets the exit code the CLI returns once the running command finishes. */
-export type SetExitCode = (code: number) => void;
-
-/** Each command module adds its subcommands to the program. */
-export type CommandModule = (program: Command, setExitCode: SetExitCode) => void;
+import type { CommandModule, SetExitCode } from './command-module.js';
 
 /**
  * Every command module, by the top-level commands it registers, in help order. Loaded on demand:

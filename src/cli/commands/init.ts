@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { packageRoot, packageVersion } from '../../core/package-root.js';
-import type { SetExitCode } from './index.js';
+import type { SetExitCode } from './command-module.js';
 
 /** Template files whose names would mean something to npm or git inside the package. */
 const RENAMED: Readonly<Record<string, string>> = {

@@ -2,13 +2,20 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildPreview, synthFailureOf, type Preview, type SynthOutcome } from '../../report/preview/index.js';
+import {
+  buildPreview,
+  previewMarkdown,
+  previewText,
+  synthFailureOf,
+  type PreviewData,
+  type SynthOutcome,
+} from '../../report/preview/index.js';
 import { exportRevision } from '../../source/read-revision.js';
 import { synthesizeInChild } from '../../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../../synth/config.js';
-import { reach } from '../../fleet/environments.js';
+import { reach } from '../../synth/environments.js';
 import { ExitCode } from '../exit-code.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { outputOf, render, withOutput } from '../output.js';
 import { FAIL_ON, gateFailures, type FailOn } from '../../report/preview/gate.js';
 
@@ -30,7 +37,7 @@ export interface PreviewRevisionsOptions {
  * cannot be read is (`RevisionNotFound`, `MissingObject`, ...). Temporary paths never reach the
  * preview: failure messages name files relative to the repository.
  */
-export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<Preview> {
+export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<PreviewData> {
   const tmp = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-preview-')));
   try {
     // allSettled: neither export may still be writing when `finally` removes the directory.
@@ -148,7 +155,12 @@ export const registerPreview: CommandModule = (program: Command, setExitCode) =>
             ? { overlay: flags.overlay }
             : {}),
       });
-      process.stdout.write(render(preview, outputOf(flags)));
+      process.stdout.write(
+        render(preview, outputOf(flags), {
+          text: () => previewText(preview),
+          markdown: () => previewMarkdown(preview),
+        }),
+      );
       const failures = flags.failOn ? gateFailures(preview, flags.failOn) : [];
       for (const f of failures) process.stderr.write(`preview gate (--fail-on ${flags.failOn}): ${f}\n`);
       setExitCode(failures.length > 0 ? ExitCode.Changes : ExitCode.Ok);

@@ -19,7 +19,7 @@ import { startGitServer } from '../../source/git-http-server.js';
 import { SimulatedOpenShift } from '../../simulators/world.js';
 import { terminalProgress } from '../progress.js';
 import { runCommand } from '../run-command.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 interface QuickstartFlags {
   overlay: string;

@@ -6,7 +6,7 @@ import { loadProjectConfig } from '../../synth/config.js';
 import type { SynthResult } from '../../synth/synthesize.js';
 import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
 import { ExitCode } from '../exit-code.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { outputOf, withOutput } from '../output.js';
 
 interface SynthFlags {

@@ -13,8 +13,9 @@ import {
   graphFromClusterVersion,
 } from '../../cluster-version/graph.js';
 import { planUpdatePath } from '../../cluster-version/path.js';
+import { renderUpdatePath, updatePathMarkdown } from '../../cluster-version/path-render.js';
 import { ExitCode } from '../exit-code.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { outputOf, render, withOutput } from '../output.js';
 
 interface UpgradePathFlags {
@@ -68,7 +69,12 @@ export const registerUpgradePath: CommandModule = (program, setExitCode) => {
         ...(previous !== undefined ? { previousVersion: previous } : {}),
         eusControlPlaneOnly: flags.eusControlPlaneOnly === true,
       });
-      process.stdout.write(render(path, outputOf(flags)));
+      process.stdout.write(
+        render(path, outputOf(flags), {
+          text: () => renderUpdatePath(path),
+          markdown: () => updatePathMarkdown(path),
+        }),
+      );
       setExitCode(path.ok ? ExitCode.Ok : ExitCode.Error);
     });
 };

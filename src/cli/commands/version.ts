@@ -4,7 +4,7 @@ import { errorMessage, hasCode } from '../../core/errors.js';
 import { packageVersion } from '../../core/package-root.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf, render, withOutput } from '../output.js';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 /** What `groundwork version` reports. */
 export interface VersionInfo {
@@ -57,14 +57,15 @@ export const registerVersion: CommandModule = (program: Command, setExitCode) =>
           }
         }
         process.stdout.write(
-          render(info, outputOf(flags), () =>
-            [
-              `Client Version: ${info.clientVersion}`,
-              ...(flags.client
-                ? []
-                : [`Server Version: ${info.serverVersion ?? `unknown (${info.serverError})`}`]),
-            ].join('\n'),
-          ),
+          render(info, outputOf(flags), {
+            text: () =>
+              [
+                `Client Version: ${info.clientVersion}`,
+                ...(flags.client
+                  ? []
+                  : [`Server Version: ${info.serverVersion ?? `unknown (${info.serverError})`}`]),
+              ].join('\n'),
+          }),
         );
         setExitCode(unreachable ? ExitCode.Error : ExitCode.Ok);
       },

@@ -1,15 +1,15 @@
 import { ApiObject } from 'cdk8s';
 import type { Platform } from '../../synth/platform.js';
 import { Validation } from '../../synth/validation.js';
-import type { PlatformOperator } from './platform-operator.js';
+import type { OperatorShape } from './operator-shape.js';
 
-const operators = new WeakMap<Platform, PlatformOperator[]>();
+const operators = new WeakMap<Platform, OperatorShape[]>();
 
 /**
  * Records an operator on its platform and, once per platform, registers the finalizer that emits
  * exactly one OperatorGroup and at most one Namespace per operator namespace.
  */
-export function registerOperator(platform: Platform, op: PlatformOperator): void {
+export function registerOperator(platform: Platform, op: OperatorShape): void {
   const list = operators.get(platform) ?? [];
   list.push(op);
   operators.set(platform, list);
@@ -17,12 +17,12 @@ export function registerOperator(platform: Platform, op: PlatformOperator): void
 }
 
 /** The operators declared on a platform, in declaration order. */
-export function operatorsOf(platform: Platform): readonly PlatformOperator[] {
+export function operatorsOf(platform: Platform): readonly OperatorShape[] {
   return operators.get(platform) ?? [];
 }
 
-function emitNamespacesAndGroups(platform: Platform, list: readonly PlatformOperator[]): void {
-  const byNamespace = new Map<string, PlatformOperator[]>();
+function emitNamespacesAndGroups(platform: Platform, list: readonly OperatorShape[]): void {
+  const byNamespace = new Map<string, OperatorShape[]>();
   for (const op of list) byNamespace.set(op.namespace, [...(byNamespace.get(op.namespace) ?? []), op]);
   const declaredNamespaces = new Set(
     platform.node
@@ -35,7 +35,7 @@ function emitNamespacesAndGroups(platform: Platform, list: readonly PlatformOper
 
   for (const [namespace, ops] of [...byNamespace].sort(([a], [b]) => a.localeCompare(b))) {
     const first = ops[0]!;
-    const targets = (op: PlatformOperator) =>
+    const targets = (op: OperatorShape) =>
       op.installMode === 'OwnNamespace' ? [namespace] : [...op.targetNamespaces].sort();
     for (const op of ops.slice(1)) {
       if (op.installMode !== first.installMode || targets(op).join() !== targets(first).join()) {

@@ -6,10 +6,10 @@ import { Platform } from '../../synth/platform.js';
 import { validateProps } from '../../synth/validation.js';
 import { CatalogSource } from './catalog-source.js';
 import { registerOperator } from './operator-groups.js';
+import type { Approval, InstallMode, OperatorShape } from './operator-shape.js';
 import { dnsLabel, dnsSubdomain } from './schemas.js';
 
-export type InstallMode = 'OwnNamespace' | 'SingleNamespace' | 'MultiNamespace' | 'AllNamespaces';
-export type Approval = 'Automatic' | 'Manual';
+export type { Approval, InstallMode } from './operator-shape.js';
 
 /** A custom resource of the operator (e.g. an ArgoCD instance), applied once its CSV has Succeeded. */
 export interface OperandSpec {
@@ -175,7 +175,7 @@ const schema = z
  *   operands: [{ apiVersion: 'argoproj.io/v1beta1', kind: 'ArgoCD', metadata: { name: 'platform', namespace: 'openshift-gitops' }, spec: {} }],
  * });
  */
-export class PlatformOperator extends Construct {
+export class PlatformOperator extends Construct implements OperatorShape {
   readonly packageName: string;
   readonly namespace: string;
   readonly subscriptionName: string;

@@ -1,8 +1,6 @@
-/** The PR synth preview: pure functions from two revisions' synth outcomes to a `Preview` value. */
+/** The PR synth preview: pure functions from two revisions' synth outcomes to `PreviewData`, and its renderings. */
 export {
   buildPreview,
-  withRendering,
-  type Preview,
   type PreviewData,
   type PreviewInput,
   type PreviewRevision,

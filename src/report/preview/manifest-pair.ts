@@ -1,5 +1,5 @@
 import { refOf, type ObjectId, type ObjectRef } from '../../core/object-id.js';
-import type { StageName } from '../../plan/stages.js';
+import type { StageName } from '../../core/stages.js';
 import { compareManifests, type Manifest } from '../../synth/manifest.js';
 
 /** What happens to one object between base and head. */

@@ -1,5 +1,5 @@
 import { describeRef, type ObjectId } from '../../core/object-id.js';
-import type { StageName } from '../../plan/stages.js';
+import type { StageName } from '../../core/stages.js';
 import { toYaml } from '../../synth/canonical.js';
 import type { Manifest } from '../../synth/manifest.js';
 import type { SynthResult } from '../../synth/synthesize.js';

@@ -1,7 +1,5 @@
 import type { SynthResult } from '../../synth/synthesize.js';
 import { previewOverlay, type OverlayPreview } from './overlay-preview.js';
-import { previewMarkdown, type MarkdownOptions } from './render-markdown.js';
-import { previewText } from './render-text.js';
 import { compareRiskNotes, countBySeverity, type RiskSeverity } from './risk-note.js';
 import { synthFailureOf, type SynthFailure } from './synth-failure.js';
 
@@ -52,27 +50,18 @@ export interface PreviewData {
   reach?: PreviewReach;
 }
 
-/** A preview with its renderings (non-enumerable, so the value stays plain data). */
-export type Preview = PreviewData & {
-  /** For the pull-request comment; starts with `PREVIEW_MARKER`. */
-  toMarkdown(opts?: MarkdownOptions): string;
-  /** The versioned JSON document (what `JSON.stringify(preview)` writes). */
-  toJSON(): PreviewData;
-  /** For terminals. */
-  toString(): string;
-};
-
 /**
  * Builds the PR preview from both revisions' synth outcomes, per overlay (in the union of both
  * sides' overlays, by name). When head failed, the preview holds only that failure, with every
  * validation issue; when base failed, every head object counts as added and `base.failure` says why.
- * Pure: no git, no synth, no clock.
+ * Pure: no git, no synth, no clock. The result is plain data (`JSON.stringify` writes the versioned
+ * document); `previewMarkdown` renders it for a pull request, `previewText` for terminals.
  *
  * @example
  * const preview = buildPreview({ base: await synthesizeInChild(...), head: err });
- * process.stdout.write(preview.toMarkdown());
+ * process.stdout.write(previewMarkdown(preview));
  */
-export function buildPreview(input: PreviewInput): Preview {
+export function buildPreview(input: PreviewInput): PreviewData {
   const base = outcome(input.base);
   const head = outcome(input.head);
   const data: PreviewData = {
@@ -105,16 +94,7 @@ export function buildPreview(input: PreviewInput): Preview {
     );
     data.risks = countBySeverity(data.overlays.flatMap((o) => o.risks).sort(compareRiskNotes));
   }
-  return withRendering(data);
-}
-
-/** Attaches the renderings to preview data (also for data read back from JSON). */
-export function withRendering(data: PreviewData): Preview {
-  return Object.defineProperties(data, {
-    toMarkdown: { value: (opts?: MarkdownOptions) => previewMarkdown(data, opts), enumerable: false },
-    toJSON: { value: () => ({ ...data }), enumerable: false },
-    toString: { value: () => previewText(data), enumerable: false },
-  }) as Preview;
+  return data;
 }
 
 function outcome(o: SynthOutcome): { results?: readonly SynthResult[]; failure?: SynthFailure } {

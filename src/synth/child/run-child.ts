@@ -1,5 +1,6 @@
 // What the synth child runs: synth in-process, one JSON document (SynthChildOutput) on stdout.
 import { GroundworkError } from '../../core/errors.js';
+import { POST_SYNTH_CHECKS } from '../../engine/domains.js';
 import { synthesize, synthesizeAll } from '../synthesize.js';
 import { SynthValidationError } from '../validation.js';
 import type { SynthChildOutput } from './protocol.js';
@@ -21,10 +22,10 @@ async function runChild(argv: readonly string[], load?: () => Promise<unknown>):
   if (!dir || !overlay)
     return { ok: false, error: { code: 'Usage', message: 'usage: <dir> <overlay>|--all' } };
   try {
+    // The child is a program of its own: it hands synth the domains' checks (src/engine/domains.ts).
+    const opts = { checks: POST_SYNTH_CHECKS, ...(load ? { load } : {}) };
     const results =
-      overlay === '--all'
-        ? await synthesizeAll(dir, load)
-        : [await synthesize({ dir, overlay, ...(load ? { load } : {}) })];
+      overlay === '--all' ? await synthesizeAll(dir, opts) : [await synthesize({ ...opts, dir, overlay })];
     return { ok: true, results };
   } catch (err) {
     if (err instanceof SynthValidationError) {

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/package-root.js';
-import { cacheRoot } from '../../controlplane/paths.js';
+import { cacheRoot } from '../../core/cache-root.js';
 import { loadProjectConfig } from '../config.js';
 import { bundleChild } from './bundle.js';
 import type { SynthResult } from '../synthesize.js';

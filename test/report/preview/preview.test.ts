@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GroundworkError } from '../../../src/core/errors.js';
-import { PREVIEW_MARKER, buildPreview, withRendering } from '../../../src/report/preview/index.js';
+import {
+  PREVIEW_MARKER,
+  buildPreview,
+  previewMarkdown,
+  previewText,
+} from '../../../src/report/preview/index.js';
 import { SynthValidationError } from '../../../src/synth/validation.js';
 import { clusterVersion, configMap, namespace, result, subscription } from './helpers.js';
 
@@ -66,7 +71,7 @@ describe('buildPreview', () => {
   });
 
   it('renders Markdown for the PR comment: marker first, risks, table, folded diffs', () => {
-    const md = buildPreview({ base, head, ...revs }).toMarkdown();
+    const md = previewMarkdown(buildPreview({ base, head, ...revs }));
     expect(md.startsWith(`${PREVIEW_MARKER}\n`)).toBe(true);
     expect(md).toContain('Base `main` (`aaaaaaa`) → head `feature` (`bbbbbbb`).');
     expect(md).toContain('**Risks:** 1 blocker, 1 medium, 1 low.');
@@ -80,12 +85,14 @@ describe('buildPreview', () => {
   });
 
   it('names a revision given as a commit id by its short id only', () => {
-    const md = buildPreview({
-      base,
-      head,
-      baseRevision: { ref: 'aaaaaaaa', oid: 'a'.repeat(40) },
-      headRevision: { ref: 'HEAD' },
-    }).toMarkdown();
+    const md = previewMarkdown(
+      buildPreview({
+        base,
+        head,
+        baseRevision: { ref: 'aaaaaaaa', oid: 'a'.repeat(40) },
+        headRevision: { ref: 'HEAD' },
+      }),
+    );
     expect(md).toContain('Base `aaaaaaa` → head `HEAD`.');
   });
 
@@ -100,7 +107,7 @@ describe('buildPreview', () => {
       head: { revision: revs.headRevision },
     });
     expect(Object.keys(json)).toEqual(['apiVersion', 'kind', 'status', 'base', 'head', 'risks', 'overlays']);
-    expect(withRendering(json as never).toMarkdown()).toBe(p.toMarkdown());
+    expect(previewMarkdown(json as never)).toBe(previewMarkdown(p));
   });
 
   it('a head that fails synth: only that failure, with every issue, path and fix', () => {
@@ -108,7 +115,7 @@ describe('buildPreview', () => {
     expect(p.status).toBe('head-failed');
     expect(p.overlays).toEqual([]);
     expect(p.head.failure!.issues).toHaveLength(3);
-    const md = p.toMarkdown();
+    const md = previewMarkdown(p);
     expect(md).toContain('## Groundwork preview: head does not synthesize');
     expect(md).toContain(
       '> [!CAUTION]\n> Head `feature` (`bbbbbbb`) fails synth (ValidationFailed: 2 validation errors).',
@@ -122,7 +129,7 @@ describe('buildPreview', () => {
     expect(md).toContain('- **warning** `platform/gitops` `channel`');
     expect(md).not.toContain('Overlay');
     expect(md).not.toContain('<details>');
-    const text = p.toString();
+    const text = previewText(p);
     expect(text).toContain('HEAD FAILS SYNTH (ValidationFailed: 2 validation errors)');
     expect(text).toContain(
       'error: platform/kepler: pin: kepler-operator.v9.9.9 is not in channel alpha (fix: pick a CSV of the channel)',
@@ -136,7 +143,7 @@ describe('buildPreview', () => {
       message: "Transform failed:\nplatform/main.ts:3:1: ERROR: Unexpected '}'",
       fix: 'fix the TypeScript error above',
     });
-    const md = buildPreview({ base, head: err }).toMarkdown();
+    const md = previewMarkdown(buildPreview({ base, head: err }));
     expect(md).toContain('fails synth (CompileFailed)');
     expect(md).toContain(
       "```text\nplatform/main.ts: Transform failed:\nplatform/main.ts:3:1: ERROR: Unexpected '}'\n```",
@@ -149,12 +156,12 @@ describe('buildPreview', () => {
     expect(p.status).toBe('ok');
     expect(p.overlays[0]!.changes.every((c) => c.action === 'added')).toBe(true);
     expect(p.overlays[0]!.risks.map((r) => r.code)).toContain('ClusterVersionTargetAdded');
-    const md = p.toMarkdown();
+    const md = previewMarkdown(p);
     expect(md).toContain(
       '> [!WARNING]\n> Base `main` (`aaaaaaa`) fails synth (ValidationFailed: 2 validation errors), so this preview compares head against an empty base',
     );
     expect(md).toContain('<details><summary>Why base fails</summary>');
-    expect(p.toString()).toContain(
+    expect(previewText(p)).toContain(
       'base fails synth (ValidationFailed: 2 validation errors): comparing against an empty base',
     );
   });
@@ -170,7 +177,7 @@ describe('buildPreview', () => {
       ['prod', 'unchanged'],
     ]);
     expect(p.overlays[1]!.risks.map((r) => r.code)).toEqual(['OverlayRemoved']);
-    const md = p.toMarkdown();
+    const md = previewMarkdown(p);
     expect(md).toContain('| `new` (new) | 1 | 0 | 0 | none |');
     expect(md).toContain('| `old` (removed) | 0 | 0 | 0 | 1 high |');
     expect(md).toContain('### Overlay `prod`: no changes');
@@ -183,7 +190,7 @@ describe('buildPreview', () => {
         Array.from({ length: 40 }, (_, i) => configMap(`c${i}`, 'app', { data: `${v}\n`.repeat(50) })),
       ),
     ];
-    const md = buildPreview({ base: big('a'), head: big('b') }).toMarkdown({ maxLength: 8000 });
+    const md = previewMarkdown(buildPreview({ base: big('a'), head: big('b') }), { maxLength: 8000 });
     expect(md.length).toBeLessThanOrEqual(8000);
     expect(md).toContain('(diff left out)');
     expect(md).toMatch(/_\d+ diffs left out to stay under GitHub's comment size limit/);
@@ -197,11 +204,13 @@ describe('buildPreview', () => {
         Array.from({ length: 300 }, (_, i) => configMap(`config-${i}`, 'app', { k: v })),
       ),
     ];
-    const lists = buildPreview({ base: many('a'), head: many('b') }).toMarkdown({ maxLength: 5000 });
+    const lists = previewMarkdown(buildPreview({ base: many('a'), head: many('b') }), { maxLength: 5000 });
     expect(lists.length).toBeLessThanOrEqual(5000);
     expect(lists).toContain('| ConfigMap | 0 | 300 | 0 |');
     expect(lists).toContain("_300 changed objects left out to stay under GitHub's comment size limit");
-    const cut = buildPreview({ base: many('a'), head: [result('prod', [])] }).toMarkdown({ maxLength: 3000 });
+    const cut = previewMarkdown(buildPreview({ base: many('a'), head: [result('prod', [])] }), {
+      maxLength: 3000,
+    });
     expect(cut.length).toBeLessThanOrEqual(3000);
     expect(cut.startsWith(PREVIEW_MARKER)).toBe(true);
     expect(cut).toContain('cut to stay under');
@@ -212,11 +221,11 @@ describe('buildPreview', () => {
       base: [result('prod', [configMap('c', 'app', { readme: 'a' })])],
       head: [result('prod', [configMap('c', 'app', { readme: '```sh\nrun\n```' })])],
     });
-    expect(p.toMarkdown()).toContain('````diff\n');
+    expect(previewMarkdown(p)).toContain('````diff\n');
   });
 
   it('text rendering: changes with +/~/- and indented diffs', () => {
-    const text = buildPreview({ base, head, ...revs }).toString();
+    const text = previewText(buildPreview({ base, head, ...revs }));
     expect(text).toContain('Groundwork preview: base main (aaaaaaa) -> head feature (bbbbbbb)');
     expect(text).toContain('overlay prod: 1 added, 2 changed');
     expect(text).toContain(

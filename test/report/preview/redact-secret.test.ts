@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../../src/core/object.js';
 import { buildPreview } from '../../../src/report/preview/preview.js';
+import { previewMarkdown } from '../../../src/report/preview/render-markdown.js';
+import { previewText } from '../../../src/report/preview/render-text.js';
 import { redactSecret } from '../../../src/report/preview/redact-secret.js';
 import { configMap, result } from './helpers.js';
 
@@ -61,7 +63,7 @@ describe('redactSecret', () => {
     const base = result('prod', [secret({ password: b64('old-pass') }, { token: 'old-token' })]);
     const head = result('prod', [secret({ password: b64('new-pass') }, { token: 'new-token' })]);
     const preview = buildPreview({ base: [base], head: [head] });
-    const outputs = [preview.toMarkdown(), preview.toString(), JSON.stringify(preview)];
+    const outputs = [previewMarkdown(preview), previewText(preview), JSON.stringify(preview)];
     for (const out of outputs) {
       for (const value of [
         'old-pass',

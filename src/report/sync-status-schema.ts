@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { HEALTH_ORDER, type HealthStatus } from '../health/types.js';
+
+// The PlatformSync status as data: its closed vocabularies, its schema and the types read from it.
+// Its own module so that the status reducer (sync-status.ts), its conditions (sync-conditions.ts)
+// and its renderings (sync-status-render.ts) all import it and none imports another back.
+
+export const SYNC_CONDITION_TYPES = ['Ready', 'Reconciling', 'Stalled'] as const;
+export type SyncConditionType = (typeof SYNC_CONDITION_TYPES)[number];
+
+/**
+ * Why a reconcile failed; with `Stalled=True` unless the failure is transient. The agent's
+ * `CycleFailure` values are a subset; `Interrupted` (stopped or lost leadership mid-cycle) is
+ * normally reported as transient.
+ */
+export const FAILURE_REASONS = [
+  'FetchFailed',
+  'SynthFailed',
+  'ObserveFailed',
+  'PlanFailed',
+  'ApplyFailed',
+  'PruneRefused',
+  'Interrupted',
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/**
+ * Condition reasons, a closed vocabulary:
+ * - `Progressing` (Reconciling=True, Ready=Unknown): fetching, synthesizing, planning or applying a revision;
+ * - `ProgressingWithRetry` (Reconciling=True, Ready=False with the failure reason): a transient failure;
+ * - `WaitingForHealth` (Reconciling=True, Ready=False): applied, objects still Progressing or Unknown;
+ * - `Pending` (Reconciling=True, Ready=False): a stage wait is held, e.g. a pool outside its window;
+ * - a `FailureReason` or `HealthCheckFailed` (Stalled=True, Ready=False): cannot progress without a change;
+ * - `DriftDetected` (Ready=False): the cluster differs from git (detect-only mode, or before self-heal);
+ * - `Suspended` (Ready=False): objects intentionally held (a paused pool, an update awaiting approval);
+ * - `ReconciliationSucceeded` (Ready=True): the latest revision is applied, healthy and without drift.
+ */
+export const SYNC_REASONS = [
+  ...(['Progressing', 'ProgressingWithRetry', 'WaitingForHealth', 'Pending'] as const),
+  ...FAILURE_REASONS,
+  ...(['HealthCheckFailed', 'DriftDetected', 'Suspended', 'ReconciliationSucceeded'] as const),
+] as const;
+export type SyncReason = (typeof SYNC_REASONS)[number];
+
+const count = z.number().int().nonnegative();
+const conditionSchema = z.object({
+  type: z.enum(SYNC_CONDITION_TYPES),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.enum(SYNC_REASONS),
+  message: z.string(),
+  lastTransitionTime: z.string(),
+  observedGeneration: count,
+});
+const pendingSchema = z.object({ stage: z.string(), message: z.string() });
+const driftSchema = z.object({
+  drifted: count,
+  missing: count,
+  modified: count,
+  extra: count,
+  /** The first `DRIFT_ITEMS` drifted objects: object, type and field paths (never values). */
+  items: z.array(
+    z.object({
+      object: z.string(),
+      type: z.enum(['missing', 'modified', 'extra']),
+      fields: z.array(z.string()),
+    }),
+  ),
+});
+export const statusSchema = z.object({
+  /** `metadata.generation` of the PlatformSync this status was computed for. */
+  observedGeneration: count.optional(),
+  /** Always in the order Ready, Reconciling, Stalled. */
+  conditions: z.array(conditionSchema).default([]),
+  /** The revision the cluster was last brought to (`<branch>@sha1:<hex>`). */
+  lastAppliedRevision: z.string().optional(),
+  /** The revision of the last reconcile attempt, successful or not. */
+  lastAttemptedRevision: z.string().optional(),
+  /** When the status last changed because of a reconcile; a reconcile that changes nothing leaves it. */
+  lastReconcileTime: z.string().optional(),
+  inventory: z.object({ objects: count, byStage: z.record(z.string(), count).optional() }).optional(),
+  health: z
+    .object({
+      status: z.enum(HEALTH_ORDER as [HealthStatus, ...HealthStatus[]]),
+      reason: z.string(),
+      message: z.string().optional(),
+    })
+    .optional(),
+  drift: driftSchema.optional(),
+  /** Stage waits that ended without reaching their goal, e.g. a pool waiting for its maintenance window. */
+  pending: z.array(pendingSchema).optional(),
+});
+
+/**
+ * The status of a `PlatformSync` (`groundwork.io/v1alpha1`), the agent's status object, one per
+ * platform and overlay (schema in crds/groundwork.io_platformsyncs.yaml). Conditions follow
+ * kubernetes-sigs/cli-utils kstatus: `Reconciling` and `Stalled` are abnormal-true conditions,
+ * present only while True (absent means False, as in Flux); `Ready` is always present. Fields are
+ * only ever added within v1alpha1.
+ *
+ * Secret values never appear: drift items list field paths only (no expected/actual values) and
+ * every message goes through `redactText`.
+ */
+export type SyncStatusJson = z.infer<typeof statusSchema>;
+export type SyncCondition = z.infer<typeof conditionSchema>;
+export type DriftStatus = z.infer<typeof driftSchema>;
+export type PendingWait = z.infer<typeof pendingSchema>;
+
+/** How many drifted objects the status lists (the drift report has them all). */
+export const DRIFT_ITEMS = 20;
+/** Longest condition message kept; the rest is cut with an ellipsis. */
+const MESSAGE_LIMIT = 2048;
+
+export function clip(s: string): string {
+  return s.length > MESSAGE_LIMIT ? `${s.slice(0, MESSAGE_LIMIT - 1)}…` : s;
+}
+
+/** RFC 3339 with second precision, as `metav1.Time` serializes. */
+export function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

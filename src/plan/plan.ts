@@ -80,6 +80,7 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
   const desiredIds = new Set(desired.map((m) => m.id));
   const crdKinds = kindsDefinedBy(desired);
   for (const m of desired) items.push(planDesired(m, observed, opts.force ?? false, crdKinds));
+  let notOwned = 0;
   for (const id of [...(observed.inventory ?? [])].sort()) {
     if (desiredIds.has(id)) continue;
     const live = observed.live.get(id);
@@ -91,6 +92,7 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     if (!ownership.owned) {
       const base = { id, ref, stage, diff: [], policy, live: redactSecret(live) };
       items.push({ ...base, action: 'skip', reason: 'NotOwned', message: ownership.message });
+      notOwned++;
       continue;
     }
     const blocked = pruneBlocker(id, live, desired, observed, opts.owner);
@@ -117,7 +119,8 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
     items,
     failedLists: observed.failedLists,
     desiredCount: desired.length,
-    inventorySize: observed.inventory?.size,
+    // Entries that are not ours do not dilute the prune-share guard (forged ids would weaken it).
+    inventorySize: observed.inventory && observed.inventory.size - notOwned,
   });
 }
 

@@ -8,6 +8,7 @@ import { packageRoot } from '../controlplane/crd-dirs.js';
 import type { K8sObject } from '../core/object.js';
 import { readObjects } from '../core/yaml-files.js';
 import type { GitAuth } from '../source/credentials.js';
+import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { environmentOf } from '../synth/environments.js';
 import { loadProjectConfig } from '../synth/config.js';
@@ -77,7 +78,11 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
       ref = { branch: environment.ref };
       fetched = await fetch(ref);
     }
-    const [platform] = await synthesizeInChild({ dir: fetched.dir, overlay: opts.overlay });
+    const [platform] = await synthesizeInChild({
+      dir: fetched.dir,
+      treeRoot: checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
+      overlay: opts.overlay,
+    });
     const served = new Map(
       (await session.discovery.all()).map((r) => [
         `${r.group ? `${r.group}/` : ''}${r.version}/${r.kind}`,

@@ -7,6 +7,7 @@ import { SyncStatusStore } from '../cluster/sync-status-store.js';
 import { cacheRoot } from '../core/cache-root.js';
 import { GroundworkMetrics } from '../report/metrics.js';
 import { credentialsFromEnv, credentialsFromSecretData, type GitAuth } from '../source/credentials.js';
+import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
@@ -111,6 +112,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     synth: async (dir, overlay) => {
       const [result] = await synthesizeInChild({
         dir,
+        treeRoot: checkoutRoot(dir, opts.repository.path ?? '.'),
         overlay,
         timeoutMs: opts.synthTimeoutMs ?? 120_000,
         memoryMb: opts.synthMemoryMb ?? 1024,

@@ -4,6 +4,8 @@ import { GroundworkError, errorMessage } from '../core/errors.js';
 import { registerCommands } from './commands/index.js';
 import { ExitCode } from './exit-code.js';
 import { packageVersion } from '../core/package-root.js';
+import { useRedactionKeyProvider } from '../core/redaction-key.js';
+import { cliRedactionKey } from '../core/redaction-key-sources.js';
 
 /**
  * Runs the `groundwork` CLI with `argv` (as in `process.argv`) and resolves to the
@@ -16,6 +18,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   let exitCode: number = ExitCode.Ok;
+  // Secret values are tagged under a key (`cliRedactionKey`), read or made only once a command redacts.
+  useRedactionKeyProvider(() => cliRedactionKey());
   // The first word that is not an option names the command (a module of its own, loaded alone).
   const command = argv.slice(2).find((a) => !a.startsWith('-'));
   await registerCommands(

@@ -49,7 +49,10 @@ export function isKubernetesReason(value: string): value is KubernetesReason {
  */
 export const ERROR_CODES = [
   // core
+  'FileTooLarge',
   'InvalidManifest',
+  'NotARegularFile',
+  'PathOutsideCheckout',
   // source
   'AmbiguousRevision',
   'AuthFailed',
@@ -75,6 +78,7 @@ export const ERROR_CODES = [
   'NotPermitted',
   'SynthCrashed',
   'SynthOutOfMemory',
+  'SymlinkOutsideCheckout',
   'SynthTimeout',
   'UnknownOverlay',
   'Usage',

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { K8sObject } from '../core/object.js';
+import { redactionTag } from '../core/redaction-key.js';
 
 /**
- * A copy of a Secret with every `data`/`stringData` value replaced by `<redacted sha256:xxxxxxxx>`
- * (a short hash, so a change stays visible without revealing the value). Other kinds pass through.
+ * A copy of a Secret with every `data`/`stringData` value replaced by `<redacted hmac:xxxxxxxx>`
+ * (`redactedValue`: a short keyed hash, so a change stays visible without revealing the value).
+ * Other kinds pass through.
  */
 export function redactSecret<T extends K8sObject | undefined>(obj: T): T {
   if (!obj || obj.kind !== 'Secret' || obj.apiVersion !== 'v1') return obj;
@@ -23,8 +24,12 @@ export function redactSecret<T extends K8sObject | undefined>(obj: T): T {
   return copy as T;
 }
 
+/**
+ * `<redacted hmac:xxxxxxxx>` of `value` under this process's redaction key (`redactionKey`): equal
+ * values give equal tags within a run, and a reader without the key cannot confirm a guess.
+ */
 export function redactedValue(value: string): string {
-  return `<redacted sha256:${createHash('sha256').update(value).digest('hex').slice(0, 8)}>`;
+  return redactionTag([value]);
 }
 
 /** True when a field path of an object carries secret material. */
@@ -36,7 +41,7 @@ export function isSecretPath(obj: Pick<K8sObject, 'kind' | 'apiVersion'>, pointe
  * Best-effort redaction of obvious secret material in free text (condition messages, event notes):
  * PEM private keys, `Bearer`/`Basic` credentials, `password|token|secret|apiKey|…` key-value pairs,
  * and the `data`/`stringData` values of a Secret rendered as JSON or YAML. Values become
- * `<redacted sha256:xxxxxxxx>` as in `src/plan/redact.ts`. It does not make arbitrary text safe:
+ * `<redacted hmac:xxxxxxxx>` as in `src/plan/redact.ts`. It does not make arbitrary text safe:
  * callers pass text built from redacted values in the first place.
  */
 export function redactText(text: string): string {

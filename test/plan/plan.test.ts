@@ -111,7 +111,7 @@ describe('plan', () => {
     expect(text).not.toContain('bmV3');
     expect(text).not.toContain('b2xk');
     expect(p.items[0]!.diff[0]).toMatchObject({ path: '/data/token', op: 'replace' });
-    expect(String(p.items[0]!.diff[0]!.after)).toMatch(/^<redacted sha256:[0-9a-f]{8}>$/);
+    expect(String(p.items[0]!.diff[0]!.after)).toMatch(/^<redacted hmac:[0-9a-f]{8}>$/);
   });
 
   it('lists inventory objects no longer desired as prunes, and kept ones as skips', () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { previewRevisions, registerPreview } from '../../src/cli/commands/preview.js';
+import { useRedactionKey } from '../../src/core/redaction-key.js';
 import { previewMarkdown } from '../../src/report/preview/index.js';
 import { expectGolden } from '../harness/golden.js';
 import { git } from '../source/git.js';
@@ -35,6 +36,8 @@ function normalize(text: string): string {
 }
 
 beforeAll(() => {
+  // Secret values in the golden file are tagged under this key (a run's own key would change them).
+  useRedactionKey({ bytes: Buffer.from('the preview golden files redaction key'), source: 'env' });
   root = mkdtempSync(join(tmpdir(), 'gw-preview-'));
   dir = join(root, 'platform-repo');
   for (const p of ['groundwork.yaml', 'platform', 'overlays', 'catalogs', 'package.json'])

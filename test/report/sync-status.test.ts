@@ -235,7 +235,7 @@ describe('nextStatus', () => {
       message: 'git clone https://x: authentication failed, token=ghp_abcdefghijklmnop',
     });
     expect(s.condition('Ready')?.message).not.toContain('ghp_abcdefghijklmnop');
-    expect(s.condition('Ready')?.message).toMatch(/token=<redacted sha256:[0-9a-f]{8}>/);
+    expect(s.condition('Ready')?.message).toMatch(/token=<redacted hmac:[0-9a-f]{8}>/);
   });
 });
 
@@ -259,7 +259,7 @@ describe('redactText', () => {
 
   it('keeps JSON quoting around a redacted value', () => {
     expect(redactText('{"apiToken":"s3cr3t-value","x":1}')).toMatch(
-      /^\{"apiToken":"<redacted sha256:[0-9a-f]{8}>","x":1\}$/,
+      /^\{"apiToken":"<redacted hmac:[0-9a-f]{8}>","x":1\}$/,
     );
   });
 

@@ -5,6 +5,7 @@ import { cacheRoot } from '../../core/cache-root.js';
 import { loadProjectConfig } from '../config.js';
 import { bundleChild } from './bundle.js';
 import type { SynthResult } from '../synthesize.js';
+import { assertSymlinksStayInside, sandboxReadPaths } from './sandbox-paths.js';
 import { runBundle } from './spawn-child.js';
 
 export interface ChildSynthOptions {
@@ -12,6 +13,11 @@ export interface ChildSynthOptions {
   dir: string;
   /** One overlay, or every overlay. */
   overlay: string | { all: true };
+  /**
+   * The top of the tree the checkout was written from, when `dir` is a subdirectory of it (the
+   * commit's root): its symbolic links are checked too (`assertSymlinksStayInside`). @default dir
+   */
+  treeRoot?: string;
   /** Kill the child after this long. @default 60_000 */
   timeoutMs?: number;
   /** V8 heap cap of the child in MiB. @default 1024 */
@@ -38,6 +44,8 @@ export interface ChildSynthOptions {
  */
 export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[]> {
   const dir = await realpath(opts.dir);
+  // Before anything reads the checkout: the bundler and the child follow links wherever they lead.
+  await assertSymlinksStayInside({ dir, treeRoot: await realpath(opts.treeRoot ?? dir) });
   const config = await loadProjectConfig(dir);
   const bundle = await bundleChild(dir, config.entry, {
     ...(opts.cache === false || process.env.GROUNDWORK_SYNTH_CACHE === '0'
@@ -58,14 +66,15 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
 }
 
 /**
- * Node's permission model for platform code: read the checkout, the bundle, and Groundwork's
- * shipped data (CRDs, update graphs) and package.json; write nothing; no child processes, no
- * worker threads. The network is not restricted by Node 20 (see the README's security notes).
+ * Node's permission model for platform code: read the checkout but its `.git` and `node_modules`
+ * (`sandboxReadPaths`, real paths), the bundle, and Groundwork's shipped data (CRDs, update graphs)
+ * and package.json; write nothing; no child processes, no worker threads. The network is not
+ * restricted by Node 20 (see the README's security notes).
  */
 export function sandboxFlags(dir: string, bundleFile: string): string[] {
   return [
     '--experimental-permission',
-    `--allow-fs-read=${dir}/`,
+    ...sandboxReadPaths(dir).map((path) => `--allow-fs-read=${path}`),
     `--allow-fs-read=${bundleFile}`,
     `--allow-fs-read=${join(packageRoot, 'data')}/`,
     `--allow-fs-read=${join(packageRoot, 'package.json')}`,

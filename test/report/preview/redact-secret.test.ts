@@ -15,7 +15,7 @@ const secret = (data: Record<string, string>, stringData?: Record<string, string
   ...(stringData ? { stringData } : {}),
 });
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
-const REDACTED = /^<redacted sha256:[0-9a-f]{8}>$/;
+const REDACTED = /^<redacted hmac:[0-9a-f]{8}>$/;
 
 describe('redactSecret', () => {
   it('replaces every data and stringData value, keeps keys and other fields', () => {
@@ -76,7 +76,7 @@ describe('redactSecret', () => {
         expect(out).not.toContain(value);
     }
     expect(preview.overlays[0]!.changes[0]!.diff).toMatch(
-      /- {2}password: <redacted sha256:[0-9a-f]{8}>\n\+ {2}password: <redacted sha256:[0-9a-f]{8}>/,
+      /- {2}password: <redacted hmac:[0-9a-f]{8}>\n\+ {2}password: <redacted hmac:[0-9a-f]{8}>/,
     );
   });
 });

@@ -258,6 +258,32 @@ describe('applyPlan', () => {
     expect([...writes[1]!.objects].sort()).toEqual(['_a__Namespace', 'a_ok__ConfigMap']);
   });
 
+  it('does not record a create-only object that was not created (its operator is not installed yet)', async () => {
+    const target = new FakeTarget();
+    target.unserved.add('argoproj.io/v1beta1/ArgoCD');
+    const once: K8sObject = {
+      apiVersion: 'argoproj.io/v1beta1',
+      kind: 'ArgoCD',
+      metadata: {
+        name: 'a',
+        namespace: 'ops',
+        annotations: { 'groundwork.io/operator': 'ops/sub', 'groundwork.io/apply': 'create-only' },
+      },
+    };
+    const writes: Inventory[] = [];
+    const changes = await applyPlan(
+      planOf([ns('ops'), once], { unknownKinds: new Set(['argoproj.io/v1beta1/ArgoCD']) }),
+      target,
+      {
+        wait: false,
+        inventory: { previous: undefined, revision: 'r1', write: async (inv) => void writes.push(inv) },
+      },
+    );
+    expect(changes.entries.find((e) => e.ref.kind === 'ArgoCD')).toMatchObject({ code: 'AwaitsOperator' });
+    // Recorded, the next plan would read it as "created once, since deleted" and never create it.
+    expect(writes.flatMap((w) => [...w.objects])).not.toContain('ops_a_argoproj.io_ArgoCD');
+  });
+
   it('stops starting new writes once aborted and says so', async () => {
     const target = new FakeTarget();
     const controller = new AbortController();

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { failureLocation, yamlFailure } from '../core/parse-failure.js';
 import { InvalidUpdateGraphError, formatIssues } from './errors.js';
 import { type Risk, type UpdateGraph, nodeOf, updateGraph } from './graph.js';
 import { isVersion } from './version.js';
@@ -123,7 +124,13 @@ function validate<T extends z.ZodType>(schema: T, content: string, file: string)
   try {
     data = parseYaml(content);
   } catch (err) {
-    throw new InvalidUpdateGraphError(file, [`not YAML: ${(err as Error).message}`], 'fix the YAML syntax');
+    // Where and why only: the parser's message carries a code frame of the file.
+    const failure = yamlFailure(err);
+    throw new InvalidUpdateGraphError(
+      failureLocation(file, failure),
+      [`not YAML: ${failure.reason}`],
+      'fix the YAML syntax',
+    );
   }
   const result = schema.safeParse(data);
   if (!result.success) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ClusterVersionState, conditionOf } from './cluster-state.js';
 import { InvalidUpdateGraphError, formatIssues } from './errors.js';
 import { compareVersions, isVersion, sameImage } from './version.js';
+import { failureLocation, jsonFailure } from '../core/parse-failure.js';
 
 /** Release metadata key listing the channels a release is in (comma-separated). */
 export const CHANNELS_METADATA = 'io.openshift.upgrades.graph.release.channels';
@@ -166,7 +167,9 @@ export function graphFromCincinnati(content: string, file: string): UpdateGraph 
   try {
     json = JSON.parse(content);
   } catch (err) {
-    throw new InvalidUpdateGraphError(file, [`not JSON: ${(err as Error).message}`]);
+    // Where and why only: V8's message quotes the text.
+    const failure = jsonFailure(err, content);
+    throw new InvalidUpdateGraphError(failureLocation(file, failure), [`not JSON: ${failure.reason}`]);
   }
   const parsed = cincinnati.safeParse(json);
   if (!parsed.success) throw new InvalidUpdateGraphError(file, formatIssues(parsed.error.issues));

@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import jsyaml from 'js-yaml';
 import { GroundworkError } from './errors.js';
 import type { K8sObject } from './object.js';
+import { failureLocation, yamlFailure } from './parse-failure.js';
 
 /**
  * Reads every Kubernetes object from a YAML/JSON file or, recursively, from a directory
@@ -42,10 +43,12 @@ export function parseObjects(text: string, source: string): K8sObject[] {
     });
   } catch (err) {
     if (err instanceof GroundworkError) throw err;
+    // Where and why only: js-yaml's message quotes the text around the error.
+    const failure = yamlFailure(err);
     throw new GroundworkError({
       code: 'InvalidManifest',
-      subject: `${source} (document ${index + 1})`,
-      message: err instanceof Error ? err.message : String(err),
+      subject: `${failureLocation(source, failure)} (document ${index + 1})`,
+      message: failure.reason,
     });
   }
   return out;

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { StageHooks } from '../apply/stage-hook.js';
-import { graphFromCincinnati, type UpdateGraph } from '../cluster-version/graph.js';
+import type { UpdateGraph } from '../cluster-version/graph.js';
+import { loadGraphFile } from '../cluster-version/graph-file.js';
 import { clusterVersionHook } from '../cluster-version/version-hook.js';
 import { machineConfigRolloutHook } from '../machine-config/rollout-hook.js';
 import { olmApprovalHook } from '../olm/approval-hook.js';
@@ -28,13 +27,15 @@ export interface PlatformData {
   graphs: UpdateGraph[];
 }
 
-/** Reads the catalogs and graphs listed in `<dir>/groundwork.yaml`. */
+/**
+ * Reads the catalogs and graphs listed in `<dir>/groundwork.yaml`, each confined to the checkout
+ * by real path and bounded in size (`loadCatalog` with `root`, `loadGraphFile`): this runs in the
+ * agent itself, outside the synth sandbox.
+ */
 export async function loadPlatformData(dir: string): Promise<PlatformData> {
   const config = await loadProjectConfig(dir);
-  const catalogs = await Promise.all(config.catalogs.map((c) => loadCatalog(join(dir, c))));
-  const graphs = await Promise.all(
-    config.graphs.map(async (g) => graphFromCincinnati(await readFile(join(dir, g), 'utf8'), g)),
-  );
+  const catalogs = await Promise.all(config.catalogs.map((c) => loadCatalog(c, { root: dir })));
+  const graphs = await Promise.all(config.graphs.map((g) => loadGraphFile({ root: dir, path: g })));
   return { catalogs, graphs };
 }
 

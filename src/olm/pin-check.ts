@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Manifest } from '../synth/manifest.js';
 import type { PostSynthContext } from '../synth/post-synth-checks.js';
 import type { ValidationIssue } from '../synth/validation.js';
@@ -13,7 +12,7 @@ import { wantedCSVs } from './pin.js';
  */
 export async function checkPinsAgainstCatalogs(ctx: PostSynthContext): Promise<ValidationIssue[]> {
   if (ctx.config.catalogs.length === 0) return [];
-  const catalogs = await Promise.all(ctx.config.catalogs.map((c) => loadCatalog(join(ctx.dir, c))));
+  const catalogs = await Promise.all(ctx.config.catalogs.map((c) => loadCatalog(c, { root: ctx.dir })));
   return ctx.manifests
     .filter((m) => m.object.kind === 'Subscription')
     .flatMap((m) => checkSubscription(m, catalogs));

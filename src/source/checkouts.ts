@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { join, posix, relative, resolve, sep } from 'node:path';
 import { exportRevision } from './read-revision.js';
 import { PathNotFoundError } from './source-errors.js';
 
@@ -57,6 +57,15 @@ export async function checkoutCommit(opts: CheckoutOptions): Promise<string> {
     await fs.promises.rename(tmpFile, join(dir, 'package.json'));
   }
   return dir;
+}
+
+/**
+ * The top of the checkout that `checkoutCommit` returned `dir` in for `path`: the commit's whole
+ * tree, where `dir` is `path` inside it (the synth sandbox checks the links of the whole tree).
+ */
+export function checkoutRoot(dir: string, path: string): string {
+  const sub = posix.normalize(path.replace(/\\/g, '/')).replace(/\/+$/, '');
+  return sub === '.' || sub === '' ? dir : resolve(dir, ...sub.split('/').map(() => '..'));
 }
 
 /** `path` as a clean relative POSIX path ('' for the root); refuses absolute paths and `..`. */

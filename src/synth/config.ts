@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { environmentsSchema, toEnvironments, type Environment } from './environments.js';
 import { z } from 'zod';
+import { readConfinedFile } from '../core/confined-file.js';
 import { GroundworkError } from '../core/errors.js';
+import { failureLocation, yamlFailure } from '../core/parse-failure.js';
 import { formatPath } from './validation.js';
 
 /** `groundwork.yaml` at the root of a platform repository. */
@@ -27,6 +28,23 @@ export interface ProjectConfig {
 
 export const CONFIG_FILE = 'groundwork.yaml';
 
+/** The largest groundwork.yaml read (real ones are a few hundred bytes). */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Whether groundwork.yaml may name `path` (`overlays`, `catalogs`, `graphs`): relative, inside the
+ * repository (no `..` segment), and not the repository itself. Symbolic links are checked when
+ * the path is read (`readConfinedFile`).
+ */
+export function isRepositoryPath(path: string): boolean {
+  const segments = path.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
+  return !isAbsolute(path) && !path.includes('\0') && segments.length > 0 && !segments.includes('..');
+}
+
+const repositoryPath = z
+  .string()
+  .refine(isRepositoryPath, 'must be a path inside the repository: relative, without ".." segments');
+
 const schema = z
   .object({
     name: z
@@ -34,15 +52,19 @@ const schema = z
       .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label')
       .max(40),
     entry: z.string().default('platform/main.ts'),
-    overlays: z.string().default('overlays'),
+    overlays: repositoryPath.default('overlays'),
     defaultOverlay: z.string().default('dev'),
-    catalogs: z.array(z.string()).default([]),
-    graphs: z.array(z.string()).default([]),
+    catalogs: z.array(repositoryPath).default([]),
+    graphs: z.array(repositoryPath).default([]),
     environments: environmentsSchema.default([]),
   })
   .strict();
 
-/** Reads and validates `<dir>/groundwork.yaml`; throws `InvalidConfig` naming the file and keys. */
+/**
+ * Reads and validates `<dir>/groundwork.yaml`; throws `InvalidConfig` naming the file and keys
+ * (a YAML error by line, column and the parser's reason, never the text), `PathOutsideCheckout`
+ * when the file is a link out of the checkout, `FileTooLarge` past `CONFIG_MAX_BYTES`.
+ */
 export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
   const file = join(dir, CONFIG_FILE);
   if (!existsSync(file)) {
@@ -55,17 +77,23 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
   }
   let value: unknown;
   const lines = new LineCounter();
-  const doc = parseDocument(await readFile(file, 'utf8'), { lineCounter: lines });
+  const text = await readConfinedFile({
+    root: dir,
+    path: CONFIG_FILE,
+    maxBytes: CONFIG_MAX_BYTES,
+    what: CONFIG_FILE,
+  });
+  const doc = parseDocument(text, { lineCounter: lines });
   try {
     const first = doc.errors[0];
     if (first) throw first;
     value = doc.toJS({ maxAliasCount: 100 }) ?? {};
   } catch (err) {
-    const at = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    const failure = yamlFailure(err);
     throw new GroundworkError({
       code: 'InvalidConfig',
-      subject: at ? `${CONFIG_FILE}:${at}` : CONFIG_FILE,
-      message: err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err),
+      subject: failureLocation(CONFIG_FILE, failure),
+      message: failure.reason,
       fix: `fix the YAML of ${CONFIG_FILE}`,
     });
   }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { readConfinedFile } from '../core/confined-file.js';
 import { GroundworkError } from '../core/errors.js';
+import { failureLocation, yamlFailure } from '../core/parse-failure.js';
 import { isPlainObject } from '../core/object.js';
 import { SynthValidationError, formatPath, type ValidationIssue } from './validation.js';
 
@@ -20,6 +22,9 @@ export async function listOverlays(dir: string): Promise<string[]> {
   await walk(dir);
   return names.sort();
 }
+
+/** The largest overlay file read (values, not data: real ones are a few KiB). */
+export const OVERLAY_MAX_BYTES = 4 * 1024 * 1024;
 
 interface Layer {
   file: string;
@@ -133,17 +138,20 @@ async function loadChain(dir: string, name: string, displayRoot: string, seen: s
   }
   const file = relative(displayRoot, path);
   const lines = new LineCounter();
-  const doc = parseDocument(await readFile(path, 'utf8'), { lineCounter: lines });
+  // Inside the checkout by real path (a link out of it is refused, never read), and bounded.
+  const text = await readConfinedFile({
+    root: displayRoot,
+    path: file,
+    maxBytes: OVERLAY_MAX_BYTES,
+    what: 'overlay',
+  });
+  const doc = parseDocument(text, { lineCounter: lines });
   const first = doc.errors[0];
   if (first) {
-    const at = first.linePos?.[0]?.line;
+    // Where and why, never the text: the parser's message carries a code frame of the file.
+    const failure = yamlFailure(first);
     throw new SynthValidationError([
-      {
-        path: at ? `${file}:${at}` : file,
-        field: '',
-        message: first.message.split('\n')[0]!,
-        severity: 'error',
-      },
+      { path: failureLocation(file, failure), field: '', message: failure.reason, severity: 'error' },
     ]);
   }
   let raw: unknown;
@@ -152,7 +160,7 @@ async function loadChain(dir: string, name: string, displayRoot: string, seen: s
     raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as unknown;
   } catch (err) {
     throw new SynthValidationError([
-      { path: file, field: '', message: err instanceof Error ? err.message : String(err), severity: 'error' },
+      { path: file, field: '', message: yamlFailure(err).reason, severity: 'error' },
     ]);
   }
   if (!isPlainObject(raw)) {

@@ -41,7 +41,7 @@ describe('YAML input errors name their file', () => {
     const err = await loadOverlayValues(join(dir, 'overlays'), 'dev', z.object({}).passthrough(), dir).catch(
       (e: unknown) => e,
     );
-    expect((err as SynthValidationError).issues[0]?.path).toMatch(/^overlays\/dev\.yaml:\d+$/);
+    expect((err as SynthValidationError).issues[0]?.path).toMatch(/^overlays\/dev\.yaml:\d+:\d+$/);
   });
 
   it('names groundwork.yaml and the line of its syntax error, and refuses an alias bomb there', async () => {
@@ -50,7 +50,7 @@ describe('YAML input errors name their file', () => {
     );
     expect(broken).toBeInstanceOf(GroundworkError);
     expect((broken as GroundworkError).code).toBe('InvalidConfig');
-    expect((broken as GroundworkError).subject).toMatch(/^groundwork\.yaml:\d+$/);
+    expect((broken as GroundworkError).subject).toMatch(/^groundwork\.yaml:\d+:\d+$/);
     const bomb = await loadProjectConfig(repo({ 'groundwork.yaml': `${ALIAS_BOMB}\nname: x\n` })).catch(
       (e: unknown) => e,
     );

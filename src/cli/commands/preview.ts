@@ -53,11 +53,12 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       err instanceof Error ? err : new Error(String(err)),
     );
     const overlay = opts.overlay ?? (config instanceof Error ? config : config.defaultOverlay);
-    const synth = async (dir: string): Promise<SynthOutcome> => {
+    const synth = async (dir: string, treeRoot: string): Promise<SynthOutcome> => {
       if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
       try {
         return await synthesizeInChild({
           dir,
+          treeRoot,
           overlay,
           ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
         });
@@ -65,7 +66,10 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
         return synthFailureOf(err, { hidePaths: [dir, tmp] });
       }
     };
-    const [baseOutcome, headOutcome] = await Promise.all([synth(base.dir), synth(head.dir)]);
+    const [baseOutcome, headOutcome] = await Promise.all([
+      synth(base.dir, join(tmp, 'base')),
+      synth(head.dir, join(tmp, 'head')),
+    ]);
     const environments = config instanceof Error ? [] : (config.environments ?? []);
     const branch = branchName(opts.base);
     const reached = environments.length > 0 && branch ? reach(environments, branch) : undefined;

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-
+import { readBoundedFile } from '../../core/confined-file.js';
+import { failureLocation, yamlFailure } from '../../core/parse-failure.js';
+import { GRAPH_MAX_BYTES } from '../../cluster-version/graph-file.js';
 import { parse as parseYaml } from 'yaml';
 import { GroundworkError } from '../../core/errors.js';
 import {
@@ -83,17 +84,22 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** Reads `--graph`: a Cincinnati response (has `nodes`) or a ClusterVersion (or a List of one). */
+/**
+ * Reads `--graph`: a Cincinnati response (has `nodes`) or a ClusterVersion (or a List of one).
+ * The user's own file, so not confined to a checkout; but bounded (`GRAPH_MAX_BYTES`, checked
+ * before reading) as a repository's graphs are.
+ */
 async function loadGraph(file: string): Promise<{ graph: UpdateGraph; cv?: ClusterVersionState }> {
-  const content = await readFile(file, 'utf8');
+  const content = await readBoundedFile(file, { maxBytes: GRAPH_MAX_BYTES, what: 'update graph' });
   let doc: unknown;
   try {
     doc = parseYaml(content);
   } catch (err) {
+    const failure = yamlFailure(err);
     throw new GroundworkError({
       code: 'InvalidUpdateGraph',
-      subject: file,
-      message: `not JSON or YAML: ${(err as Error).message}`,
+      subject: failureLocation(file, failure),
+      message: `not JSON or YAML: ${failure.reason}`,
     });
   }
   const kind = typeof doc === 'object' && doc !== null ? (doc as { kind?: unknown }).kind : undefined;

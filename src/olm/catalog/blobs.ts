@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import { jsonFailure, yamlFailure, type ParseFailure } from '../../core/parse-failure.js';
 import { lineCounter } from './line-counter.js';
 
 /** One catalog file's text, as read from disk or given by a test. */
@@ -58,7 +59,7 @@ function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
       problems.push({
         file: file.path,
         blob: `blob ${index} (line ${line})`,
-        message: firstError.message.split('\n')[0] ?? '',
+        message: parseMessage(yamlFailure(firstError)),
       });
       continue;
     }
@@ -69,7 +70,7 @@ function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
       problems.push({
         file: file.path,
         blob: `blob ${index} (line ${line})`,
-        message: err instanceof Error ? err.message : String(err),
+        message: yamlFailure(err).reason,
       });
       continue;
     }
@@ -110,11 +111,19 @@ function splitJsonStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
       problems.push({
         file: file.path,
         blob: where,
-        message: err instanceof Error ? err.message : String(err),
+        message: jsonFailure(err, text.slice(i, end)).reason,
       });
     }
     i = end;
   }
+}
+
+/**
+ * A parser's reason and position, never its excerpt of the text: the parsers quote the file
+ * (a code frame, a snippet), and a catalog may be someone else's file.
+ */
+function parseMessage(f: ParseFailure): string {
+  return f.line === undefined ? f.reason : `${f.reason} at line ${f.line}, column ${f.column ?? 1}`;
 }
 
 /**

@@ -1,11 +1,31 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { confinedRealPath, formatBytes, readBoundedFile } from '../../core/confined-file.js';
+import { GroundworkError, hasCode } from '../../core/errors.js';
 import type { CatalogFile } from './blobs.js';
 import { CatalogUnreadableError } from './errors.js';
 import type { Catalog } from './model.js';
 import { parseCatalog } from './parse-catalog.js';
 
 const CATALOG_EXTENSIONS = ['.yaml', '.yml', '.json'];
+
+/**
+ * The most bytes read from one catalog path, its files together: 300 times the largest catalog in
+ * this repository (`catalogs/community-operators`, 108 KiB) and roughly a whole `opm render` of a
+ * large operator with every bundle. A catalog is parsed in the agent itself, not in the sandbox.
+ */
+export const CATALOG_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface LoadCatalogOptions {
+  /**
+   * The checkout the catalog is in. With it, `path` is relative to it and every file and directory
+   * read must have its real path inside it (`PathOutsideCheckout`, naming the path as the
+   * repository does). @default none: `path` is the user's own (a command-line argument)
+   */
+  readonly root?: string;
+  /** The most bytes read, every file together (`FileTooLarge`). @default CATALOG_MAX_BYTES */
+  readonly maxBytes?: number;
+}
 
 /**
  * Reads an FBC from a file or a directory and parses it with `parseCatalog`.
@@ -17,33 +37,68 @@ const CATALOG_EXTENSIONS = ['.yaml', '.yml', '.json'];
  *
  * @throws CatalogUnreadableError when the path cannot be read or holds no catalog file.
  * @throws CatalogInvalidError from `parseCatalog`.
+ * @throws GroundworkError `PathOutsideCheckout`, `FileTooLarge`, `NotARegularFile` (see the options).
  * @example
- * const catalog = await loadCatalog('catalogs/v4.18/ecr-secret-operator');
+ * const catalog = await loadCatalog('catalogs/v4.18/ecr-secret-operator', { root: checkout });
  */
-export async function loadCatalog(path: string): Promise<Catalog> {
-  const files = await readCatalogFiles(path);
+export async function loadCatalog(path: string, opts: LoadCatalogOptions = {}): Promise<Catalog> {
+  const files = await readCatalogFiles(path, opts);
   if (files.length === 0) throw new CatalogUnreadableError(path, 'no .yaml, .yml or .json files found');
   return parseCatalog(files, { subject: path });
 }
 
 /** The catalog files under `path` (or `path` itself), in a stable order. */
-export async function readCatalogFiles(path: string): Promise<CatalogFile[]> {
+export async function readCatalogFiles(path: string, opts: LoadCatalogOptions = {}): Promise<CatalogFile[]> {
+  const budget = {
+    catalog: path,
+    left: opts.maxBytes ?? CATALOG_MAX_BYTES,
+    max: opts.maxBytes ?? CATALOG_MAX_BYTES,
+  };
+  return readTree(path, opts.root, budget);
+}
+
+interface Budget {
+  readonly catalog: string;
+  readonly max: number;
+  left: number;
+}
+
+async function readTree(path: string, root: string | undefined, budget: Budget): Promise<CatalogFile[]> {
+  let real: string;
   let info;
   try {
-    info = await stat(path);
+    real = root === undefined ? path : await confinedRealPath({ root, path });
+    info = await stat(real);
   } catch (err) {
+    if (err instanceof GroundworkError) throw err;
     throw new CatalogUnreadableError(path, 'cannot read the catalog path', err);
   }
-  if (!info.isDirectory()) return [{ path, text: await readFile(path, 'utf8') }];
+  if (!info.isDirectory()) return [await readOne(path, real, budget)];
   const files: CatalogFile[] = [];
-  const names = (await readdir(path)).filter((n) => !n.startsWith('.')).sort();
+  const names = (await readdir(real)).filter((n) => !n.startsWith('.')).sort();
   for (const name of names) {
     const child = join(path, name);
-    const childInfo = await stat(child);
-    if (childInfo.isDirectory()) files.push(...(await readCatalogFiles(child)));
-    else if (CATALOG_EXTENSIONS.some((ext) => name.endsWith(ext))) {
-      files.push({ path: child, text: await readFile(child, 'utf8') });
-    }
+    const childReal = root === undefined ? join(real, name) : await confinedRealPath({ root, path: child });
+    if ((await stat(childReal)).isDirectory()) files.push(...(await readTree(child, root, budget)));
+    else if (CATALOG_EXTENSIONS.some((ext) => name.endsWith(ext)))
+      files.push(await readOne(child, childReal, budget));
   }
   return files;
+}
+
+/** One file, named `path` in problems, read from `real` within what is left of the budget. */
+async function readOne(path: string, real: string, budget: Budget): Promise<CatalogFile> {
+  try {
+    const text = await readBoundedFile(real, { maxBytes: budget.left, what: 'catalog file', subject: path });
+    budget.left -= Buffer.byteLength(text);
+    return { path, text };
+  } catch (err) {
+    if (!hasCode(err, 'FileTooLarge')) throw err;
+    throw new GroundworkError({
+      code: 'FileTooLarge',
+      subject: budget.catalog,
+      message: `the catalog's files add up to more than ${formatBytes(budget.max)}, the most Groundwork reads from one catalog`,
+      fix: 'list only the packages the platform pins (one directory per package, as `opm render` writes them)',
+    });
+  }
 }

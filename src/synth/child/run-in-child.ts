@@ -72,11 +72,13 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
  * restricted by Node 20 (see the README's security notes).
  */
 export function sandboxFlags(dir: string, bundleFile: string): string[] {
-  return [
-    '--experimental-permission',
-    ...sandboxReadPaths(dir).map((path) => `--allow-fs-read=${path}`),
-    `--allow-fs-read=${bundleFile}`,
-    `--allow-fs-read=${join(packageRoot, 'data')}/`,
-    `--allow-fs-read=${join(packageRoot, 'package.json')}`,
+  const reads = [
+    ...sandboxReadPaths(dir),
+    bundleFile,
+    `${join(packageRoot, 'data')}/`,
+    join(packageRoot, 'package.json'),
   ];
+  // Once each: Node 20 aborts at start-up on a path granted twice (a checkout that is Groundwork's
+  // own repository has data/ and package.json of its own).
+  return ['--experimental-permission', ...[...new Set(reads)].map((path) => `--allow-fs-read=${path}`)];
 }

@@ -2,7 +2,7 @@
 // <kubeconfig> <checkout> <overlay>`. Builds the agent's long-lived structures one after the other
 // against a live cluster that already holds the platform, with a full GC before each reading, and
 // prints [{ what, mb }] (heap in use added by each).
-import { ClusterSession, observeAndPlan } from '../src/agent/reconcile.js';
+import { ClusterSession, observeAndPlan } from '../src/engine/reconcile.js';
 import { KubeClient } from '../src/cluster/client.js';
 import { idOf } from '../src/core/object-id.js';
 import { synthesizeInChild } from '../src/synth/child/run-in-child.js';

@@ -16,7 +16,7 @@ import type { SynthResult } from '../synth/synthesize.js';
 import type { ObservedChange } from './drift-watch.js';
 import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
-import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
+import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
 
 export type {
   AgentConfig,

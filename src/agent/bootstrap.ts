@@ -18,7 +18,7 @@ import type { SynthResult } from '../synth/synthesize.js';
 import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
 import { repositoryPort, type AgentEgress } from './network-policy.js';
 import { platformRules } from './rbac.js';
-import { applyObserved, observeAndPlan, type ClusterSession } from './reconcile.js';
+import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
 
 export interface BootstrapOptions {
   repository: { url: string; ref: SourceRef; path?: string };

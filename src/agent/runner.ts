@@ -11,7 +11,7 @@ import { nextStatus, type SyncStatus, type FailureReason } from '../report/sync-
 import type { PollSchedule } from '../source/schedule.js';
 import type { Agent, CycleResult } from './agent.js';
 import { DriftWatch, type ObservedChange } from './drift-watch.js';
-import type { ClusterSession } from './reconcile.js';
+import type { ClusterSession } from '../engine/reconcile.js';
 
 export interface RunnerOptions {
   agent: Agent;

@@ -17,7 +17,7 @@ import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
 import { LeaderElector } from './leader-election.js';
 import type { AgentPorts } from './ports.js';
-import { ClusterSession } from './reconcile.js';
+import { ClusterSession } from '../engine/reconcile.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
 import { loadProjectConfig } from '../synth/config.js';

@@ -1,4 +1,4 @@
-import type { ClusterSession } from '../agent/reconcile.js';
+import type { ClusterSession } from '../engine/reconcile.js';
 import type { ApplyListener } from '../apply/events.js';
 import { waitFor } from '../apply/wait.js';
 import { ClusterObserver } from '../cluster/observer.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { ClusterSession } from '../agent/reconcile.js';
+import { ClusterSession } from '../engine/reconcile.js';
 import { KubeClient } from '../cluster/client.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import { synthesizeInChild } from '../synth/child/run-in-child.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/agent/reconcile.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
 import { configMap, synthOf } from '../harness/engine.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyBootstrap, planBootstrap } from '../../src/agent/bootstrap.js';
-import { ClusterSession } from '../../src/agent/reconcile.js';
+import { ClusterSession } from '../../src/engine/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformData, platformHooks, POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/agent/reconcile.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { assessHealth } from '../../src/health/index.js';

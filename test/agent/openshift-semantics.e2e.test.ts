@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { z } from 'zod';
 import { POST_SYNTH_CHECKS, platformHooks } from '../../src/engine/domains.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/agent/reconcile.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
 import type { ChangeSet } from '../../src/apply/changeset.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
 import { KubeClient } from '../../src/cluster/client.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inventoryName } from '../../src/apply/inventory.js';
-import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/agent/reconcile.js';
+import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/engine/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { OWNER_ANNOTATION } from '../../src/core/annotations.js';
 import type { K8sObject } from '../../src/core/object.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/agent/reconcile.js';
+import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/engine/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { parseObjects } from '../../src/core/yaml-files.js';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ClusterSession } from '../../src/agent/reconcile.js';
+import { ClusterSession } from '../../src/engine/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { installCrds } from '../../src/cluster/crds.js';
 import { ssaPatch } from '../../src/cluster/ssa.js';

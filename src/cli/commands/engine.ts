@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { platformHooks, loadPlatformData } from '../../engine/domains.js';
-import { applyObserved, driftOf, observeAndPlan } from '../../agent/reconcile.js';
+import { applyObserved, driftOf, observeAndPlan } from '../../engine/reconcile.js';
 import { DriftReport } from '../../report/drift-report.js';
 import { describeWorkTree } from '../../source/local-revision.js';
 import { applyProgress } from '../apply-progress.js';

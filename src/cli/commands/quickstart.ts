@@ -3,7 +3,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { ClusterSession } from '../../agent/reconcile.js';
+import { ClusterSession } from '../../engine/reconcile.js';
 import { startAgent } from '../../agent/start.js';
 import { ClusterObserver } from '../../cluster/observer.js';
 import type { K8sObject } from '../../core/object.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { synthesizeInChild } from '../../src/synth/child/run-in-child.js';
 import { groundwork } from '../harness/cli.js';
@@ -108,6 +109,13 @@ describe('symbolic links in the checkout', () => {
       (e: unknown) => e,
     );
     expect(beside).toMatchObject({ code: 'SymlinkOutsideCheckout', subject: 'tools/escape' });
+  });
+
+  it("synthesizes Groundwork's own repository, whose data/ and package.json are also the install's", async () => {
+    // Node 20 aborts at start-up when one path is granted twice: every read path goes in once.
+    const repo = fileURLToPath(new URL('../..', import.meta.url));
+    const [result] = await synthesizeInChild({ dir: repo, overlay: 'dev' });
+    expect(result!.manifests.length).toBeGreaterThan(0);
   });
 
   it('keeps links inside the checkout working: to files anywhere, to directories at their depth or deeper', async () => {

@@ -11,7 +11,7 @@ import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
-import { synthesizeInChild } from '../synth/child/run-in-child.js';
+import { synthesizeInChild, synthSandboxSummary } from '../synth/child/run-in-child.js';
 import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
@@ -59,6 +59,7 @@ export interface AgentOptions {
   prune?: boolean;
   maxPruneShare?: number;
   synthTimeoutMs?: number;
+  /** The synth child's heap cap. @default from the container's memory limit (`heapCapFor`) */
   synthMemoryMb?: number;
   cacheDir?: string;
   debounceMs?: number;
@@ -83,6 +84,8 @@ export interface RunningAgent {
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   checkRepoUrl(opts.repository.url); // before any connection: a URL that can never work is an input error
   const log = opts.log ?? pino({ name: 'groundwork-agent' });
+  // What holds platform code on this machine: a PID namespace needs unprivileged user namespaces.
+  log.info(await synthSandboxSummary(), 'synth sandbox');
   const namespace = opts.namespace ?? 'groundwork-system';
   const client = await KubeClient.load({
     ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
@@ -115,7 +118,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         treeRoot: checkoutRoot(dir, opts.repository.path ?? '.'),
         overlay,
         timeoutMs: opts.synthTimeoutMs ?? 120_000,
-        memoryMb: opts.synthMemoryMb ?? 1024,
+        // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
+        ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
       });
       return result!;
     },

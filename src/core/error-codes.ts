@@ -78,6 +78,7 @@ export const ERROR_CODES = [
   'NotPermitted',
   'SynthCrashed',
   'SynthOutOfMemory',
+  'SynthOutputTooLarge',
   'SymlinkOutsideCheckout',
   'SynthTimeout',
   'UnknownOverlay',

@@ -65,6 +65,9 @@ const ACTIONS: Record<string, string> = {
   FileSystemWrite: 'write',
   ChildProcess: 'start a child process',
   WorkerThreads: 'start a worker thread',
+  // Not Node's own: the synth child's guard on process.kill and os.setPriority (signal-guard.ts).
+  Signal: 'signal',
+  Priority: 'change the priority of',
 };
 
 /**

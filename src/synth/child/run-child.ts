@@ -1,20 +1,31 @@
-// What the synth child runs: synth in-process, one JSON document (SynthChildOutput) on stdout.
+// What the synth child runs: synth in-process, its outcome as one frame on fd 3 (see protocol.ts).
+import fs from 'node:fs';
 import { GroundworkError } from '../../core/errors.js';
 import { POST_SYNTH_CHECKS } from '../../engine/domains.js';
 import { synthesize, synthesizeAll } from '../synthesize.js';
 import { SynthValidationError } from '../validation.js';
-import type { SynthChildOutput } from './protocol.js';
+import { encodeFrame, RESULT_FD, type SynthChildOutput } from './protocol.js';
+import { guardSignals } from './signal-guard.js';
+
+// Taken before platform code runs, which may replace the globals and module exports it can reach.
+const { readFileSync, writeSync } = fs;
+const { stringify } = JSON;
 
 /**
- * Synthesizes `<dir> <overlay>|--all` (from `argv`) and writes the outcome to stdout. `load`
- * imports the platform module; the sandboxed child's bundle passes its built-in copy.
+ * Synthesizes `<dir> <overlay>|--all` (from `argv`) and writes the outcome as one frame to fd 3.
+ * Before platform code loads (`load` imports it; the sandboxed child's bundle passes its built-in
+ * copy): reads the frame's nonce from stdin, which the parent writes and closes, and guards
+ * `process.kill` (`guardSignals`). Platform code's own output on stdout and stderr is log output.
  */
-export async function runChildToStdout(
+export async function runSynthChild(
   load?: () => Promise<unknown>,
   argv = process.argv.slice(2),
 ): Promise<void> {
+  const nonce = readFileSync(0, 'utf8').trim();
+  guardSignals();
   const output = await runChild(argv, load);
-  process.stdout.write(JSON.stringify(output));
+  const frame = Buffer.from(encodeFrame(nonce, output, stringify));
+  for (let done = 0; done < frame.length;) done += writeSync(RESULT_FD, frame, done);
 }
 
 async function runChild(argv: readonly string[], load?: () => Promise<unknown>): Promise<SynthChildOutput> {

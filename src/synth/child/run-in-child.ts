@@ -5,6 +5,8 @@ import { cacheRoot } from '../../core/cache-root.js';
 import { loadProjectConfig } from '../config.js';
 import { bundleChild } from './bundle.js';
 import type { SynthResult } from '../synthesize.js';
+import { heapCapFor, readMemoryLimit } from './heap-cap.js';
+import { describeLauncher, detectLauncher } from './isolation.js';
 import { assertSymlinksStayInside, sandboxReadPaths } from './sandbox-paths.js';
 import { runBundle } from './spawn-child.js';
 
@@ -20,8 +22,21 @@ export interface ChildSynthOptions {
   treeRoot?: string;
   /** Kill the child after this long. @default 60_000 */
   timeoutMs?: number;
-  /** V8 heap cap of the child in MiB. @default 1024 */
+  /**
+   * V8 heap cap of the child in MiB.
+   * @default `heapCapFor` the container's memory limit (cgroup): 1024 without a limit, 480 under 1 GiB
+   */
   memoryMb?: number;
+  /**
+   * The largest result the parent reads, in MiB; the child is stopped past it (`SynthOutputTooLarge`).
+   * @default GROUNDWORK_SYNTH_OUTPUT_MB, else 64 (a 5,000-object platform's result is about 2 MB)
+   */
+  outputCapMb?: number;
+  /**
+   * Start the child in a PID namespace of its own when this machine allows it (`detectLauncher`).
+   * `false` keeps only its own process group and the in-child guard. @default true
+   */
+  pidNamespace?: boolean;
   /**
    * Reuse the bundle of an earlier synth whose input files are unchanged (`<cache>/synth/`).
    * @default true, unless GROUNDWORK_SYNTH_CACHE=0
@@ -35,12 +50,14 @@ export interface ChildSynthOptions {
  * Synthesizes in a separate Node process with a timeout and a heap cap, an environment stripped
  * to `ALLOWED_ENV` (no kubeconfig, no service-account variables, no git credentials), under Node's
  * permission model (`sandboxFlags`): platform code can read its checkout and nothing else of the
- * machine (not the agent's service-account token), write nothing, start no process or thread.
+ * machine (not the agent's service-account token), write nothing, start no process or thread,
+ * signal no other process (`guardSignals`, and a PID namespace where allowed: `detectLauncher`).
+ * The parent reads at most `outputCapMb` of result and parses it (`decodeFrame`), never casts it.
  * The child is one bundle (`bundleChild`) of Groundwork's synth and the platform code.
  * Platform code is untrusted input; a crash, an endless loop or a memory blow-up in it cannot
  * take the agent down. Rejects with the same errors in-process synth throws (SynthValidationError
  * with every issue, or a GroundworkError with code CompileFailed, BuildFailed, NotPermitted, SynthTimeout,
- * SynthCrashed).
+ * SynthOutOfMemory, SynthOutputTooLarge, SynthCrashed).
  */
 export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthResult[]> {
   const dir = await realpath(opts.dir);
@@ -54,11 +71,15 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
   });
   try {
     return await runBundle({
-      ...opts,
       dir,
+      overlay: opts.overlay,
       bundleFile: bundle.file,
       builtIn: bundle.builtIn,
       nodeFlags: sandboxFlags(dir, bundle.file),
+      launcher: await detectLauncher({ pidNamespace: opts.pidNamespace ?? true }),
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      memoryMb: opts.memoryMb ?? heapCapFor(await readMemoryLimit()),
+      outputCapBytes: (opts.outputCapMb ?? defaultOutputCapMb()) * 1024 * 1024,
     });
   } finally {
     await bundle.dispose();
@@ -81,4 +102,24 @@ export function sandboxFlags(dir: string, bundleFile: string): string[] {
   // Once each: Node 20 aborts at start-up on a path granted twice (a checkout that is Groundwork's
   // own repository has data/ and package.json of its own).
   return ['--experimental-permission', ...[...new Set(reads)].map((path) => `--allow-fs-read=${path}`)];
+}
+
+/** GROUNDWORK_SYNTH_OUTPUT_MB when it is a positive number, else 64. */
+function defaultOutputCapMb(): number {
+  const fromEnv = Number(process.env.GROUNDWORK_SYNTH_OUTPUT_MB);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 64;
+}
+
+/** What keeps the synth child from harming its parent on this machine, for the agent's start-up log. */
+export async function synthSandboxSummary(): Promise<{
+  heapCapMb: number;
+  memoryLimitBytes?: number;
+  isolation: string;
+}> {
+  const limit = await readMemoryLimit();
+  return {
+    heapCapMb: heapCapFor(limit),
+    ...(limit !== undefined ? { memoryLimitBytes: limit } : {}),
+    isolation: describeLauncher(await detectLauncher()),
+  };
 }

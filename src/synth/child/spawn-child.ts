@@ -1,12 +1,21 @@
-import { spawn } from 'node:child_process';
-import { GroundworkError, isErrorCode } from '../../core/errors.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { GroundworkError } from '../../core/errors.js';
 import { packageRoot } from '../../core/package-root.js';
 import type { SynthResult } from '../synthesize.js';
-import { SynthValidationError } from '../validation.js';
-import type { SynthChildOutput } from './protocol.js';
+import { settleOutcome, type ChildStop } from './child-outcome.js';
+import { launchArgv, type ChildLauncher } from './isolation.js';
+import { RESULT_FD } from './protocol.js';
 
 /** Environment variables the synth child may see: nothing that reaches a cluster or a git server. */
 const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
+
+/** How much of the child's stdout and stderr the parent reads before it stops the child. */
+export const LOG_CAP_BYTES = 16 * 1024 * 1024;
+
+/** How many characters of that output an error quotes from (its last 8 lines). */
+const LOG_TAIL_CHARS = 4000;
 
 /** How `runBundle` starts one synth child. */
 export interface RunBundleOptions {
@@ -19,83 +28,125 @@ export interface RunBundleOptions {
   overlay: string | { all: true };
   /** Node flags of the sandbox (`sandboxFlags`). */
   nodeFlags: readonly string[];
-  /** @default 60_000 */
-  timeoutMs?: number;
-  /** @default 1024 */
-  memoryMb?: number;
+  /** How the child is isolated from other processes (`detectLauncher`). */
+  launcher: ChildLauncher;
+  timeoutMs: number;
+  /** V8 heap cap (`--max-old-space-size`). */
+  memoryMb: number;
+  /** The most the parent reads of the result (fd 3) before it stops the child. */
+  outputCapBytes: number;
 }
 
-/** Runs one synth child and resolves to its results, or rejects with its error. */
+/**
+ * Runs one synth child and resolves to its results, or rejects with its error (`settleOutcome`).
+ * The child leads a process group of its own, under `opts.launcher`, and everything in that group
+ * is killed on a timeout or past a cap. What the parent holds stays bounded whatever the child
+ * writes: the result up to `outputCapBytes`, of stdout and stderr only their last 4000 characters
+ * (at most `LOG_CAP_BYTES` are read). The result is a frame with a nonce of this run, which the
+ * child reads from its stdin before platform code loads.
+ */
 export function runBundle(opts: RunBundleOptions): Promise<SynthResult[]> {
-  const builtIn = opts.builtIn;
   // A bundle reused from another checkout of the same files names that checkout in stack traces.
-  const here = (text: string) => (builtIn === opts.dir ? text : text.split(builtIn).join(opts.dir));
+  const here = (text: string) => (opts.builtIn === opts.dir ? text : text.split(opts.builtIn).join(opts.dir));
   const env: NodeJS.ProcessEnv = { GROUNDWORK_PACKAGE_ROOT: packageRoot };
   for (const k of ALLOWED_ENV) if (process.env[k] !== undefined) env[k] = process.env[k];
-  const args = [
+  const argv = launchArgv(opts.launcher, [
+    process.execPath,
     ...opts.nodeFlags,
     '--no-warnings',
     '--enable-source-maps',
-    `--max-old-space-size=${opts.memoryMb ?? 1024}`,
+    `--max-old-space-size=${opts.memoryMb}`,
     opts.bundleFile,
     opts.dir,
     typeof opts.overlay === 'string' ? opts.overlay : '--all',
-  ];
+  ]);
+  const nonce = randomBytes(16).toString('hex');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: opts.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let err = '';
-    let timedOut = false;
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs ?? 60_000);
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: opts.dir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true, // its own session and process group: kill(0) from inside reaches only the child
+    });
+    child.stdin!.on('error', () => {}); // a child that dies before reading its nonce
+    child.stdin!.end(`${nonce}\n`);
+    let stopped: ChildStop | undefined;
+    const stop = (why: ChildStop) => {
+      stopped ??= why;
+      killGroup(child);
+    };
+    const frame = collect(child.stdio[RESULT_FD] as Readable, opts.outputCapBytes, () => stop('result-cap'));
+    const log = { text: '', bytes: 0 };
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.on('data', (d: Buffer) => {
+        log.bytes += d.length;
+        // Decodes at most the tail of each chunk: memory stays bounded however much is written.
+        log.text = (log.text + d.subarray(-LOG_TAIL_CHARS).toString()).slice(-LOG_TAIL_CHARS);
+        if (log.bytes > LOG_CAP_BYTES) stop('log-cap');
+      });
+    }
+    const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(new GroundworkError({ code: 'SynthCrashed', message: e.message, cause: e }));
+      reject(
+        new GroundworkError({
+          code: 'SynthCrashed',
+          subject: opts.dir,
+          message: `synth process did not start: ${e.message}`,
+          cause: e,
+        }),
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) {
-        reject(
-          new GroundworkError({
-            code: 'SynthTimeout',
-            subject: opts.dir,
-            message: `synth did not finish within ${(opts.timeoutMs ?? 60_000) / 1000}s`,
-            fix: 'look for an endless loop or a slow computation in the platform code',
-          }),
-        );
-        return;
-      }
-      let parsed: SynthChildOutput | undefined;
       try {
-        parsed = JSON.parse(Buffer.concat(out).toString('utf8')) as SynthChildOutput;
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed) {
-        const oom = /heap out of memory|Allocation failed/.test(err);
-        reject(
-          new GroundworkError({
-            code: oom ? 'SynthOutOfMemory' : 'SynthCrashed',
-            subject: opts.dir,
-            message: `synth process ended (${signal ?? `exit ${code}`}) without a result${oom ? `: over the ${opts.memoryMb ?? 1024} MiB heap cap` : ''}\n${here(err.split('\n').slice(-8).join('\n'))}`,
+        resolve(
+          settleOutcome({
+            dir: opts.dir,
+            exit: { code, signal },
+            stopped,
+            frame: frame(),
+            nonce,
+            log: log.text,
+            limits: {
+              timeoutMs: opts.timeoutMs,
+              heapMb: opts.memoryMb,
+              resultBytes: opts.outputCapBytes,
+              logBytes: LOG_CAP_BYTES,
+            },
+            here,
           }),
         );
-        return;
+      } catch (err) {
+        reject(err);
       }
-      if (parsed.ok) resolve(parsed.results);
-      else if (parsed.error.issues) reject(new SynthValidationError(parsed.error.issues));
-      else
-        reject(
-          new GroundworkError({
-            code: isErrorCode(parsed.error.code) ? parsed.error.code : 'SynthCrashed',
-            message: here(parsed.error.message),
-            ...(parsed.error.fix ? { fix: parsed.error.fix } : {}),
-          }),
-        );
     });
   });
+}
+
+/** Buffers `stream` up to `cap` bytes; past it, calls `onOverflow` and keeps nothing more. */
+function collect(stream: Readable, cap: number, onOverflow: () => void): () => Buffer {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (d: Buffer) => {
+    if (size + d.length > cap) {
+      size = cap + 1;
+      chunks.length = 0;
+      onOverflow();
+      return;
+    }
+    size += d.length;
+    chunks.push(d);
+  });
+  return () => Buffer.concat(chunks);
+}
+
+/** SIGKILL to the child's whole process group (it leads one: `detached`); it may be gone already. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group ended on its own.
+  }
 }

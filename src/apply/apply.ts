@@ -1,15 +1,13 @@
-import pLimit from 'p-limit';
 import { GroundworkError } from '../core/errors.js';
 import type { ObjectId } from '../core/object-id.js';
-import { applyBody } from '../plan/plan.js';
 import type { Plan, PruneGuardOptions } from '../plan/plan-result.js';
 import { STAGES, type StageName, type StageSpec } from '../core/stages.js';
 import type { PlanItem } from '../plan/types.js';
-import { ChangeSet } from './changeset.js';
-import { classifyWriteError, isImmutable } from './errors.js';
+import { ChangeSet, type ChangeSetEntry, type PendingStage } from './changeset.js';
 import type { ApplyListener } from './events.js';
 import { sameInventory, type Inventory } from './inventory.js';
 import { isUnsendable, recordAfterApply, recordBeforeWrite } from './inventory-record.js';
+import { writeItems } from './write-items.js';
 import { pruneItems } from './prune.js';
 import type { StageContext, StageHooks } from './stage-hook.js';
 import { crdsEstablished, csvsSucceeded, objectsHealthy } from './stage-waits.js';
@@ -46,18 +44,23 @@ export interface ApplyOptions extends PruneGuardOptions {
  * `NotOwned` are never deleted: they are reported as skipped and dropped from the inventory.
  *
  * Never throws for cluster errors: the returned change set carries `error` and is partial when a
- * stage fails.
+ * stage fails. Returns a new value; neither `plan` nor `opts` (its `inventory.previous` included)
+ * is changed.
  */
 export async function applyPlan(
   plan: Plan,
   target: ApplyTarget,
   opts: ApplyOptions = {},
 ): Promise<ChangeSet> {
-  const changes = new ChangeSet();
   const emit = opts.listener ?? (() => {});
   const previous = new Set(opts.inventory?.previous?.objects ?? []);
+  const entries: ChangeSetEntry[] = [];
+  const pending: PendingStage[] = [];
+  let error: Error | undefined;
   let recorded = false;
   let pruned = new Set<ObjectId>();
+  // The inventory as the cluster holds it: read before the apply, then as this apply last wrote it.
+  let stored = opts.inventory?.previous;
   const record = async (objects: Iterable<ObjectId>) => {
     if (!opts.inventory) return;
     const inv: Inventory = {
@@ -66,47 +69,48 @@ export async function applyPlan(
       revision: opts.inventory.revision,
       objects: new Set(objects),
     };
-    if (sameInventory(opts.inventory.previous, inv)) return;
+    if (sameInventory(stored, inv)) return;
     await opts.inventory.write(inv);
-    opts.inventory.previous = inv;
+    stored = inv;
     emit({ type: 'inventory-written', objects: inv.objects.size });
   };
 
   try {
-    const refusals: string[] = [];
-    for (const stage of STAGES) {
-      const hook = opts.hooks?.[stage.name];
-      if (!hook?.preflight) continue;
-      const items = plan.items.filter((i) => i.stage === stage.name && i.desired);
-      const refusal = await hook.preflight(stageContext(stage.name, items, target, changes, opts));
-      if (refusal) refusals.push(refusal);
-    }
-    if (refusals.length > 0) {
-      changes.error = new GroundworkError({
-        code: 'PreflightFailed',
-        message: `nothing was applied: ${refusals.join('; ')}`,
+    const refusals = await preflight(plan, target, opts);
+    if (refusals.length > 0)
+      return new ChangeSet({
+        error: new GroundworkError({
+          code: 'PreflightFailed',
+          message: `nothing was applied: ${refusals.join('; ')}`,
+        }),
       });
-      return changes;
-    }
     // Record first: an apply that dies half-way still knows every object it may have created.
     await record(recordBeforeWrite(previous, plan));
     recorded = true;
     for (const stage of STAGES) {
       const items = plan.items.filter((i) => i.stage === stage.name && i.desired);
       if (items.length === 0) continue;
-      await runStage(stage, items, target, changes, opts);
-      if (changes.error) break;
+      const outcome = await runStage(stage, items, target, opts);
+      entries.push(...outcome.entries);
+      if (outcome.pending) pending.push(outcome.pending);
+      error = outcome.error;
+      if (error) break;
     }
-    if (!changes.error && opts.prune) pruned = await pruneItems(plan, target, changes, opts);
+    if (!error && opts.prune) {
+      const outcome = await pruneItems(plan, target, opts);
+      entries.push(...outcome.entries);
+      pruned = outcome.gone;
+      error = outcome.error;
+    }
   } catch (err) {
-    changes.error = err instanceof Error ? err : new Error(String(err));
+    error = asError(err);
   }
   // Set the inventory to what exists because of this apply, after a failure too: an object the
   // server refused is not kept (it would stay in every later plan), one never reached neither.
   // What is not Groundwork's is dropped from it, and said once, as skipped.
   if (recorded) {
     for (const i of plan.items.filter((x) => x.reason === 'NotOwned'))
-      changes.add({
+      entries.push({
         id: i.id,
         ref: i.ref,
         stage: i.stage,
@@ -115,112 +119,125 @@ export async function applyPlan(
         message: i.message ?? '',
       });
     try {
-      await record(recordAfterApply(previous, plan, changes, pruned));
+      await record(recordAfterApply(previous, plan, new ChangeSet({ entries }), pruned));
     } catch (err) {
-      changes.error ??= err instanceof Error ? err : new Error(String(err));
+      error ??= asError(err);
     }
   }
-  return changes;
+  return new ChangeSet({ entries, pending, ...(error ? { error } : {}) });
 }
 
+/** The hooks' refusals, asked of every hooked stage before anything is written. */
+async function preflight(plan: Plan, target: ApplyTarget, opts: ApplyOptions): Promise<string[]> {
+  const refusals: string[] = [];
+  for (const stage of STAGES) {
+    const hook = opts.hooks?.[stage.name];
+    if (!hook?.preflight) continue;
+    const items = plan.items.filter((i) => i.stage === stage.name && i.desired);
+    const refusal = await hook.preflight(stageContext(stage.name, items, target, opts));
+    if (refusal) refusals.push(refusal);
+  }
+  return refusals;
+}
+
+/** What one stage did: its entries, a wait it left pending, and the error that stopped the apply there. */
+interface StageOutcome {
+  entries: ChangeSetEntry[];
+  pending?: PendingStage;
+  error?: Error;
+}
+
+/** Writes one stage and waits as its spec says. Never throws: a failure is the outcome's `error`. */
 async function runStage(
   stage: StageSpec,
   items: PlanItem[],
   target: ApplyTarget,
-  changes: ChangeSet,
   opts: ApplyOptions,
-): Promise<void> {
+): Promise<StageOutcome> {
   const emit = opts.listener ?? (() => {});
   const hook = opts.hooks?.[stage.name];
-  const ctx = stageContext(stage.name, items, target, changes, opts);
-  const total = items.length;
-  let done = 0;
-  emit({ type: 'stage-start', stage: stage.name, total });
-  await hook?.beforeApply?.(ctx);
+  const ctx = stageContext(stage.name, items, target, opts);
+  const entries: ChangeSetEntry[] = [];
+  try {
+    emit({ type: 'stage-start', stage: stage.name, total: items.length });
+    await hook?.beforeApply?.(ctx);
 
-  // Kinds from CRDs created earlier in this apply, or installed by an operator, must be served first.
-  // Items plan already knows cannot be sent (a kind nothing will serve) fail below, without a wait.
-  const unserved = await unservedKinds(
-    target,
-    items.filter((i) => !isUnsendable(i)),
-  );
-  if (unserved.length > 0) {
-    if (opts.wait === false && stage.name === 'operands') {
-      for (const i of items.filter((x) => unserved.includes(kindKey(x)))) {
-        changes.add({
-          id: i.id,
-          ref: i.ref,
-          stage: stage.name,
-          action: 'skipped',
-          code: 'AwaitsOperator',
-          message: `${i.ref.kind} not served yet; applied on a later run`,
+    // Kinds from CRDs created earlier in this apply, or installed by an operator, must be served first.
+    // Items plan already knows cannot be sent (a kind nothing will serve) fail below, without a wait.
+    const unserved = await unservedKinds(
+      target,
+      items.filter((i) => !isUnsendable(i)),
+    );
+    let writing = items;
+    if (unserved.length > 0) {
+      if (opts.wait === false && stage.name === 'operands') {
+        for (const i of items.filter((x) => unserved.includes(kindKey(x))))
+          entries.push({
+            id: i.id,
+            ref: i.ref,
+            stage: stage.name,
+            action: 'skipped',
+            code: 'AwaitsOperator',
+            message: `${i.ref.kind} not served yet; applied on a later run`,
+          });
+        writing = items.filter((x) => !unserved.includes(kindKey(x)));
+      } else {
+        await timed(stage.name, `kinds served: ${unserved.join(', ')}`, opts, async () => {
+          const still = await unservedKinds(target, items);
+          return { done: still.length === 0, pending: still.map((k) => `${k} not served`) };
         });
       }
-      items = items.filter((x) => !unserved.includes(kindKey(x)));
-    } else {
-      await timed(stage.name, `kinds served: ${unserved.join(', ')}`, opts, async () => {
-        const still = await unservedKinds(target, items);
-        return { done: still.length === 0, pending: still.map((k) => `${k} not served`) };
-      });
     }
-  }
 
-  const limit = pLimit(opts.concurrency ?? 16);
-  await Promise.all(
-    items.map((item) =>
-      limit(async () => {
-        if (opts.signal?.aborted) return;
-        const entry = await writeItem(item, target, opts);
-        changes.add({ id: item.id, ref: item.ref, stage: stage.name, ...entry });
-        emit({
-          type: 'object',
-          stage: stage.name,
-          id: item.id,
-          action: entry.action,
-          done: ++done,
-          total,
-          ...(entry.message ? { message: entry.message } : {}),
-        });
-      }),
-    ),
-  );
-  if (opts.signal?.aborted) {
-    changes.error = new GroundworkError({
-      code: 'Interrupted',
-      subject: `stage ${stage.name}`,
-      message: 'stopped after the objects in flight',
-    });
-    return;
-  }
-  const failed = changes.failed.filter((e) => e.stage === stage.name);
-  if (failed.length > 0) {
-    changes.error = new GroundworkError({
-      code: 'StageFailed',
-      subject: `stage ${stage.name}`,
-      message: `${failed.length} object(s) failed: ${failed.map((f) => f.message).join('; ')}`,
-    });
-    return;
-  }
+    entries.push(...(await writeItems(stage.name, writing, items.length, target, opts)));
+    if (opts.signal?.aborted)
+      return {
+        entries,
+        error: new GroundworkError({
+          code: 'Interrupted',
+          subject: `stage ${stage.name}`,
+          message: 'stopped after the objects in flight',
+        }),
+      };
+    const failed = entries.filter((e) => e.action === 'failed');
+    if (failed.length > 0)
+      return {
+        entries,
+        error: new GroundworkError({
+          code: 'StageFailed',
+          subject: `stage ${stage.name}`,
+          message: `${failed.length} object(s) failed: ${failed.map((f) => f.message).join('; ')}`,
+        }),
+      };
 
-  const check = hook?.check ?? defaultCheck(stage, items, target, opts);
-  if (check) {
-    const outcome = await timed(
-      stage.name,
-      stage.description,
-      opts,
-      () => check(ctx),
-      hook?.duringWait ? () => hook.duringWait!(ctx) : undefined,
-    );
-    if (outcome.outcome === 'pending') changes.pending.push({ stage: stage.name, message: outcome.message });
+    let pending: PendingStage | undefined;
+    const check = hook?.check ?? defaultCheck(stage, writing, target, opts);
+    if (check) {
+      const outcome = await timed(
+        stage.name,
+        stage.description,
+        opts,
+        () => check(ctx),
+        hook?.duringWait ? () => hook.duringWait!(ctx) : undefined,
+      );
+      if (outcome.outcome === 'pending') pending = { stage: stage.name, message: outcome.message };
+    }
+    emit({ type: 'stage-done', stage: stage.name });
+    return { entries, ...(pending ? { pending } : {}) };
+  } catch (err) {
+    // A hook or a wait that throws stops the apply; what the stage wrote stays in the change set.
+    return { entries, error: asError(err) };
   }
-  emit({ type: 'stage-done', stage: stage.name });
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 function stageContext(
   stage: StageName,
   items: readonly PlanItem[],
   target: ApplyTarget,
-  changes: ChangeSet,
   opts: ApplyOptions,
 ): StageContext {
   const emit = opts.listener ?? (() => {});
@@ -228,7 +245,6 @@ function stageContext(
     stage,
     items,
     target,
-    changes,
     wait: opts.wait !== false,
     notice: (message) => emit({ type: 'notice', stage, message }),
   };
@@ -271,69 +287,6 @@ async function timed(
   });
   emit({ type: 'wait-done', stage, what, elapsedMs: outcome.elapsedMs, outcome: outcome.outcome });
   return outcome;
-}
-
-async function writeItem(
-  item: PlanItem,
-  target: ApplyTarget,
-  opts: ApplyOptions,
-): Promise<{
-  action: 'created' | 'configured' | 'unchanged' | 'skipped' | 'failed';
-  message?: string;
-  code?: string;
-}> {
-  if (item.action === 'unchanged') return { action: 'unchanged' };
-  if (item.action === 'skip')
-    return {
-      action: 'skipped',
-      ...(item.message ? { message: item.message } : {}),
-      ...(item.reason ? { code: item.reason } : {}),
-    };
-  if (isUnsendable(item))
-    return { action: 'failed', code: item.problem!.code, message: item.problem!.message };
-  const force = opts.force === true || item.policy.forceConflicts;
-  const body = applyBody(item.desired!, item.action === 'update');
-  try {
-    await target.apply(body, { force });
-    return { action: item.action === 'create' ? 'created' : 'configured' };
-  } catch (err) {
-    if (isImmutable(err) && item.policy.recreateOnImmutable && item.live) {
-      try {
-        await target.remove(item.live, { propagationPolicy: 'Foreground' });
-        await waitFor(
-          async () => {
-            const gone = !(
-              await target.fetch([
-                {
-                  id: item.id,
-                  apiVersion: item.desired!.apiVersion,
-                  kind: item.ref.kind,
-                  group: item.ref.group,
-                  namespace: item.ref.namespace,
-                },
-              ])
-            ).has(item.id);
-            return {
-              done: gone,
-              pending: gone ? [] : [`${item.ref.kind}/${item.ref.name} still terminating`],
-            };
-          },
-          {
-            what: `recreate ${item.ref.kind}/${item.ref.name}`,
-            timeoutMs: opts.timeoutMs ?? 300_000,
-            intervalMs: 200,
-          },
-        );
-        await target.apply(applyBody(item.desired!, false), { force });
-        return { action: 'configured', message: 'recreated (immutable field changed)' };
-      } catch (again) {
-        const f = classifyWriteError(again, item);
-        return { action: 'failed', code: f.code, message: `recreate failed: ${f.message}` };
-      }
-    }
-    const f = classifyWriteError(err, item);
-    return { action: 'failed', code: f.code, message: f.message };
-  }
 }
 
 const kindKey = (i: PlanItem) => `${i.desired!.apiVersion}/${i.ref.kind}`;

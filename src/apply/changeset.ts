@@ -35,18 +35,34 @@ export interface ChangeSetEntry {
   code?: string;
 }
 
+/** A stage wait that ended without reaching its goal (pending, not failed), e.g. a pool outside its window. */
+export interface PendingStage {
+  stage: StageName;
+  message: string;
+}
+
+/** What a change set is built from; every field defaults to empty. */
+export interface ChangeSetInit {
+  entries?: readonly ChangeSetEntry[];
+  pending?: readonly PendingStage[];
+  /** The error that stopped the apply. @default undefined (it ran to the end) */
+  error?: Error;
+}
+
 /**
  * The result of an apply: one entry per object acted on, plus the error that stopped it, if any.
  * On failure the change set is partial (what was done before the failing stage) and `error` is set.
+ * A value: built once from what the apply did (`applyPlan` returns it), never changed afterwards.
  */
 export class ChangeSet {
-  readonly entries: ChangeSetEntry[] = [];
-  error: Error | undefined;
-  /** Stage waits that ended without reaching their goal (pending, not failed), e.g. a pool outside its window. */
-  readonly pending: { stage: StageName; message: string }[] = [];
+  readonly entries: readonly ChangeSetEntry[];
+  readonly error: Error | undefined;
+  readonly pending: readonly PendingStage[];
 
-  add(entry: ChangeSetEntry): void {
-    this.entries.push(entry);
+  constructor(init: ChangeSetInit = {}) {
+    this.entries = [...(init.entries ?? [])];
+    this.pending = [...(init.pending ?? [])];
+    this.error = init.error;
   }
 
   get counts(): Record<ChangeAction, number> {

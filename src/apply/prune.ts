@@ -4,7 +4,7 @@ import { describeRef, type ObjectId } from '../core/object-id.js';
 import type { Plan, PruneGuardOptions } from '../plan/plan-result.js';
 import { stageIndex } from '../core/stages.js';
 import type { PlanItem } from '../plan/types.js';
-import type { ChangeSet } from './changeset.js';
+import type { ChangeSetEntry } from './changeset.js';
 import { classifyWriteError } from './errors.js';
 import type { ApplyListener } from './events.js';
 import type { ApplyTarget } from './target.js';
@@ -16,26 +16,33 @@ import type { ApplyTarget } from './target.js';
  */
 export const PRUNE_PROPAGATION = 'Background' as const;
 
+/** What a prune did: its entries, the ids that are gone (deleted, or already absent), and why it failed. */
+export interface PruneOutcome {
+  entries: ChangeSetEntry[];
+  gone: Set<ObjectId>;
+  error?: Error;
+}
+
 /**
  * Deletes the plan's prune items if the guards allow it (see `Plan.pruneRefusal`); otherwise
  * records each as skipped with the refusal. Order: reverse stage order, Namespaces last.
- * Returns the ids that are gone (deleted, or already absent).
+ * Returns what it did as a value; `error` (`PruneFailed`) when a delete failed.
  */
 export async function pruneItems(
   plan: Plan,
   target: ApplyTarget,
-  changes: ChangeSet,
   opts: PruneGuardOptions & { listener?: ApplyListener; concurrency?: number; signal?: AbortSignal },
-): Promise<Set<ObjectId>> {
+): Promise<PruneOutcome> {
   const emit = opts.listener ?? (() => {});
   const items = plan.items.filter((i) => i.action === 'prune');
   const gone = new Set<ObjectId>();
-  if (items.length === 0) return gone;
+  const entries: ChangeSetEntry[] = [];
+  if (items.length === 0) return { entries, gone };
   const refusal = plan.pruneRefusal(opts);
   if (refusal) {
     emit({ type: 'prune-refused', reason: refusal.reason, message: refusal.message });
     for (const i of items)
-      changes.add({
+      entries.push({
         id: i.id,
         ref: i.ref,
         stage: i.stage,
@@ -43,7 +50,7 @@ export async function pruneItems(
         code: refusal.reason,
         message: refusal.message,
       });
-    return gone;
+    return { entries, gone };
   }
   emit({ type: 'prune-start', total: items.length });
   const isNamespace = (i: PlanItem) => i.ref.kind === 'Namespace' && i.ref.group === '';
@@ -60,14 +67,14 @@ export async function pruneItems(
           try {
             await target.remove(item.live!, { propagationPolicy: PRUNE_PROPAGATION });
             gone.add(item.id);
-            changes.add({ id: item.id, ref: item.ref, stage: item.stage, action: 'deleted' });
+            entries.push({ id: item.id, ref: item.ref, stage: item.stage, action: 'deleted' });
           } catch (err) {
             if ((err as { status?: number }).status === 404) {
               gone.add(item.id);
               return;
             }
             const f = classifyWriteError(err, item);
-            changes.add({
+            entries.push({
               id: item.id,
               ref: item.ref,
               stage: item.stage,
@@ -80,12 +87,14 @@ export async function pruneItems(
       ),
     );
   }
-  const failed = changes.failed.filter((e) => items.some((i) => i.id === e.id));
-  if (failed.length > 0) {
-    changes.error = new GroundworkError({
+  const failed = entries.filter((e) => e.action === 'failed');
+  if (failed.length === 0) return { entries, gone };
+  return {
+    entries,
+    gone,
+    error: new GroundworkError({
       code: 'PruneFailed',
       message: `${failed.length} prune(s) failed: ${failed.map((f) => describeRef(f.ref)).join(', ')}`,
-    });
-  }
-  return gone;
+    }),
+  };
 }

@@ -1,6 +1,5 @@
 import type { StageName } from '../core/stages.js';
 import type { PlanItem } from '../plan/types.js';
-import type { ChangeSet } from './changeset.js';
 import type { ApplyTarget } from './target.js';
 import type { WaitCheck } from './wait.js';
 
@@ -29,7 +28,6 @@ export interface StageContext {
   stage: StageName;
   items: readonly PlanItem[];
   target: ApplyTarget;
-  changes: ChangeSet;
   /** False when the caller does not wait for health (the agent): hooks act once and report pending. */
   wait: boolean;
   /** Tells the user something about the stage (which pools will reboot, a plan held for approval). */

@@ -316,4 +316,36 @@ describe('applyPlan', () => {
     expect(changes.entries[0]).toMatchObject({ action: 'skipped', code: 'AwaitsOperator' });
     expect(changes.error).toBeUndefined();
   });
+
+  it('returns what it did as a value and leaves the options it was given as they were', async () => {
+    const previous: Inventory = { platform: 'p', overlay: 'dev', revision: 'r0', objects: new Set() };
+    const inventory = { previous, revision: 'r1', write: async () => undefined };
+    const opts = { wait: false, inventory };
+    const changes = await applyPlan(planOf([ns('a'), configMap('a', 'x', {})]), new FakeTarget(), opts);
+    expect(changes.counts.created).toBe(2);
+    expect(opts.inventory).toBe(inventory);
+    expect(inventory.previous).toBe(previous);
+    expect(previous.objects.size).toBe(0);
+  });
+
+  it('keeps what a stage wrote when its hook throws, and records it in the inventory', async () => {
+    const writes: Inventory[] = [];
+    const changes = await applyPlan(planOf([ns('a'), configMap('a', 'x', {})]), new FakeTarget(), {
+      wait: false,
+      hooks: {
+        resources: {
+          check: async () => {
+            throw new Error('the hook broke');
+          },
+        },
+      },
+      inventory: { previous: undefined, revision: 'r1', write: async (inv) => void writes.push(inv) },
+    });
+    expect(changes.error?.message).toBe('the hook broke');
+    expect(changes.entries.map((e) => `${e.action} ${e.ref.kind}`)).toEqual([
+      'created Namespace',
+      'created ConfigMap',
+    ]);
+    expect([...writes.at(-1)!.objects].sort()).toEqual(['_a__Namespace', 'a_x__ConfigMap']);
+  });
 });

@@ -60,10 +60,13 @@ describe('GroundworkMetrics', () => {
     const metrics = new GroundworkMetrics({ processMetrics: false });
     metrics.appliedRevision(REV1);
     metrics.appliedRevision(REV2);
-    const changes = new ChangeSet();
     const ref = { group: '', kind: 'ConfigMap', namespace: 'a', name: 'b' };
-    changes.add({ id: 'a_b__ConfigMap', ref, stage: 'resources', action: 'deleted' });
-    changes.add({ id: 'a_c__ConfigMap', ref: { ...ref, name: 'c' }, stage: 'resources', action: 'failed' });
+    const changes = new ChangeSet({
+      entries: [
+        { id: 'a_b__ConfigMap', ref, stage: 'resources', action: 'deleted' },
+        { id: 'a_c__ConfigMap', ref: { ...ref, name: 'c' }, stage: 'resources', action: 'failed' },
+      ],
+    });
     metrics.changeSet(changes.counts);
     metrics.leader(false);
     const text = await metrics.text();

@@ -1,0 +1,118 @@
+import pLimit from 'p-limit';
+import type { StageName } from '../core/stages.js';
+import { applyBody } from '../plan/plan.js';
+import type { PlanItem } from '../plan/types.js';
+import type { ChangeSetEntry } from './changeset.js';
+import type { ApplyListener } from './events.js';
+import { classifyWriteError, isImmutable } from './errors.js';
+import { isUnsendable } from './inventory-record.js';
+import type { ApplyTarget } from './target.js';
+import { waitFor } from './wait.js';
+
+/** The part of `ApplyOptions` that writing objects reads (same meanings and defaults). */
+export interface WriteOptions {
+  force?: boolean;
+  timeoutMs?: number;
+  concurrency?: number;
+  listener?: ApplyListener;
+  signal?: AbortSignal;
+}
+
+/** Writes items with bounded concurrency; entries in the order the writes finish. Stops starting new ones on abort. */
+export async function writeItems(
+  stage: StageName,
+  items: readonly PlanItem[],
+  total: number,
+  target: ApplyTarget,
+  opts: WriteOptions,
+): Promise<ChangeSetEntry[]> {
+  const emit = opts.listener ?? (() => {});
+  const limit = pLimit(opts.concurrency ?? 16);
+  const done: ChangeSetEntry[] = [];
+  await Promise.all(
+    items.map((item) =>
+      limit(async () => {
+        if (opts.signal?.aborted) return;
+        const entry = await writeItem(item, target, opts);
+        done.push({ id: item.id, ref: item.ref, stage, ...entry });
+        emit({
+          type: 'object',
+          stage,
+          id: item.id,
+          action: entry.action,
+          done: done.length,
+          total,
+          ...(entry.message ? { message: entry.message } : {}),
+        });
+      }),
+    ),
+  );
+  return done;
+}
+
+/**
+ * Writes one plan item (a server-side apply; for `on-immutable: recreate`, a delete, a wait until
+ * it is gone and a create) and says what happened. Never throws: a refused write is `failed`.
+ */
+async function writeItem(
+  item: PlanItem,
+  target: ApplyTarget,
+  opts: WriteOptions,
+): Promise<{
+  action: 'created' | 'configured' | 'unchanged' | 'skipped' | 'failed';
+  message?: string;
+  code?: string;
+}> {
+  if (item.action === 'unchanged') return { action: 'unchanged' };
+  if (item.action === 'skip')
+    return {
+      action: 'skipped',
+      ...(item.message ? { message: item.message } : {}),
+      ...(item.reason ? { code: item.reason } : {}),
+    };
+  if (isUnsendable(item))
+    return { action: 'failed', code: item.problem!.code, message: item.problem!.message };
+  const force = opts.force === true || item.policy.forceConflicts;
+  const body = applyBody(item.desired!, item.action === 'update');
+  try {
+    await target.apply(body, { force });
+    return { action: item.action === 'create' ? 'created' : 'configured' };
+  } catch (err) {
+    if (isImmutable(err) && item.policy.recreateOnImmutable && item.live) {
+      try {
+        await target.remove(item.live, { propagationPolicy: 'Foreground' });
+        await waitFor(
+          async () => {
+            const gone = !(
+              await target.fetch([
+                {
+                  id: item.id,
+                  apiVersion: item.desired!.apiVersion,
+                  kind: item.ref.kind,
+                  group: item.ref.group,
+                  namespace: item.ref.namespace,
+                },
+              ])
+            ).has(item.id);
+            return {
+              done: gone,
+              pending: gone ? [] : [`${item.ref.kind}/${item.ref.name} still terminating`],
+            };
+          },
+          {
+            what: `recreate ${item.ref.kind}/${item.ref.name}`,
+            timeoutMs: opts.timeoutMs ?? 300_000,
+            intervalMs: 200,
+          },
+        );
+        await target.apply(applyBody(item.desired!, false), { force });
+        return { action: 'configured', message: 'recreated (immutable field changed)' };
+      } catch (again) {
+        const f = classifyWriteError(again, item);
+        return { action: 'failed', code: f.code, message: `recreate failed: ${f.message}` };
+      }
+    }
+    const f = classifyWriteError(err, item);
+    return { action: 'failed', code: f.code, message: f.message };
+  }
+}

@@ -183,7 +183,12 @@ export class Agent {
     this.state.drift = drift.filter((d) => !written.has(d.id));
     this.state.inventory = observed.plan.items.filter((i) => i.desired).length;
     if (mustApply) lap('apply');
-    this.state.health = await this.health(candidate.synth, observed.observed.live, written);
+    try {
+      this.state.health = await this.health(candidate.synth, observed.observed.live, written);
+    } catch (err) {
+      // A health read that fails (a list the agent may not make) fails the cycle; it must not escape.
+      return this.fail('ObserveFailed', errorMessage(err), this.state.drift);
+    }
     lap('health');
     // Quiet: nothing new from git, nothing to correct, and no hook waiting (an operator pin, a version
     // step, a window: hooks resume on status changes of managed objects, which move the fingerprint).

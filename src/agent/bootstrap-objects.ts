@@ -1,6 +1,7 @@
 import type { K8sObject } from '../core/object.js';
-import { agentNetworkPolicy, type AgentEgress } from './network-policy.js';
-import { AGENT_NAMESPACE_RULES, type PolicyRule } from './rbac.js';
+import { agentNetworkPolicy, type AgentEgress, type AgentIngress } from './network-policy.js';
+import type { AgentRbac } from './rbac.js';
+import { rbacObjects } from './rbac-objects.js';
 
 /** What `groundwork bootstrap` installs the agent with. */
 export interface BootstrapSpec {
@@ -15,22 +16,25 @@ export interface BootstrapSpec {
   image: string;
   /** Two replicas: one acts, the other stands by (leader election). */
   replicas: number;
-  /** Cluster rules from `platformRules`. */
-  clusterRules: PolicyRule[];
+  /** The agent's RBAC, from `agentRbac`. */
+  rbac: AgentRbac;
+  /** Address the agent's HTTP server listens on (`--http-bind`). @default '0.0.0.0' */
+  httpBind?: string;
   credentials?: { token?: string; username?: string; password?: string };
   webhookSecret?: string;
-  /** Egress the agent's NetworkPolicy allows; no NetworkPolicy without it. */
-  egress?: AgentEgress;
+  /** What the agent's NetworkPolicy allows; no NetworkPolicy without it. */
+  networkPolicy?: { egress: AgentEgress; ingress: AgentIngress };
 }
 
 export const AGENT_NAME = 'groundwork-agent';
 const SECRET = 'groundwork-git-credentials';
 
 /**
- * The objects that run the agent in a cluster: Namespace, ServiceAccount, least-privilege RBAC,
- * the credentials Secret, the PlatformSync status object and a Deployment with two replicas under
- * leader election, and with `egress` a NetworkPolicy (`agentNetworkPolicy`). Pure; credentials
- * appear only in the Secret (as stringData).
+ * The objects that run the agent in a cluster: Namespace, ServiceAccount, least-privilege RBAC
+ * (`rbacObjects`: a ClusterRole, and a Role in each namespace of `rbac`, which must exist before
+ * these are applied), the credentials Secret, the PlatformSync status object and a Deployment with
+ * two replicas under leader election, and with `networkPolicy` a NetworkPolicy
+ * (`agentNetworkPolicy`). Pure; credentials appear only in the Secret (as stringData).
  */
 export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
   const ns = spec.namespace;
@@ -54,32 +58,7 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: AGENT_NAME, namespace: ns, labels } },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: `groundwork:${name}`, labels },
-      rules: spec.clusterRules,
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: `groundwork:${name}`, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `groundwork:${name}` },
-      subjects: [{ kind: 'ServiceAccount', name: AGENT_NAME, namespace: ns }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: AGENT_NAME, namespace: ns, labels },
-      rules: [...AGENT_NAMESPACE_RULES],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: AGENT_NAME, namespace: ns, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: AGENT_NAME },
-      subjects: [{ kind: 'ServiceAccount', name: AGENT_NAME, namespace: ns }],
-    },
+    ...rbacObjects({ name, namespace: ns, serviceAccount: AGENT_NAME, labels, rbac: spec.rbac }),
     ...(hasCreds
       ? [
           {
@@ -147,6 +126,8 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
                   '--sync-name',
                   name,
                   '--leader-elect',
+                  '--http-bind',
+                  spec.httpBind ?? '0.0.0.0',
                 ],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -193,14 +174,14 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
         ports: [{ name: 'http', port: 8080, targetPort: 'http' }],
       },
     },
-    ...(spec.egress
+    ...(spec.networkPolicy
       ? [
           agentNetworkPolicy({
             namespace: ns,
             name: AGENT_NAME,
             labels,
             podLabels: { 'app.kubernetes.io/name': 'groundwork', 'app.kubernetes.io/component': 'agent' },
-            egress: spec.egress,
+            ...spec.networkPolicy,
             httpPort: 8080,
           }),
         ]

@@ -1,9 +1,9 @@
-import { lookup } from 'node:dns/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeSet } from '../apply/changeset.js';
+import { INVENTORY_NAMESPACE, inventoryName } from '../apply/inventory.js';
+import { isNotFound } from '../cluster/api-error.js';
 import { packageRoot } from '../controlplane/crd-dirs.js';
 import type { K8sObject } from '../core/object.js';
 import { readObjects } from '../core/yaml-files.js';
@@ -16,8 +16,8 @@ import { synthesizeInChild } from '../synth/child/run-in-child.js';
 import { compareManifests, setHash, toManifest } from '../synth/manifest.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
-import { repositoryPort, type AgentEgress } from './network-policy.js';
-import { platformRules } from './rbac.js';
+import { agentEgress, agentIngress, type NetworkPolicyChoices } from './bootstrap-network.js';
+import { agentRbac, managedRefs } from './rbac.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
 
 export interface BootstrapOptions {
@@ -35,16 +35,25 @@ export interface BootstrapOptions {
   replicas: number;
   auth?: GitAuth;
   webhookSecret?: string;
+  /** The agent's `--http-bind`. @default '0.0.0.0' */
+  httpBind?: string;
   /**
-   * The agent's NetworkPolicy: egress to DNS, the apiserver, the git host and `extraCidrs` only.
-   * `false` installs none. @default { extraCidrs: [] }
+   * The agent's NetworkPolicy: egress to the cluster DNS, the apiserver, the git host and
+   * `extraCidrs` only; ingress from the metrics namespaces and, with a webhook secret, the ingress
+   * controller's. `false` installs none. @default { extraCidrs: [] }
    */
-  networkPolicy?: false | { extraCidrs: string[] };
+  networkPolicy?: false | NetworkPolicyChoices;
 }
 
 /** The agent's objects for a repository, and the platform they were computed from. */
 export interface BootstrapPlan {
   platform: SynthResult;
+  /**
+   * Namespaces the agent's Roles go into that do not exist yet (the platform's own Namespace
+   * object when it declares one, else a bare one), created before the objects and kept in no
+   * inventory: the platform's first apply adopts the ones it declares.
+   */
+  namespaces: K8sObject[];
   objects: K8sObject[];
   /** The agent's own inventory: platform `groundwork-agent`, overlay `<platform>-<overlay>`. */
   inventory: SynthResult;
@@ -52,10 +61,12 @@ export interface BootstrapPlan {
 
 /**
  * Computes what installs the agent for a repository: fetches it (the same way the agent will),
- * synthesizes the overlay in a child process, derives least-privilege RBAC from the kinds it
- * manages, and returns Groundwork's CRDs plus `bootstrapObjects`, as the synth result of the
- * agent's own inventory (`groundwork-agent/<platform>-<overlay>`), so re-running bootstrap updates
- * and prunes the agent's objects and never touches the platform's.
+ * synthesizes the overlay in a child process, derives least-privilege RBAC (`agentRbac`) from the
+ * objects it declares and those its inventory still holds (so that the agent can prune what left
+ * git; a namespace's Role goes at the first bootstrap after its last object was pruned), and
+ * returns Groundwork's CRDs plus `bootstrapObjects`, as the synth result of the agent's own
+ * inventory (`groundwork-agent/<platform>-<overlay>`), so re-running bootstrap updates and prunes
+ * the agent's objects and never touches the platform's.
  */
 export async function planBootstrap(session: ClusterSession, opts: BootstrapOptions): Promise<BootstrapPlan> {
   const cacheDir = await mkdtemp(join(tmpdir(), 'groundwork-bootstrap-'));
@@ -83,16 +94,18 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
       treeRoot: checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
       overlay: opts.overlay,
     });
-    const served = new Map(
-      (await session.discovery.all()).map((r) => [
-        `${r.group ? `${r.group}/` : ''}${r.version}/${r.kind}`,
-        r,
-      ]),
-    );
-    const clusterRules = platformRules(
-      platform!.manifests.map((m) => m.object),
-      (apiVersion, kind) => served.get(`${apiVersion}/${kind}`),
-    );
+    const resources = await session.discovery.all();
+    const served = new Map(resources.map((r) => [`${r.group}/${r.kind}`, r]));
+    const desired = platform!.manifests.map((m) => m.object);
+    const inventory = await session.inventory.read(platform!.platform, opts.overlay);
+    const rbac = agentRbac({
+      objects: managedRefs(desired, inventory?.objects ?? [], (group, kind) =>
+        served.get(`${group}/${kind}`),
+      ),
+      namespace: opts.namespace,
+      inventory: { namespace: INVENTORY_NAMESPACE, name: inventoryName(platform!.platform, opts.overlay) },
+    });
+    const openshift = resources.some((r) => r.group === 'project.openshift.io');
     const crds = (await readObjects(join(packageRoot, 'crds'))).filter(
       (o) => o.kind === 'CustomResourceDefinition',
     );
@@ -111,87 +124,84 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
         interval: opts.interval,
         image: opts.image,
         replicas: opts.replicas,
-        clusterRules,
+        rbac,
+        ...(opts.httpBind ? { httpBind: opts.httpBind } : {}),
         ...(opts.auth ? { credentials: opts.auth } : {}),
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
         ...(opts.networkPolicy === false
           ? {}
           : {
-              egress: await agentEgress(session, opts.repository.url, opts.networkPolicy?.extraCidrs ?? []),
+              networkPolicy: {
+                egress: await agentEgress(
+                  session.client,
+                  opts.repository.url,
+                  opts.networkPolicy?.extraCidrs ?? [],
+                ),
+                ingress: agentIngress({
+                  choices: opts.networkPolicy ?? { extraCidrs: [] },
+                  openshift,
+                  webhook: Boolean(opts.webhookSecret),
+                }),
+              },
             }),
       }),
     ];
+    const namespaces = await missingNamespaces(
+      session,
+      rbac.namespaced.map((r) => r.namespace).filter((ns) => ns !== opts.namespace),
+      desired,
+    );
     const manifests = objects
       .map((o) => toManifest(o, `bootstrap/${o.kind}/${o.metadata.name}`))
       .sort(compareManifests);
-    const inventory: SynthResult = {
+    const agentInventory: SynthResult = {
       platform: 'groundwork-agent',
       overlay: `${platform!.platform}-${opts.overlay}`,
       manifests,
       hash: setHash(manifests),
       warnings: [],
     };
-    return { platform: platform!, objects, inventory };
+    return { platform: platform!, namespaces, objects, inventory: agentInventory };
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }
 }
 
-/**
- * What the agent must reach: the apiserver (the `default/kubernetes` Service's cluster IP on 443,
- * for CNIs that match before DNAT, and its endpoints from the EndpointSlices, for those that match
- * after; or, where the apiserver publishes no endpoints, the address this session connects to) and
- * the git host's current addresses.
- */
-async function agentEgress(
+/** Of `names`, the namespaces that do not exist: the platform's Namespace object for each it declares, else a bare one. */
+async function missingNamespaces(
   session: ClusterSession,
-  repoUrl: string,
-  extraCidrs: string[],
-): Promise<AgentEgress> {
-  const [service, slices] = await Promise.all([
-    session.client
-      .request<{ spec?: { clusterIP?: string; ports?: { port?: number }[] } }>(
-        'GET',
-        '/api/v1/namespaces/default/services/kubernetes',
-      )
-      .catch(() => undefined),
-    session.client.request<{
-      items: { endpoints?: { addresses?: string[] }[]; ports?: { port?: number }[] }[];
-    }>('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
-      query: { labelSelector: 'kubernetes.io/service-name=kubernetes' },
-    }),
-  ]);
-  const addresses = slices.items.flatMap((s) => (s.endpoints ?? []).flatMap((e) => e.addresses ?? []));
-  const ports = slices.items.flatMap((s) => (s.ports ?? []).map((p) => p.port ?? 443));
-  if (addresses.length === 0) {
-    const server = new URL(session.client.server);
-    addresses.push(...(await addressesOf(server.hostname)));
-    ports.push(repositoryPort(server.href));
+  names: readonly string[],
+  desired: readonly K8sObject[],
+): Promise<K8sObject[]> {
+  const missing: K8sObject[] = [];
+  for (const name of names) {
+    try {
+      await session.client.request('GET', `/api/v1/namespaces/${encodeURIComponent(name)}`);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      missing.push(
+        desired.find((o) => o.apiVersion === 'v1' && o.kind === 'Namespace' && o.metadata.name === name) ?? {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name },
+        },
+      );
+    }
   }
-  const clusterIP = service?.spec?.clusterIP;
-  if (clusterIP && clusterIP !== 'None') {
-    addresses.push(clusterIP);
-    ports.push(...(service?.spec?.ports ?? []).map((p) => p.port ?? 443));
-  }
-  return {
-    apiserver: { addresses, ports },
-    git: { addresses: await addressesOf(new URL(repoUrl).hostname), port: repositoryPort(repoUrl) },
-    extraCidrs,
-  };
+  return missing;
 }
 
-/** The addresses a host name resolves to now (an IP literal is its own address). */
-async function addressesOf(hostname: string): Promise<string[]> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-}
-
-/** Applies a bootstrap plan (pruning agent objects a previous bootstrap made that are gone now). */
+/**
+ * Applies a bootstrap plan: creates its missing namespaces first (server-side apply with
+ * Groundwork's field manager, as the platform's apply will), then applies the agent's objects,
+ * pruning those a previous bootstrap made that are gone now.
+ */
 export async function applyBootstrap(
   session: ClusterSession,
   plan: BootstrapPlan,
   revision: string,
 ): Promise<ChangeSet> {
+  for (const ns of plan.namespaces) await session.target.apply(ns, { force: false });
   const observed = await observeAndPlan(session, plan.inventory, { revision });
   return applyObserved(session, observed, { revision, wait: false, prune: true, allowMassPrune: true });
 }

@@ -1,6 +1,7 @@
 import type { KubeClient } from '../cluster/client.js';
-import type { Discovery } from '../cluster/discovery.js';
+import type { Discovery, ResourceInfo } from '../cluster/discovery.js';
 import { watchKind, type WatchEventType } from '../cluster/watch.js';
+import type { WatchScope } from '../cluster/watch-scope.js';
 import { idOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 
@@ -18,7 +19,8 @@ export interface ObservedChange {
  * Watches the kinds Groundwork manages and hands over changes to managed objects in small
  * batches (`debounceMs`), so drift is re-planned for just the affected objects within a second.
  * Objects outside the managed set are ignored. `onResync` asks for a full re-plan when a watch
- * may have missed events.
+ * may have missed events. A kind is watched cluster-wide, or in each namespace holding managed
+ * objects of it where `scope` says the agent may not watch it cluster-wide (least-privilege RBAC).
  */
 export class DriftWatch {
   private readonly watches = new Map<string, AbortController>();
@@ -35,6 +37,8 @@ export class DriftWatch {
       onResync: () => void;
       onError?: (err: unknown) => void;
       debounceMs?: number;
+      /** Where each kind is watched; without it, every kind cluster-wide. */
+      scope?: Pick<WatchScope, 'of'>;
     },
   ) {}
 
@@ -44,37 +48,62 @@ export class DriftWatch {
    */
   async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind' | 'metadata'>[]): Promise<boolean> {
     this.managed = new Set(objects.map(idOf));
-    const kinds = new Map(objects.map((o) => [`${o.apiVersion}/${o.kind}`, o]));
-    for (const [key, controller] of this.watches) {
-      if (!kinds.has(key)) {
-        controller.abort();
-        this.watches.delete(key);
-      }
+    const kinds = new Map<string, { apiVersion: string; kind: string; namespaces: Set<string> }>();
+    for (const o of objects) {
+      const key = `${o.apiVersion}/${o.kind}`;
+      const k = kinds.get(key) ?? { apiVersion: o.apiVersion, kind: o.kind, namespaces: new Set<string>() };
+      k.namespaces.add(o.metadata.namespace ?? '');
+      kinds.set(key, k);
     }
+    const wanted = new Map<string, { info: ResourceInfo; namespace: string | undefined }>();
     let all = true;
-    for (const [key, o] of kinds) {
+    for (const k of kinds.values()) {
       if (this.stopped) return all;
-      if (this.watches.has(key)) continue;
-      const info = await this.discovery.tryResolve(o.apiVersion, o.kind);
-      // stop() may have come while discovery answered: a watch started now would outlive the agent.
-      if (this.stopped) return all;
+      const info = await this.discovery.tryResolve(k.apiVersion, k.kind);
       if (!info) {
         all = false; // not served yet (an operator's CRD): tracked again after the next reconcile
         continue;
       }
+      const scopes = this.opts.scope ? await this.opts.scope.of(info, k.namespaces) : [undefined];
+      for (const namespace of scopes)
+        wanted.set(`${k.apiVersion}/${k.kind}${namespace === undefined ? '' : `@${namespace}`}`, {
+          info,
+          namespace,
+        });
+    }
+    // stop() may have come while discovery answered: a watch started now would outlive the agent.
+    if (this.stopped) return all;
+    for (const [key, controller] of this.watches) {
+      if (!wanted.has(key)) {
+        controller.abort();
+        this.watches.delete(key);
+      }
+    }
+    for (const [key, { info, namespace }] of wanted) {
+      if (this.watches.has(key)) continue;
       const controller = new AbortController();
       this.watches.set(key, controller);
+      // One resync when a watch fails, one more when it streams again, none per retry in between:
+      // a watch refused for a while (Forbidden until bootstrap runs again) must not re-plan every second.
+      let failures = 0;
       void watchKind(this.client, info, {
+        ...(namespace !== undefined ? { namespace } : {}),
+        onStreaming: (up) => {
+          if (up && failures > 1) this.opts.onResync();
+          if (up) failures = 0;
+        },
         signal: controller.signal,
         onEvent: (type, obj) => this.seen(type, obj),
-        onResync: () => this.opts.onResync(),
+        onResync: () => {
+          if (failures++ === 0) this.opts.onResync();
+        },
         ...(this.opts.onError ? { onError: this.opts.onError } : {}),
       });
     }
     return all;
   }
 
-  /** Kinds currently watched (`apiVersion/kind`). */
+  /** Kinds currently watched (`apiVersion/kind`, with `@<namespace>` when watched per namespace). */
   get kinds(): string[] {
     return [...this.watches.keys()].sort();
   }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import { GroundworkError } from '../core/errors.js';
 
 /** Exposition text and its Content-Type: a `GroundworkMetrics`, or a prom-client `Registry`. */
 export type MetricsSource =
@@ -10,7 +11,7 @@ export type MetricsSource =
 export type Readiness = { ready: true; reason?: string } | { ready: false; reason: string };
 
 export interface AgentHttpServerOptions {
-  /** Address to listen on. @default '0.0.0.0' */
+  /** IP address to listen on (`--http-bind`; `httpBindOf`). @default '0.0.0.0' */
   host?: string;
   /** Port; `0` picks a free one (tests). @default 8080 */
   port?: number;
@@ -132,4 +133,27 @@ function send(
 function notAllowed(res: ServerResponse, allow: string): void {
   res.setHeader('Allow', allow);
   send(res, 405, 'method not allowed\n');
+}
+
+/**
+ * The address the agent's HTTP server listens on: `--http-bind` when given (an IP address, else
+ * `InvalidFlag`), else every interface (`0.0.0.0`) in a pod, where the kubelet's probes and the
+ * Service connect to the pod's IP, and loopback (`127.0.0.1`) elsewhere, so that an agent run from
+ * a workstation does not expose `/metrics` and `/webhook` to the network. A pod is told by
+ * `KUBERNETES_SERVICE_HOST`, which the kubelet sets in every container. Pure.
+ *
+ * @example
+ * httpBindOf(undefined, { KUBERNETES_SERVICE_HOST: '10.96.0.1' }); // '0.0.0.0'
+ * httpBindOf('::', {}); // '::' (every interface, IPv6 too)
+ */
+export function httpBindOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (flag === undefined) return env.KUBERNETES_SERVICE_HOST ? '0.0.0.0' : '127.0.0.1';
+  if (isIP(flag) === 0)
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: '--http-bind',
+      message: `not an IP address: ${JSON.stringify(flag.slice(0, 64))}`,
+      fix: 'pass an IP address: 0.0.0.0 or :: (every interface), 127.0.0.1 or ::1 (this host only)',
+    });
+  return flag;
 }

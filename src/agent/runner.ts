@@ -58,6 +58,7 @@ export class AgentRunner {
       onChanges: (changes) => void this.enqueue(() => this.checkChanges(changes)),
       onResync: () => this.trigger('watch resync'),
       onError: (err) => opts.log.debug({ err: String(err) }, 'watch error, retrying'),
+      scope: opts.session.scope,
     });
   }
 

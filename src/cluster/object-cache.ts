@@ -5,6 +5,7 @@ import type { KubeClient } from './client.js';
 import type { ResourceInfo } from './discovery.js';
 import { listWithVersion } from './list.js';
 import { watchKind } from './watch.js';
+import type { ListScope, WatchScope } from './watch-scope.js';
 
 export interface KindCacheOptions {
   /** Full relist as a safety net, even while the watch is healthy. @default 10 minutes */
@@ -17,6 +18,8 @@ export interface KindCacheOptions {
    * always counts. @default every object
    */
   relevant?: (obj: K8sObject) => boolean;
+  /** Cache one namespace only (a namespaced kind). @default every namespace */
+  namespace?: string;
 }
 
 /** What the cache did: how many LISTs (first fill and relists) and watch events it handled. */
@@ -30,7 +33,7 @@ export interface KindCacheStats {
 }
 
 /**
- * Every object of one kind, kept current by a watch (list, then watch from the list's
+ * Every object of one kind (in one namespace with `namespace`), kept current by a watch (list, then watch from the list's
  * resourceVersion, with `watchKind`), as client-go's informers and Argo CD's cluster cache do:
  * reads cost no request while the watch is healthy. The watch resumes from the last
  * resourceVersion after the server closes the stream or restarts; an expired resourceVersion (410
@@ -66,6 +69,7 @@ export class KindCache {
     this.syncedOnce = this.relist().then(() => {
       let listed = true;
       void watchKind(this.client, this.info, {
+        ...(this.opts.namespace !== undefined ? { namespace: this.opts.namespace } : {}),
         signal: this.controller.signal,
         retryMs: this.opts.retryMs ?? 1000,
         // The first watch continues from the list just made; after an expiry, from a new one.
@@ -123,7 +127,7 @@ export class KindCache {
   }
 
   private async relist(): Promise<void> {
-    const { items, resourceVersion } = await listWithVersion(this.client, this.info, undefined);
+    const { items, resourceVersion } = await listWithVersion(this.client, this.info, this.opts.namespace);
     this.stats.lists++;
     this.version++;
     this.items.clear();
@@ -134,8 +138,9 @@ export class KindCache {
 
 /**
  * Watch-fed caches for the kinds an agent manages, started as kinds appear and stopped as they
- * go. `lookup` answers only with a healthy cache, so a reader falls back to a LIST whenever a
- * watch is down, still filling, or expired.
+ * go: one per kind, or one per kind and namespace where `scope` says the agent may not read the
+ * kind cluster-wide (least-privilege RBAC). `lookup` answers only with a healthy cache, so a
+ * reader falls back to a LIST whenever a watch is down, still filling, or expired.
  */
 export class ObjectCacheSet {
   private readonly caches = new Map<string, KindCache>();
@@ -148,7 +153,10 @@ export class ObjectCacheSet {
     private readonly discovery: {
       tryResolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
     },
-    private readonly opts: KindCacheOptions = {},
+    private readonly opts: KindCacheOptions & {
+      /** Where each kind is read; without it, every kind cluster-wide. */
+      scope?: Pick<WatchScope, 'of'>;
+    } = {},
   ) {}
 
   /**
@@ -164,13 +172,22 @@ export class ObjectCacheSet {
         objects.filter((o) => o.apiVersion === 'v1' && o.kind === 'Namespace').map((o) => o.metadata.name),
       ),
     };
-    const wanted = new Map<string, ResourceInfo>();
+    const wanted = new Map<string, { info: ResourceInfo; namespace: ListScope }>();
+    const namespacesOf = new Map<string, Set<string>>();
+    for (const o of objects) {
+      const key = `${o.apiVersion}\n${o.kind}`;
+      namespacesOf.set(key, (namespacesOf.get(key) ?? new Set()).add(o.metadata.namespace ?? ''));
+    }
     let all = true;
-    for (const key of new Set(objects.map((o) => `${o.apiVersion}\n${o.kind}`))) {
+    for (const [key, namespaces] of namespacesOf) {
       const [apiVersion, kind] = key.split('\n') as [string, string];
       const info = await this.discovery.tryResolve(apiVersion, kind);
-      if (info) wanted.set(keyOf(info), info);
-      else all = false;
+      if (!info) {
+        all = false;
+        continue;
+      }
+      const scopes = this.opts.scope ? await this.opts.scope.of(info, namespaces) : [undefined];
+      for (const namespace of scopes) wanted.set(keyOf(info, namespace), { info, namespace });
     }
     if (this.stopped) return all;
     for (const [key, cache] of this.caches)
@@ -178,10 +195,12 @@ export class ObjectCacheSet {
         cache.stop();
         this.caches.delete(key);
       }
-    for (const [key, info] of wanted) {
+    for (const [key, { info, namespace }] of wanted) {
       if (this.caches.has(key)) continue;
+      const { scope: _scope, ...cacheOpts } = this.opts;
       const cache = new KindCache(this.client, info, {
-        ...this.opts,
+        ...cacheOpts,
+        ...(namespace !== undefined ? { namespace } : {}),
         relevant: (o) => this.scope.ids.has(idOf(o)) || this.scope.namespaces.has(o.metadata.namespace ?? ''),
       });
       this.caches.set(key, cache);
@@ -190,9 +209,15 @@ export class ObjectCacheSet {
     return all;
   }
 
-  /** The kind's cache when it is filled and its watch runs; undefined otherwise. */
-  lookup(info: ResourceInfo): KindCache | undefined {
-    const cache = this.caches.get(keyOf(info));
+  /**
+   * The cache holding the kind's objects in `namespace` (all namespaces: undefined) when it is
+   * filled and its watch runs; undefined otherwise. A kind cached per namespace has no answer for
+   * all namespaces.
+   */
+  lookup(info: ResourceInfo, namespace?: string): KindCache | undefined {
+    const cache =
+      this.caches.get(keyOf(info, undefined)) ??
+      (namespace !== undefined ? this.caches.get(keyOf(info, namespace)) : undefined);
     return cache?.healthy ? cache : undefined;
   }
 
@@ -211,7 +236,7 @@ export class ObjectCacheSet {
     return parts.join(',');
   }
 
-  /** Kinds cached, healthy or not (`group/version/kind`). */
+  /** Kinds cached, healthy or not (`group/version/kind`, with `@<namespace>` when cached per namespace). */
   get kinds(): string[] {
     return [...this.caches.keys()].sort();
   }
@@ -223,6 +248,6 @@ export class ObjectCacheSet {
   }
 }
 
-function keyOf(info: ResourceInfo): string {
-  return `${info.group}/${info.version}/${info.kind}`;
+function keyOf(info: ResourceInfo, namespace: ListScope): string {
+  return `${info.group}/${info.version}/${info.kind}${namespace === undefined ? '' : `@${namespace}`}`;
 }

@@ -28,8 +28,13 @@ export interface ObserverOptions {
   listConcurrency?: number;
   /** Parallel dry-run requests. @default 16 */
   dryRunConcurrency?: number;
-  /** Watch-fed caches (the agent's): a kind with a healthy cache is read from it, without a LIST. */
-  cache?: { lookup(info: ResourceInfo): { objects(namespace?: string): K8sObject[] } | undefined };
+  /**
+   * Watch-fed caches (the agent's): a kind (in a namespace) with a healthy cache is read from it,
+   * without a LIST.
+   */
+  cache?: {
+    lookup(info: ResourceInfo, namespace?: string): { objects(namespace?: string): K8sObject[] } | undefined;
+  };
 }
 
 /**
@@ -91,7 +96,7 @@ export class ClusterObserver {
     await Promise.all(
       [...groups.values()].map((g) =>
         limit(async () => {
-          const cached = this.opts.cache?.lookup(g.info);
+          const cached = this.opts.cache?.lookup(g.info, g.namespace || undefined);
           if (cached) {
             for (const obj of cached.objects(g.namespace || undefined)) state.listed.set(idOf(obj), obj);
             return;

@@ -20,16 +20,18 @@ export interface WatchOptions {
   startVersion?: () => Promise<string>;
   /** Wait before retrying after an error. @default 1000 */
   retryMs?: number;
+  /** Watch one namespace only (a namespaced kind). @default every namespace */
+  namespace?: string;
   signal: AbortSignal;
 }
 
 /**
- * Watches every object of one kind cluster-wide until `signal` aborts: starts at the current
+ * Watches every object of one kind, cluster-wide or in `namespace`, until `signal` aborts: starts at the current
  * resourceVersion (a one-item LIST), follows bookmarks, resumes after the server closes the stream,
  * and starts over from a fresh LIST (calling `onResync`) when the server says the history expired.
  */
 export async function watchKind(client: KubeClient, info: ResourceInfo, opts: WatchOptions): Promise<void> {
-  const path = resourcePath(info);
+  const path = resourcePath(info, opts.namespace);
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   const currentVersion = async () =>
     (

@@ -129,6 +129,7 @@ export const ERROR_CODES = [
   'GoNotFound',
   // cli
   'InitWouldOverwrite',
+  'InvalidFlag',
   'MissingFlag',
   'NoCatalog',
   'NoDefaultChannel',

@@ -8,6 +8,7 @@ import type { KubeClient } from '../cluster/client.js';
 import { Discovery } from '../cluster/discovery.js';
 import { InventoryStore } from '../cluster/inventory-store.js';
 import { ClusterObserver, type ObservedState } from '../cluster/observer.js';
+import { WatchScope } from '../cluster/watch-scope.js';
 import type { K8sObject } from '../core/object.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
 import { withOwner } from '../plan/ownership.js';
@@ -21,6 +22,8 @@ export class ClusterSession {
   readonly observer: ClusterObserver;
   readonly target: ClusterApplyTarget;
   readonly inventory: InventoryStore;
+  /** Where the agent's caches and drift watches read each kind: cluster-wide when allowed, else per namespace. */
+  readonly scope: WatchScope;
 
   /** Watch-fed caches of the managed kinds (the agent's sessions); undefined: every read is a LIST. */
   readonly cache: ObjectCacheSet | undefined;
@@ -35,8 +38,12 @@ export class ClusterSession {
     } = {},
   ) {
     this.discovery = new Discovery(client);
+    this.scope = new WatchScope(client);
     this.cache = opts.cache
-      ? new ObjectCacheSet(client, this.discovery, opts.cache === true ? {} : opts.cache)
+      ? new ObjectCacheSet(client, this.discovery, {
+          ...(opts.cache === true ? {} : opts.cache),
+          scope: this.scope,
+        })
       : undefined;
     this.observer = new ClusterObserver(client, this.discovery, this.cache ? { cache: this.cache } : {});
     this.target = new ClusterApplyTarget(client, this.discovery);

@@ -15,13 +15,13 @@ interface Policy {
   spec: {
     podSelector: { matchLabels: Record<string, string> };
     policyTypes: string[];
-    ingress: { ports: { port: number }[] }[];
-    egress: { to?: { ipBlock: { cidr: string } }[]; ports?: { protocol: string; port: number }[] }[];
+    ingress: { from: unknown[]; ports: { port: number }[] }[];
+    egress: { to: unknown[]; ports?: { protocol: string; port: number }[] }[];
   };
 }
 
 describe('groundwork bootstrap: the agent NetworkPolicy', () => {
-  it('limits egress to DNS, the apiserver endpoints and the git host, and the apiserver accepts it', async () => {
+  it('limits egress to the cluster DNS, the apiserver endpoints and the git host, ingress to the monitoring and ingress namespaces, and the apiserver accepts it', async () => {
     const ns = cluster.namespace;
     const repo = await platformRepo(`n${ns.slice(-6)}`);
     cleanups.push(() => repo.stop());
@@ -36,7 +36,8 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
       interval: '1m',
       image: 'registry.example.com/groundwork:test',
       replicas: 1,
-      networkPolicy: { extraCidrs: ['10.20.0.0/16'] },
+      webhookSecret: 'hook-secret',
+      networkPolicy: { extraCidrs: ['10.20.0.0/16'], webhookNamespaces: ['ingress-nginx'] },
     };
     const plan = await planBootstrap(session, options);
     const policy = plan.objects.find((o) => o.kind === 'NetworkPolicy') as unknown as Policy | undefined;
@@ -55,9 +56,27 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
     };
     const gitPort = Number(new URL(repo.url).port);
     expect(policy!.spec.policyTypes).toEqual(['Ingress', 'Egress']);
-    expect(policy!.spec.ingress).toEqual([{ ports: [{ protocol: 'TCP', port: 8080 }] }]);
+    // Not OpenShift (no project.openshift.io): metrics from `monitoring`; webhooks from the ingress controller.
+    const byName = (n: string) => ({
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': n } },
+    });
+    expect(policy!.spec.ingress).toEqual([
+      { from: [byName('monitoring')], ports: [{ protocol: 'TCP', port: 8080 }] },
+      { from: [byName('ingress-nginx')], ports: [{ protocol: 'TCP', port: 8080 }] },
+    ]);
     expect(policy!.spec.egress).toEqual([
       {
+        // The cluster DNS pods only (this control plane runs no DNS Service to add by address).
+        to: [
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+            podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+          },
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'openshift-dns' } },
+            podSelector: { matchLabels: { 'dns.operator.openshift.io/daemonset-dns': 'default' } },
+          },
+        ],
         ports: expect.arrayContaining([
           { protocol: 'UDP', port: 53 },
           { protocol: 'TCP', port: 53 },
@@ -83,6 +102,18 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
       `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies/groundwork-agent`,
     );
     expect(live.spec.egress).toHaveLength(4);
+    expect(live.spec.egress[0]!.to).toHaveLength(2); // the apiserver kept the DNS peers
+    expect(live.spec.ingress).toHaveLength(2);
+    // The agent listens on every interface of its pod (probes and the Service use the pod IP).
+    const args = (
+      plan.objects.find((o) => o.kind === 'Deployment') as unknown as {
+        spec: { template: { spec: { containers: { args: string[] }[] } } };
+      }
+    ).spec.template.spec.containers[0]!.args;
+    expect(args.slice(args.indexOf('--http-bind'), args.indexOf('--http-bind') + 2)).toEqual([
+      '--http-bind',
+      '0.0.0.0',
+    ]);
   });
 
   it('installs none with networkPolicy: false (--no-network-policy)', async () => {

@@ -85,7 +85,9 @@ describe('groundwork bootstrap', () => {
     };
     expect(await can('patch', '', 'configmaps', 'team-a')).toBe(true); // the platform manages ConfigMaps
     expect(await can('delete', '', 'secrets', 'team-a')).toBe(true); // and a Secret
-    expect(await can('patch', 'operators.coreos.com', 'installplans', 'team-a')).toBe(true); // the approver
+    expect(await can('patch', '', 'configmaps', 'kube-public')).toBe(false); // in team-a only
+    expect(await can('list', '', 'secrets')).toBe(false); // not across namespaces
+    expect(await can('patch', 'operators.coreos.com', 'installplans', 'team-a')).toBe(false); // no Subscription
     expect(await can('update', 'coordination.k8s.io', 'leases', ns)).toBe(true); // its lease, in its namespace
     expect(await can('update', 'coordination.k8s.io', 'leases', 'kube-system')).toBe(false);
     expect(await can('create', 'apps', 'deployments', 'team-a')).toBe(false); // not a platform kind

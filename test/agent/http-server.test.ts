@@ -1,6 +1,9 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentHttpServer, type Readiness } from '../../src/agent/http-server.js';
+import { AgentHttpServer, httpBindOf, type Readiness } from '../../src/agent/http-server.js';
+import { hasCode } from '../../src/core/errors.js';
 import { GroundworkMetrics } from '../../src/report/metrics.js';
 
 interface Reply {
@@ -124,5 +127,68 @@ describe('AgentHttpServer over loopback', () => {
     keepAlive.destroy();
     server = undefined;
     await expect(call(port, 'GET', '/healthz')).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('--http-bind', () => {
+  // An address of this host other than 127.0.0.1: a network interface's, else another loopback
+  // address (Linux routes all of 127/8 to lo, and a socket bound to 127.0.0.1 refuses it).
+  const elsewhere =
+    Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? '127.0.0.2';
+  const servers: AgentHttpServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.close();
+  });
+  const listen = async (host: string) => {
+    const server = new AgentHttpServer({
+      host,
+      port: 0,
+      metrics: new GroundworkMetrics({ processMetrics: false }),
+      ready: () => true,
+    });
+    servers.push(server);
+    return server.start();
+  };
+
+  it(`127.0.0.1 binds loopback only: ${elsewhere} is refused (0.0.0.0 accepts it)`, async () => {
+    const loopback = await listen(httpBindOf('127.0.0.1', {}));
+    expect(loopback.host).toBe('127.0.0.1');
+    expect(await accepts('127.0.0.1', loopback.port)).toBe(true);
+    expect(await accepts(elsewhere, loopback.port)).toBe(false);
+    const everywhere = await listen(httpBindOf('0.0.0.0', {}));
+    expect(await accepts(elsewhere, everywhere.port)).toBe(true);
+  });
+
+  it.each([
+    { flag: undefined, env: { KUBERNETES_SERVICE_HOST: '10.96.0.1' }, bind: '0.0.0.0' },
+    { flag: undefined, env: {}, bind: '127.0.0.1' },
+    { flag: '::', env: {}, bind: '::' },
+    { flag: '127.0.0.1', env: { KUBERNETES_SERVICE_HOST: '10.96.0.1' }, bind: '127.0.0.1' },
+  ])('$flag with $env listens on $bind', ({ flag, env, bind }) => {
+    expect(httpBindOf(flag, env)).toBe(bind);
+  });
+
+  it.each(['localhost', '0.0.0.0; rm -rf /', ''])('refuses %j: not an IP address (InvalidFlag)', (flag) => {
+    let error: unknown;
+    try {
+      httpBindOf(flag, {});
+    } catch (err) {
+      error = err;
+    }
+    expect(hasCode(error, 'InvalidFlag')).toBe(true);
   });
 });

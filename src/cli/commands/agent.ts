@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import pino from 'pino';
+import { httpBindOf } from '../../agent/http-server.js';
 import { startAgent } from '../../agent/start.js';
 import { parseDuration } from './engine.js';
 import { sourceRefOf } from '../source-flags.js';
@@ -22,6 +23,7 @@ interface AgentFlags {
   leaderElect?: boolean;
   leaseDuration: string;
   httpPort: string;
+  httpBind?: string;
   prune: boolean;
   maxPruneShare: string;
   synthTimeout: string;
@@ -71,6 +73,10 @@ export const registerAgent: CommandModule = (program: Command) => {
     .option('--leader-elect', 'run several replicas: one acts (coordination.k8s.io Lease)')
     .option('--lease-duration <duration>', 'lease duration for leader election', '15s')
     .option('--http-port <port>', 'port of /metrics, /healthz, /readyz and /webhook (0: none)', '8080')
+    .option(
+      '--http-bind <address>',
+      'IP address the HTTP port listens on (default: 0.0.0.0 in a pod, where probes and the Service reach it; 127.0.0.1 elsewhere)',
+    )
     .option('--no-prune', 'never delete objects removed from git')
     .option('--max-prune-share <fraction>', 'largest share of the inventory one cycle may prune', '0.3')
     .option('--synth-timeout <duration>', 'kill a synth that runs longer', '2m')
@@ -85,6 +91,7 @@ export const registerAgent: CommandModule = (program: Command) => {
         throw new Error(`--mode must be detect-only or self-heal, not ${flags.mode}`);
       const leaseMs = parseDuration(flags.leaseDuration);
       const port = Number(flags.httpPort);
+      const host = httpBindOf(flags.httpBind, process.env);
       const agent = await startAgent({
         repository: { url: flags.repo, ref, ...(flags.path ? { path: flags.path } : {}) },
         overlay: flags.overlay,
@@ -97,7 +104,7 @@ export const registerAgent: CommandModule = (program: Command) => {
         ...(process.env.GROUNDWORK_WEBHOOK_SECRET
           ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
           : {}),
-        ...(port > 0 ? { http: { port } } : {}),
+        ...(port > 0 ? { http: { host, port } } : {}),
         ...(flags.leaderElect
           ? {
               leaderElection: {
@@ -117,6 +124,7 @@ export const registerAgent: CommandModule = (program: Command) => {
       log.info(
         {
           port: agent.port,
+          bind: port > 0 ? host : undefined,
           repo: flags.repo.replace(/\/\/[^@/]*@/, '//'),
           overlay: flags.overlay,
           mode: flags.mode,

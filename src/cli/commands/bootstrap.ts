@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { applyBootstrap, planBootstrap } from '../../agent/bootstrap.js';
+import { httpBindOf } from '../../agent/http-server.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
 import { toYaml } from '../../synth/canonical.js';
 import { redactSecret } from '../../plan/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
 import { sourceRefOf } from '../source-flags.js';
+import { parseDuration } from './engine.js';
 import type { CommandModule } from './command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 
@@ -26,6 +28,9 @@ interface BootstrapFlags {
   context?: string;
   networkPolicy: boolean;
   egressCidr?: string[];
+  metricsNamespace?: string[];
+  webhookNamespace?: string[];
+  httpBind: string;
 }
 
 /** `groundwork bootstrap`: installs the agent into a cluster, with RBAC computed from the platform. */
@@ -61,8 +66,21 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
       "more CIDRs the agent may reach (a git host whose addresses change, a proxy); the NetworkPolicy allows DNS, the apiserver and the git host's addresses",
     )
     .option(
+      '--metrics-namespace <ns...>',
+      'namespaces whose pods may scrape /metrics (default: openshift-monitoring and openshift-user-workload-monitoring on OpenShift, else monitoring)',
+    )
+    .option(
+      '--webhook-namespace <ns...>',
+      "namespaces that may POST /webhook, when GROUNDWORK_WEBHOOK_SECRET is set (default: OpenShift's router namespaces, by their policy-group label; else ingress-nginx)",
+    )
+    .option(
       '--no-network-policy',
-      'do not install the NetworkPolicy that limits the agent to DNS, the apiserver and git',
+      'do not install the NetworkPolicy that limits the agent to the cluster DNS, the apiserver and git',
+    )
+    .option(
+      '--http-bind <address>',
+      "the agent's --http-bind in its pod (:: on an IPv6-only cluster; probes and the Service need the pod IP)",
+      '0.0.0.0',
     )
     .option('--print', 'print the objects as YAML instead of applying them (Secret values redacted)')
     .option('--kubeconfig <file>', 'kubeconfig file')
@@ -71,6 +89,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
       if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
         throw new Error(`--mode must be detect-only or self-heal`);
       checkRepoUrl(flags.repo);
+      const httpBind = httpBindOf(flags.httpBind, {});
       const ref = sourceRefOf(flags);
       const session = await openSession({
         dir: '.',
@@ -85,17 +104,28 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
           overlay: flags.overlay,
           namespace: flags.namespace,
           mode: flags.mode,
-          interval: flags.interval,
+          // In seconds, as the agent writes it into the PlatformSync's spec: `1m` there would be
+          // taken over by the agent's `60s`, and the next bootstrap would conflict on it.
+          interval: `${Math.round(parseDuration(flags.interval) / 1000)}s`,
           image: flags.image,
           replicas: Number(flags.replicas),
-          networkPolicy: flags.networkPolicy ? { extraCidrs: flags.egressCidr ?? [] } : false,
+          httpBind,
+          networkPolicy: flags.networkPolicy
+            ? {
+                extraCidrs: flags.egressCidr ?? [],
+                ...(flags.metricsNamespace ? { metricsNamespaces: flags.metricsNamespace } : {}),
+                ...(flags.webhookNamespace ? { webhookNamespaces: flags.webhookNamespace } : {}),
+              }
+            : false,
           ...(auth ? { auth } : {}),
           ...(process.env.GROUNDWORK_WEBHOOK_SECRET
             ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
             : {}),
         });
         if (flags.print) {
-          process.stdout.write(plan.objects.map((o) => `---\n${toYaml(redactSecret(o))}`).join(''));
+          process.stdout.write(
+            [...plan.namespaces, ...plan.objects].map((o) => `---\n${toYaml(redactSecret(o))}`).join(''),
+          );
           return;
         }
         const changes = await applyBootstrap(session, plan, `bootstrap@${new Date().toISOString()}`);
@@ -105,7 +135,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
         process.stdout.write(
           [
             '',
-            `The agent for ${plan.platform.platform}/${flags.overlay} is installed in ${flags.namespace} (${plan.platform.manifests.length} platform objects, RBAC for their kinds).`,
+            `The agent for ${plan.platform.platform}/${flags.overlay} is installed in ${flags.namespace} (${plan.platform.manifests.length} platform objects, RBAC for their kinds in their namespaces).`,
             `Its status:   kubectl -n ${flags.namespace} get platformsync ${name} -o yaml`,
             `Its logs:     kubectl -n ${flags.namespace} logs deploy/groundwork-agent`,
             `The image ${flags.image} is built from this repository's Dockerfile; push it where the cluster can pull it.`,

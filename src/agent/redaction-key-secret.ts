@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import type { KubeClient } from '../cluster/client.js';
+import { dataObjectSchema } from '../cluster/response-body.js';
 import { hasCode } from '../core/errors.js';
 import { MIN_REDACTION_KEY_BYTES, perRunRedactionKey, type RedactionKey } from '../core/redaction-key.js';
 import { RedactionKeyInvalidError, redactionKeyFromEnv } from '../core/redaction-key-sources.js';
@@ -16,9 +18,7 @@ export interface AgentRedactionKeyOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-interface SecretBody {
-  data?: Record<string, string>;
-}
+type SecretBody = z.output<typeof dataObjectSchema>;
 
 /**
  * The agent's redaction key: `GROUNDWORK_REDACTION_KEY` when set, else the key in the Secret
@@ -72,7 +72,7 @@ export async function agentRedactionKey(
 
 async function readSecret(client: KubeClient, path: string): Promise<SecretBody | undefined> {
   try {
-    return await client.request<SecretBody>('GET', path);
+    return await client.request('GET', path, { schema: dataObjectSchema });
   } catch (err) {
     if (hasCode(err, 'NotFound')) return undefined;
     throw err;

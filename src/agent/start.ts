@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { KubeClient } from '../cluster/client.js';
 import { EventRecorder } from '../cluster/events.js';
+import { dataObjectSchema } from '../cluster/response-body.js';
 import { SyncStatusStore } from '../cluster/sync-status-store.js';
 import { cacheRoot } from '../core/cache-root.js';
 import { GroundworkMetrics } from '../report/metrics.js';
@@ -258,9 +259,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 }
 
 async function secretAuth(client: KubeClient, namespace: string, name: string): Promise<GitAuth | undefined> {
-  const secret = await client.request<{ data?: Record<string, string> }>(
-    'GET',
-    `/api/v1/namespaces/${namespace}/secrets/${name}`,
-  );
+  const secret = await client.request('GET', `/api/v1/namespaces/${namespace}/secrets/${name}`, {
+    schema: dataObjectSchema,
+  });
   return credentialsFromSecretData(secret.data ?? {});
 }

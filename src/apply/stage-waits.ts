@@ -1,6 +1,8 @@
+import { parseClusterObject } from '../core/cluster-object.js';
 import { findCondition } from '../core/object.js';
 import { describeRef, type ObjectId } from '../core/object-id.js';
 import { assessHealth } from '../health/index.js';
+import { clusterServiceVersionSchema, subscriptionStatusObjectSchema } from '../health/olm-status-schemas.js';
 import type { PlanItem } from '../plan/types.js';
 import type { ApplyTarget, TargetRef } from './target.js';
 import type { WaitCheck } from './wait.js';
@@ -48,6 +50,7 @@ export async function objectsHealthy(
 /**
  * Every Subscription has an installed CSV in phase Succeeded (for a pinned operator: the CSV it
  * sits at). The pending list says what each one waits for (resolution, approval, install).
+ * @throws ClusterObjectInvalidError when a Subscription's or CSV's status has fields of other types.
  */
 export async function csvsSucceeded(target: ApplyTarget, subs: readonly PlanItem[]): Promise<WaitCheck> {
   const live = await target.fetch(subs.map(refFor));
@@ -55,7 +58,8 @@ export async function csvsSucceeded(target: ApplyTarget, subs: readonly PlanItem
   const pending: string[] = [];
   for (const s of subs) {
     const obj = live.get(s.id);
-    const installed = (obj?.status as { installedCSV?: string } | undefined)?.installedCSV;
+    const installed =
+      obj && parseClusterObject(subscriptionStatusObjectSchema, obj, 'Subscription').status?.installedCSV;
     if (!obj || !installed) {
       const v = obj ? assessHealth(obj) : undefined;
       pending.push(`${describeRef(s.ref)}: ${v ? `${v.reason}: ${v.message}` : 'missing'}`);
@@ -74,7 +78,9 @@ export async function csvsSucceeded(target: ApplyTarget, subs: readonly PlanItem
     })),
   );
   for (const [id, { sub, csv }] of csvRefs) {
-    const phase = (csvs.get(id)?.status as { phase?: string } | undefined)?.phase;
+    const live = csvs.get(id);
+    const phase =
+      live && parseClusterObject(clusterServiceVersionSchema, live, 'ClusterServiceVersion').status?.phase;
     if (phase !== 'Succeeded')
       pending.push(`${describeRef(sub.ref)}: CSV ${csv} ${phase ?? 'not created yet'}`);
   }

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
 
 /** A Cincinnati graph, a graph-data file or a ClusterVersion that does not have the expected shape. */
@@ -46,15 +45,5 @@ export class InvalidChannelError extends GroundworkError {
   }
 }
 
-/** Formats zod issues as `path: message`, the path written as `a.b[2].c`. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): string[] {
-  return issues.map((issue) => `${formatPath(prefix, issue.path)}: ${issue.message}`);
-}
-
-export function formatPath(prefix: string, path: readonly PropertyKey[]): string {
-  let out = prefix;
-  for (const key of path) {
-    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(root)' : out;
-}
+/** Shared with every zod-parsed input; defined once in core. */
+export { formatIssues, formatPath } from '../core/zod-issues.js';

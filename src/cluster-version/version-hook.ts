@@ -1,7 +1,8 @@
 import type { StageContext, StageHook } from '../apply/stage-hook.js';
 import type { WaitCheck } from '../apply/wait.js';
-import { ANNOTATIONS } from '../core/annotations.js';
-import type { K8sObject } from '../core/object.js';
+import { ANNOTATIONS, acceptedRisksOf } from '../core/annotations.js';
+import { isPlainObject, type K8sObject } from '../core/object.js';
+import { readMachineConfigPool } from '../health/machine-config-pool-schema.js';
 import {
   currentVersion,
   previousVersion,
@@ -102,13 +103,14 @@ function intents(ctx: StageContext): Intent[] {
     .map((o) => {
       const a = o.metadata.annotations!;
       const image = a[ANNOTATIONS.targetImage];
+      const spec = isPlainObject(o.spec) ? o.spec : {};
       return {
         name: o.metadata.name,
         controlPlaneOnly: a[ANNOTATIONS.controlPlaneOnly] === 'true',
         target: {
           version: a[ANNOTATIONS.targetVersion]!,
-          channel: (o.spec as { channel?: string } | undefined)?.channel,
-          acceptedRisks: JSON.parse(a[ANNOTATIONS.acceptedRisks] ?? '[]') as string[],
+          channel: typeof spec.channel === 'string' ? spec.channel : undefined,
+          acceptedRisks: acceptedRisksOf(o),
           ...(a[ANNOTATIONS.failingGrace] !== undefined &&
           Number.isFinite(Number(a[ANNOTATIONS.failingGrace]))
             ? { failingGraceSeconds: Number(a[ANNOTATIONS.failingGrace]) }
@@ -231,12 +233,13 @@ async function act(
 /**
  * EUS-to-EUS control-plane-only: non-master pools stay paused while the control plane goes
  * through both minors, and are unpaused when the target is reached. Only pools this hook paused
- * (it owns `spec.paused`) are unpaused; a pool someone else paused stays paused.
+ * (it owns `spec.paused`) are unpaused; a pool someone else paused stays paused. A pool whose fields
+ * do not have the MCO's types stops the stage (`ClusterObjectInvalid`).
  */
 async function eusPools(ctx: StageContext, updating: boolean): Promise<void> {
-  for (const pool of await ctx.target.list(MCP, 'MachineConfigPool', '')) {
+  for (const pool of (await ctx.target.list(MCP, 'MachineConfigPool', '')).map(readMachineConfigPool)) {
     if (pool.metadata.name === 'master') continue;
-    const paused = (pool.spec as { paused?: boolean } | undefined)?.paused === true;
+    const paused = pool.spec?.paused === true;
     const ours = ownersOf(pool, ['spec', 'paused']).includes(VERSION_MANAGER);
     if (updating && !paused) {
       await ctx.target.apply(

@@ -1,6 +1,7 @@
 import { GroundworkError } from '../core/errors.js';
 import { findCondition, type K8sObject } from '../core/object.js';
 import type { KubeClient } from './client.js';
+import { listPageSchema } from './list.js';
 
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -38,7 +39,7 @@ export async function waitForCrdsEstablished(
   const deadline = Date.now() + timeoutMs;
   let pending = [...names];
   while (pending.length > 0) {
-    const list = await client.request<{ items: K8sObject[] }>('GET', CRD_PATH);
+    const list = await client.request('GET', CRD_PATH, { schema: listPageSchema });
     const established = new Set(
       list.items
         .filter((c) => findCondition(c, 'Established')?.status === 'True')
@@ -59,7 +60,7 @@ export async function waitForCrdsEstablished(
 
 /** Names of CRDs installed on the server, with their Established state. */
 export async function listCrds(client: KubeClient): Promise<{ name: string; established: boolean }[]> {
-  const list = await client.request<{ items: K8sObject[] }>('GET', CRD_PATH);
+  const list = await client.request('GET', CRD_PATH, { schema: listPageSchema });
   return list.items
     .map((c) => ({ name: c.metadata.name, established: findCondition(c, 'Established')?.status === 'True' }))
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -1,4 +1,5 @@
 import { GroundworkError, hasCode } from '../core/errors.js';
+import { z } from 'zod';
 import type { KubeClient } from './client.js';
 
 /** What the apiserver serves for one kind. */
@@ -12,22 +13,40 @@ export interface ResourceInfo {
   verbs: string[];
 }
 
-interface DiscoveryV2 {
-  items?: {
-    metadata: { name: string };
-    versions: {
-      version: string;
-      /** `Stale` when an aggregated APIService could not be reached: `resources` is then absent. */
-      freshness?: 'Current' | 'Stale';
-      resources?: {
-        resource: string;
-        responseKind: { kind: string };
-        scope: 'Namespaced' | 'Cluster';
-        verbs: string[];
-      }[];
-    }[];
-  }[];
-}
+/**
+ * An aggregated discovery document (`APIGroupDiscoveryList`, apidiscovery.k8s.io v2 or v2beta1), as
+ * far as the table reads it. Another `kind` (an old server's plain `APIVersions`) passes, so that it
+ * can be refused by name; lists may be null (Go nil slices).
+ */
+const discoverySchema = z.looseObject({
+  kind: z.string().optional(),
+  items: z
+    .array(
+      z.looseObject({
+        metadata: z.looseObject({ name: z.string().optional() }),
+        versions: z
+          .array(
+            z.looseObject({
+              version: z.string(),
+              /** `Stale` when an aggregated APIService could not be reached: `resources` is then absent. */
+              freshness: z.string().optional(),
+              resources: z
+                .array(
+                  z.looseObject({
+                    resource: z.string(),
+                    responseKind: z.looseObject({ kind: z.string() }),
+                    scope: z.string(),
+                    verbs: z.array(z.string()).nullish(),
+                  }),
+                )
+                .nullish(),
+            }),
+          )
+          .nullish(),
+      }),
+    )
+    .nullish(),
+});
 
 // v2 is GA since Kubernetes 1.30; v2beta1 (same shape) serves 1.27-1.29, i.e. OpenShift 4.14-4.16.
 const AGGREGATED = [
@@ -129,8 +148,9 @@ export class Discovery {
     const preferred = new Map<string, ResourceInfo>();
     const stale = new Set<string>();
     for (const path of ['/api', '/apis']) {
-      const doc = await this.client.request<DiscoveryV2 & { kind?: string }>('GET', path, {
+      const doc = await this.client.request('GET', path, {
         headers: { Accept: AGGREGATED },
+        schema: discoverySchema,
       });
       if (doc.kind !== 'APIGroupDiscoveryList') {
         throw new GroundworkError({
@@ -155,7 +175,7 @@ export class Discovery {
               kind: r.responseKind.kind,
               resource: r.resource,
               namespaced: r.scope === 'Namespaced',
-              verbs: r.verbs,
+              verbs: r.verbs ?? [],
             };
             table.set(`${apiVersion}/${r.responseKind.kind}`, info);
             // Versions come in preference order: the first one seen is the preferred one.

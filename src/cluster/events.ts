@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { hostname } from 'node:os';
+import { k8sObjectSchema } from '../core/cluster-object.js';
 import type { ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { redactText } from '../plan/redact.js';
@@ -161,7 +162,7 @@ export class EventRecorder {
       }
     }
     const namespace = e.regarding.namespace || 'default';
-    const created = await this.client.request<K8sObject>(
+    const created = await this.client.request(
       'POST',
       `/apis/events.k8s.io/v1/namespaces/${namespace}/events`,
       {
@@ -183,6 +184,7 @@ export class EventRecorder {
           ...(e.related ? { related: referenceOf(e.related) } : {}),
         },
         noRetry: true,
+        schema: k8sObjectSchema,
       },
     );
     const fresh: SeriesEntry = {

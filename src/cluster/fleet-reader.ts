@@ -2,10 +2,11 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { errorMessage } from '../core/errors.js';
 import type { ClusterObservation, ObservedSync } from '../fleet/gates.js';
 import type { FleetMember } from '../fleet/fleet-file.js';
-import type { SyncStatusJson } from '../report/sync-status.js';
+import { SyncStatus } from '../report/sync-status.js';
+import { z } from 'zod';
 import { KubeClient } from './client.js';
 import { kubeconfigSource } from './kubeconfig-source.js';
-import { PLATFORM_SYNC_API_VERSION, type PlatformSyncSpec } from './sync-status-store.js';
+import { PLATFORM_SYNC_API_VERSION, platformSyncSchema } from './sync-status-store.js';
 
 /** Every context of a kubeconfig (`--kubeconfig`, else $KUBECONFIG, else ~/.kube/config) as a fleet member. */
 export function membersFromKubeconfig(kubeconfig: string | undefined): FleetMember[] {
@@ -42,9 +43,10 @@ export async function observeFleet(
   return out;
 }
 
-interface PlatformSyncList {
-  items: { metadata: { name: string; namespace: string }; spec: PlatformSyncSpec; status?: SyncStatusJson }[];
-}
+/** PlatformSyncs of every namespace (list items may leave out apiVersion and kind). */
+const platformSyncListSchema = z.looseObject({
+  items: z.array(platformSyncSchema.partial({ apiVersion: true, kind: true })),
+});
 
 async function observeOne(
   m: FleetMember,
@@ -60,24 +62,21 @@ async function observeOne(
       userAgent: 'groundwork-fleet',
       retries: 1,
     });
-    const list = await client.request<PlatformSyncList>(
-      'GET',
-      `/apis/${PLATFORM_SYNC_API_VERSION}/platformsyncs`,
-      {
-        signal: AbortSignal.timeout(timeoutMs),
-        noRetry: true,
-      },
-    );
+    const list = await client.request('GET', `/apis/${PLATFORM_SYNC_API_VERSION}/platformsyncs`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      noRetry: true,
+      schema: platformSyncListSchema,
+    });
     const syncs: ObservedSync[] = list.items.map((p) => ({
       name: p.metadata.name,
-      namespace: p.metadata.namespace,
+      namespace: p.metadata.namespace ?? '',
       overlay: p.spec.overlay,
       repository: {
         url: p.spec.repository.url,
         ...(p.spec.repository.ref.branch ? { branch: p.spec.repository.ref.branch } : {}),
         ...(p.spec.repository.path ? { path: p.spec.repository.path } : {}),
       },
-      status: p.status,
+      status: p.status === undefined ? undefined : SyncStatus.parse(p.status).value,
     }));
     return { cluster: m.name, context: m.context, syncs };
   } catch (err) {

@@ -9,12 +9,9 @@ import {
 } from '../apply/inventory.js';
 import { GroundworkError } from '../core/errors.js';
 import { FIELD_MANAGER } from '../plan/plan.js';
-import { z } from 'zod';
 import { isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
-
-/** The inventory ConfigMap as read: only its string data is used. */
-const configMapDataSchema = z.looseObject({ data: z.record(z.string(), z.string()).optional() });
+import { dataObjectSchema } from './response-body.js';
 
 export interface InventoryStoreOptions {
   /** @default INVENTORY_NAMESPACE */
@@ -53,8 +50,8 @@ export class InventoryStore {
   async read(platform: string, overlay: string): Promise<Inventory | undefined> {
     let inventory: Inventory;
     try {
-      const cm = await this.client.request('GET', this.path(platform, overlay), { schema: configMapDataSchema });
-      inventory = parseInventoryData(cm.data);
+      const cm = await this.client.request('GET', this.path(platform, overlay), { schema: dataObjectSchema });
+      inventory = parseInventoryData(cm.data ?? undefined);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw new GroundworkError({

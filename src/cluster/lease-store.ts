@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { objectSchema } from '../core/cluster-object.js';
 import type { K8sObject } from '../core/object.js';
 import { isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
@@ -17,6 +19,19 @@ export interface Lease extends K8sObject {
   spec?: LeaseSpec;
 }
 
+/** A Lease as the server returns it; the electors read its spec, so its types are checked. */
+const leaseSchema: z.ZodType<Lease> = objectSchema.extend({
+  spec: z
+    .looseObject({
+      holderIdentity: z.string().optional(),
+      leaseDurationSeconds: z.number().optional(),
+      acquireTime: z.string().optional(),
+      renewTime: z.string().optional(),
+      leaseTransitions: z.number().optional(),
+    })
+    .optional(),
+});
+
 /**
  * Get, create and update one Lease with optimistic concurrency: `update` sends the resourceVersion
  * it read, so a concurrent writer makes it fail with a 409 `Conflict` (an `ApiError`) instead of
@@ -32,7 +47,7 @@ export class LeaseStore {
   /** The Lease, or undefined when it does not exist. */
   async get(signal?: AbortSignal): Promise<Lease | undefined> {
     try {
-      return await this.client.request<Lease>('GET', this.path(), { signal, noRetry: true });
+      return await this.client.request('GET', this.path(), { signal, noRetry: true, schema: leaseSchema });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -41,25 +56,22 @@ export class LeaseStore {
 
   /** Creates the Lease; a 409 `AlreadyExists` when another elector was first. */
   create(spec: LeaseSpec, signal?: AbortSignal): Promise<Lease> {
-    return this.client.request<Lease>(
-      'POST',
-      `/apis/coordination.k8s.io/v1/namespaces/${this.namespace}/leases`,
-      {
-        body: {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.name, namespace: this.namespace },
-          spec,
-        },
-        signal,
-        noRetry: true,
+    return this.client.request('POST', `/apis/coordination.k8s.io/v1/namespaces/${this.namespace}/leases`, {
+      body: {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.name, namespace: this.namespace },
+        spec,
       },
-    );
+      signal,
+      noRetry: true,
+      schema: leaseSchema,
+    });
   }
 
   /** Replaces the spec of `current` (a Lease as read, with its resourceVersion); 409 `Conflict` if it moved. */
   update(current: Lease, spec: LeaseSpec, signal?: AbortSignal): Promise<Lease> {
-    return this.client.request<Lease>('PUT', this.path(), {
+    return this.client.request('PUT', this.path(), {
       body: {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
@@ -74,6 +86,7 @@ export class LeaseStore {
       },
       signal,
       noRetry: true,
+      schema: leaseSchema,
     });
   }
 

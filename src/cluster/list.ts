@@ -1,6 +1,20 @@
+import { z } from 'zod';
+import { listItemSchema } from '../core/cluster-object.js';
 import type { K8sObject } from '../core/object.js';
 import type { KubeClient } from './client.js';
 import { resourcePath, type ResourceInfo } from './discovery.js';
+
+/**
+ * One page of a LIST: items are checked to be objects with a name (not copied), `items: null`
+ * reads as none.
+ */
+export const listPageSchema = z.looseObject({
+  items: z
+    .array(listItemSchema)
+    .nullish()
+    .transform((items) => items ?? []),
+  metadata: z.looseObject({ continue: z.string().optional(), resourceVersion: z.string() }),
+});
 
 /** LIST requests made through `listAll` in this process (pages count), for tests and benchmarks. */
 export const listRequests = { count: 0 };
@@ -34,11 +48,9 @@ export async function listWithVersion(
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   do {
     pages++;
-    const page = await client.request<{
-      items: K8sObject[];
-      metadata: { continue?: string; resourceVersion: string };
-    }>('GET', resourcePath(info, namespace), {
+    const page = await client.request('GET', resourcePath(info, namespace), {
       query: { limit: opts.pageSize ?? 500, continue: token, labelSelector: opts.labelSelector },
+      schema: listPageSchema,
     });
     // List items omit apiVersion/kind; restore them so items are whole objects.
     for (const item of page.items) items.push({ ...item, apiVersion, kind: info.kind });

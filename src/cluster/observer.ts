@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { readDefinedKind } from '../core/crd-kind.js';
 import { idOf, parseId, type ObjectId } from '../core/object-id.js';
 import { splitApiVersion, type K8sObject } from '../core/object.js';
 import type { DryRunProblem } from '../plan/types.js';
@@ -131,11 +132,8 @@ export class ClusterObserver {
   async customResources(crds: readonly K8sObject[]): Promise<Map<ObjectId, ObjectId[]>> {
     const out = new Map<ObjectId, ObjectId[]>();
     for (const crd of crds) {
-      const spec = (crd.spec ?? {}) as { group?: string; names?: { kind?: string } };
-      const info =
-        spec.group && spec.names?.kind
-          ? await this.discovery.resolveGroupKind(spec.group, spec.names.kind)
-          : undefined;
+      const { group, kind } = readDefinedKind(crd);
+      const info = await this.discovery.resolveGroupKind(group, kind);
       out.set(idOf(crd), info ? (await listAll(this.client, info, undefined)).map(idOf) : []);
     }
     return out;

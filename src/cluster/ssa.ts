@@ -1,3 +1,4 @@
+import { k8sObjectSchema } from '../core/cluster-object.js';
 import type { K8sObject } from '../core/object.js';
 import { FIELD_MANAGER } from '../plan/plan.js';
 import type { KubeClient } from './client.js';
@@ -14,7 +15,7 @@ export async function ssaPatch(
   opts: { force?: boolean; dryRun?: boolean; fieldManager?: string; signal?: AbortSignal } = {},
 ): Promise<K8sObject> {
   const info = await discovery.resolve(obj.apiVersion, obj.kind);
-  return client.request<K8sObject>('PATCH', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
+  return client.request('PATCH', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
     body: obj,
     contentType: 'application/apply-patch+yaml',
     query: {
@@ -23,5 +24,6 @@ export async function ssaPatch(
       dryRun: opts.dryRun ? 'All' : undefined,
     },
     signal: opts.signal,
+    schema: k8sObjectSchema,
   });
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { objectSchema } from '../core/cluster-object.js';
 import type { K8sObject } from '../core/object.js';
-import { SyncStatus, type SyncStatusJson } from '../report/sync-status.js';
+import { SyncStatus } from '../report/sync-status.js';
 import { ApiError, isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
 
@@ -26,9 +28,35 @@ export interface PlatformSyncSpec {
   interval?: string;
 }
 
+/** The spec's fields and types, as the CRD declares them (the CRD also enforces one ref). */
+const platformSyncSpecSchema: z.ZodType<PlatformSyncSpec> = z.looseObject({
+  repository: z.looseObject({
+    url: z.string(),
+    ref: z.looseObject({
+      branch: z.string().optional(),
+      tag: z.string().optional(),
+      commit: z.string().optional(),
+    }),
+    path: z.string().optional(),
+  }),
+  overlay: z.string(),
+  mode: z.enum(['detect-only', 'self-heal']).optional(),
+  interval: z.string().optional(),
+});
+
+/**
+ * A PlatformSync as the server returns it. The status is left as read here: `SyncStatus.parse`
+ * validates it (`InvalidSyncStatus`) where it is used.
+ */
+export const platformSyncSchema = objectSchema.extend({
+  spec: platformSyncSpecSchema,
+  status: z.unknown().optional(),
+});
+
 export interface PlatformSyncObject extends K8sObject {
   spec: PlatformSyncSpec;
-  status?: SyncStatusJson;
+  /** Unvalidated: read it through `StoredSync.status`. */
+  status?: unknown;
 }
 
 /** What `read` and `ensure` return: the object, its generation and its validated status (if any). */
@@ -66,7 +94,7 @@ export function platformSyncName(platform: string, overlay: string): string {
  * zero writes. It does not notice outside edits until `read` is called or a write conflicts.
  */
 export class SyncStatusStore {
-  private readonly known = new Map<string, PlatformSyncObject>();
+  private readonly known = new Map<string, StoredSync>();
 
   constructor(
     private readonly client: KubeClient,
@@ -76,9 +104,9 @@ export class SyncStatusStore {
   /** The PlatformSync `name`, or undefined when it does not exist. Refreshes the store's copy. */
   async read(name: string): Promise<StoredSync | undefined> {
     try {
-      const obj = await this.client.request<PlatformSyncObject>('GET', this.path(name));
+      const obj = stored(await this.client.request('GET', this.path(name), { schema: platformSyncSchema }));
       this.known.set(name, obj);
-      return stored(obj);
+      return obj;
     } catch (err) {
       if (!isNotFound(err)) throw err;
       this.known.delete(name);
@@ -92,7 +120,7 @@ export class SyncStatusStore {
    * No request when the store's copy already has that spec.
    */
   async ensure(name: string, spec: PlatformSyncSpec): Promise<StoredSync> {
-    return stored(await this.ensureObject(name, sanitize(spec)));
+    return this.ensureObject(name, sanitize(spec));
   }
 
   /**
@@ -105,35 +133,36 @@ export class SyncStatusStore {
     for (let attempt = 1; ; attempt++) {
       if (status.equals(current.status)) return 'unchanged';
       try {
-        const updated = await this.client.request<PlatformSyncObject>('PUT', `${this.path(name)}/status`, {
+        const updated = await this.client.request('PUT', `${this.path(name)}/status`, {
           body: {
             apiVersion: PLATFORM_SYNC_API_VERSION,
             kind: PLATFORM_SYNC_KIND,
             metadata: {
               name,
               namespace: this.opts.namespace,
-              resourceVersion: current.metadata.resourceVersion,
+              resourceVersion: current.object.metadata.resourceVersion,
             },
-            spec: current.spec,
+            spec: current.object.spec,
             status: status.toJSON(),
           },
+          schema: platformSyncSchema,
         });
-        this.known.set(name, updated);
+        this.known.set(name, stored(updated));
         return 'updated';
       } catch (err) {
         // Someone else wrote the object (or deleted it) since we read it: re-read and try again.
         const retriable = err instanceof ApiError && (err.reason === 'Conflict' || isNotFound(err));
         if (!retriable || attempt >= 3) throw err;
         this.known.delete(name);
-        current = (await this.read(name))?.object ?? (await this.ensureObject(name, safe));
+        current = (await this.read(name)) ?? (await this.ensureObject(name, safe));
       }
     }
   }
 
-  private async ensureObject(name: string, spec: PlatformSyncSpec): Promise<PlatformSyncObject> {
-    let current = this.known.get(name) ?? (await this.read(name))?.object;
-    if (!current || !covers(current.spec, spec) || !sameRef(current.spec, spec)) {
-      current = await this.client.request<PlatformSyncObject>('PATCH', this.path(name), {
+  private async ensureObject(name: string, spec: PlatformSyncSpec): Promise<StoredSync> {
+    let current = this.known.get(name) ?? (await this.read(name));
+    if (!current || !covers(current.object.spec, spec) || !sameRef(current.object.spec, spec)) {
+      const applied = await this.client.request('PATCH', this.path(name), {
         body: {
           apiVersion: PLATFORM_SYNC_API_VERSION,
           kind: PLATFORM_SYNC_KIND,
@@ -146,7 +175,9 @@ export class SyncStatusStore {
         },
         contentType: 'application/apply-patch+yaml',
         query: { fieldManager: this.opts.fieldManager ?? AGENT_FIELD_MANAGER, force: true },
+        schema: platformSyncSchema,
       });
+      current = stored(applied);
       this.known.set(name, current);
     }
     return current;
@@ -176,7 +207,10 @@ function sanitize(spec: PlatformSyncSpec): PlatformSyncSpec {
   } catch {
     // scp-like `git@host:org/repo.git`: the user is not a secret; anything else is kept as given.
   }
-  return JSON.parse(JSON.stringify({ ...spec, repository: { ...spec.repository, url } })) as PlatformSyncSpec;
+  // The JSON round trip drops undefined fields; the schema types the copy (no cast).
+  return platformSyncSpecSchema.parse(
+    JSON.parse(JSON.stringify({ ...spec, repository: { ...spec.repository, url } })),
+  );
 }
 
 /** Ref is one of branch, tag, commit: a key that is no longer wanted must go too. */

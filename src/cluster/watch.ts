@@ -1,9 +1,24 @@
+import { z } from 'zod';
+import { listItemSchema } from '../core/cluster-object.js';
 import type { K8sObject } from '../core/object.js';
 import { ApiError } from './api-error.js';
 import type { KubeClient } from './client.js';
 import { resourcePath, type ResourceInfo } from './discovery.js';
+import { parseBody, statusBodySchema } from './response-body.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One line of a watch stream (`metav1.WatchEvent`): an object, a bookmark or a Status. */
+export const watchEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.enum(['ADDED', 'MODIFIED', 'DELETED']), object: listItemSchema }),
+  z.object({
+    type: z.literal('BOOKMARK'),
+    object: z.looseObject({ metadata: z.looseObject({ resourceVersion: z.string() }) }),
+  }),
+  z.object({ type: z.literal('ERROR'), object: statusBodySchema }),
+]);
+
+const versionOnlySchema = z.looseObject({ metadata: z.looseObject({ resourceVersion: z.string() }) });
 
 export interface WatchOptions {
   onEvent: (type: WatchEventType, obj: K8sObject) => void;
@@ -35,9 +50,10 @@ export async function watchKind(client: KubeClient, info: ResourceInfo, opts: Wa
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   const currentVersion = async () =>
     (
-      await client.request<{ metadata: { resourceVersion: string } }>('GET', path, {
+      await client.request('GET', path, {
         query: { limit: 1 },
         signal: opts.signal,
+        schema: versionOnlySchema,
       })
     ).metadata.resourceVersion;
   const startVersion = opts.startVersion ?? currentVersion;
@@ -50,14 +66,14 @@ export async function watchKind(client: KubeClient, info: ResourceInfo, opts: Wa
         path,
         { watch: 1, resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 300 },
         (line) => {
-          const event = JSON.parse(line) as { type: string; object: K8sObject & { code?: number } };
+          const event = parseBody(line, watchEventSchema, `WATCH ${path}`);
           if (event.type === 'ERROR') {
             if (event.object.code === 410) throw expiredError(info, JSON.stringify(event.object));
             throw new Error(`watch ${info.kind}: ${JSON.stringify(event.object)}`);
           }
-          if (event.object.metadata?.resourceVersion) rv = event.object.metadata.resourceVersion;
+          if (event.object.metadata.resourceVersion) rv = event.object.metadata.resourceVersion;
           if (event.type === 'BOOKMARK') return;
-          opts.onEvent(event.type as WatchEventType, { ...event.object, apiVersion, kind: info.kind });
+          opts.onEvent(event.type, { ...event.object, apiVersion, kind: info.kind });
         },
         opts.signal,
       );

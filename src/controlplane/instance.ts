@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeClient } from '../cluster/client.js';
 import { installCrds, listCrds } from '../cluster/crds.js';
+import { versionInfoSchema } from '../cluster/response-body.js';
 import { GroundworkError } from '../core/errors.js';
 import { readObjects } from '../core/yaml-files.js';
 import { LocalControlPlane, type ControlPlaneInfo } from './control-plane.js';
@@ -93,7 +94,7 @@ export async function instanceStatus(name: string): Promise<InstanceStatus | und
   };
   try {
     const client = await KubeClient.load({ kubeconfig: state.kubeconfig, retries: 1 });
-    status.version = (await client.request<{ gitVersion: string }>('GET', '/version')).gitVersion;
+    status.version = (await client.request('GET', '/version', { schema: versionInfoSchema })).gitVersion;
     status.crds = await listCrds(client);
     client.close();
   } catch (err) {

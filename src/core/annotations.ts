@@ -63,18 +63,31 @@ export interface ObjectPolicy {
 /** Reads an object's policy; malformed values are ignored (synth validates them on the way in). */
 export function policyOf(obj: Pick<K8sObject, 'metadata'>): ObjectPolicy {
   const a = obj.metadata.annotations ?? {};
-  let ignorePointers: string[] = [];
-  try {
-    const parsed = JSON.parse(a[ANNOTATIONS.ignoreDifferences] ?? '[]') as unknown;
-    if (Array.isArray(parsed)) ignorePointers = parsed.filter((p): p is string => typeof p === 'string');
-  } catch {
-    ignorePointers = [];
-  }
   return {
-    ignorePointers,
+    ignorePointers: stringList(a[ANNOTATIONS.ignoreDifferences]),
     keep: a[ANNOTATIONS.prune] === 'keep',
     forceConflicts: a[ANNOTATIONS.conflicts] === 'force',
     recreateOnImmutable: a[ANNOTATIONS.immutable] === 'recreate',
     createOnly: a[ANNOTATIONS.apply] === 'create-only',
   };
+}
+
+/**
+ * The accepted conditional-update risks of a ClusterVersion intent (`ANNOTATIONS.acceptedRisks`).
+ * Synth writes a JSON array of names; a hand-written value that is not JSON accepts nothing (the
+ * safe reading: a risk not accepted refuses the step) and entries that are not strings are left out.
+ */
+export function acceptedRisksOf(obj: Pick<K8sObject, 'metadata'>): string[] {
+  return stringList(obj.metadata.annotations?.[ANNOTATIONS.acceptedRisks]);
+}
+
+/** The strings of a JSON array annotation; `[]` when absent or not JSON. Never throws. */
+function stringList(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
 }

@@ -93,6 +93,8 @@ export const ERROR_CODES = [
   'WaitTimeout',
   // cluster (client, discovery, kubeconfig, inventory)
   'ApiRequestFailed',
+  'ClusterObjectInvalid',
+  'ClusterResponseInvalid',
   'ConnectionFailed',
   'CrdNotEstablished',
   'DiscoveryUnsupported',

@@ -226,7 +226,7 @@ export function fleetRows(input: {
         overlay: s.overlay,
         ...(s.status?.lastAppliedRevision ? { revision: s.status.lastAppliedRevision } : {}),
         ...(behind !== undefined ? { behind } : {}),
-        ready: (ready?.status as FleetRow['ready'] | undefined) ?? 'Unknown',
+        ready: ready?.status ?? 'Unknown',
         ...(ready ? { reason: ready.reason } : {}),
         ...(s.status?.health ? { health: s.status.health.status } : {}),
         drift: s.status?.drift?.drifted ?? 0,

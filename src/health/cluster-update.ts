@@ -9,6 +9,7 @@ import {
   updateCompleted,
 } from './cluster-version.js';
 import { machineConfigPoolHealth, poolProgress } from './machine-config-pool.js';
+import { machineConfigPoolSchema } from './machine-config-pool-schema.js';
 import { summarizeClusterUpdate, type ClusterUpdateReason } from './cluster-update-summary.js';
 import { verdict, type HealthVerdict, type ObjectVerdict } from './types.js';
 
@@ -93,7 +94,12 @@ export function assessClusterUpdate(input: ClusterUpdateInput): ClusterUpdateHea
   let poolsBehind = 0;
   const pools = input.machineConfigPools.map((pool): ObjectVerdict => {
     const own = machineConfigPoolHealth(pool);
-    const p = poolProgress(pool);
+    const parsed = machineConfigPoolSchema.safeParse(pool);
+    if (!parsed.success) {
+      poolsBehind++; // unreadable (own says why): not known to be at the target
+      return { subject: describe(pool), ...own };
+    }
+    const p = poolProgress(parsed.data);
     const release = p.current ? releases.get(p.current) : undefined;
     const atTarget =
       release && desired?.version ? release === desired.version : !p.pending && (completed || mcoAtTarget);

@@ -1,16 +1,14 @@
 import type { K8sObject } from '../core/object.js';
+import { formatIssues, summarizeProblems } from '../core/zod-issues.js';
 import {
   conditionOf,
   conditionWith,
   describeCondition,
   noStatus,
-  numberAt,
-  objectAt,
-  specOf,
   staleGeneration,
   statusOf,
-  stringAt,
 } from './fields.js';
+import { machineConfigPoolSchema, type MachineConfigPool } from './machine-config-pool-schema.js';
 import { verdict, type HealthVerdict } from './types.js';
 
 /** Where a pool's machines stand, read from its status. */
@@ -29,12 +27,13 @@ export interface PoolProgress {
   paused: boolean;
 }
 
-export function poolProgress(pool: K8sObject): PoolProgress {
-  const status = statusOf(pool);
-  const machines = numberAt(status, 'machineCount') ?? 0;
-  const updated = numberAt(status, 'updatedMachineCount') ?? 0;
-  const current = stringAt(objectAt(status, 'configuration'), 'name');
-  const target = stringAt(objectAt(specOf(pool), 'configuration'), 'name');
+/** Where a parsed pool's machines stand (`readMachineConfigPool` or the schema parses it). */
+export function poolProgress(pool: MachineConfigPool): PoolProgress {
+  const status = pool.status ?? {};
+  const machines = status.machineCount ?? 0;
+  const updated = status.updatedMachineCount ?? 0;
+  const current = status.configuration?.name || undefined;
+  const target = pool.spec?.configuration?.name || undefined;
   const pending =
     conditionOf(pool, 'Updated')?.status !== 'True' ||
     conditionOf(pool, 'Updating')?.status === 'True' ||
@@ -43,20 +42,21 @@ export function poolProgress(pool: K8sObject): PoolProgress {
   return {
     machines,
     updated,
-    ready: numberAt(status, 'readyMachineCount') ?? 0,
-    unavailable: numberAt(status, 'unavailableMachineCount') ?? 0,
-    degraded: numberAt(status, 'degradedMachineCount') ?? 0,
+    ready: status.readyMachineCount ?? 0,
+    unavailable: status.unavailableMachineCount ?? 0,
+    degraded: status.degradedMachineCount ?? 0,
     current,
     target,
     pending,
-    paused: specOf(pool).paused === true,
+    paused: pool.spec?.paused === true,
   };
 }
 
 /**
  * Health of an OpenShift `machineconfiguration.openshift.io/v1` MachineConfigPool, in this order:
  *
- * - `Unknown` (NoStatus) before the machine config controller writes status;
+ * - `Unknown` (NoStatus) before the machine config controller writes status, and (InvalidObject)
+ *   when a field it reads has another type than the MCO writes (`machineConfigPoolSchema`);
  * - `Progressing` (ObservedGenerationOutdated) while it has not observed the latest spec;
  * - `Degraded` when `RenderDegraded` (a MachineConfig cannot be rendered), `NodeDegraded` or
  *   `Degraded` is True, or `degradedMachineCount` is above zero;
@@ -73,6 +73,13 @@ export function poolProgress(pool: K8sObject): PoolProgress {
  */
 export function machineConfigPoolHealth(obj: K8sObject): HealthVerdict {
   if (!statusOf(obj)) return noStatus(obj);
+  const parsed = machineConfigPoolSchema.safeParse(obj);
+  if (!parsed.success)
+    return verdict(
+      'Unknown',
+      'InvalidObject',
+      `unexpected shape: ${summarizeProblems(formatIssues(parsed.error.issues))}`,
+    );
   const stale = staleGeneration(obj);
   if (stale) return stale;
 
@@ -80,7 +87,7 @@ export function machineConfigPoolHealth(obj: K8sObject): HealthVerdict {
     const condition = conditionWith(obj, type, 'True');
     if (condition) return verdict('Degraded', type, describeCondition(condition));
   }
-  const p = poolProgress(obj);
+  const p = poolProgress(parsed.data);
   if (p.degraded > 0) {
     return verdict('Degraded', 'MachinesDegraded', `${p.degraded} of ${p.machines} machines are degraded`);
   }

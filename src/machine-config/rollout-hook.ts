@@ -3,6 +3,7 @@ import type { WaitCheck } from '../apply/wait.js';
 import { ANNOTATIONS } from '../core/annotations.js';
 import { idOfRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
+import { readMachineConfigPool, type MachineConfigPool } from '../health/machine-config-pool-schema.js';
 import type { PlanItem } from '../plan/types.js';
 import { poolsSelecting } from './pool-selection.js';
 import { poolRollout } from './rollout-state.js';
@@ -14,40 +15,46 @@ export const ROLLOUT_MANAGER = 'groundwork-rollout';
 const MCP = 'machineconfiguration.openshift.io/v1';
 
 /**
+ * The live pools, each checked by `readMachineConfigPool`.
+ * @throws ClusterObjectInvalidError naming the first pool with a field of an unexpected type.
+ */
+async function livePools(ctx: StageContext): Promise<MachineConfigPool[]> {
+  return (await ctx.target.list(MCP, 'MachineConfigPool', '')).map(readMachineConfigPool);
+}
+
+/**
  * The machine-configs stage's hook: says which pools a MachineConfig change rolls and how many
  * nodes reboot, keeps pools with maintenance windows paused outside their windows (changes wait
  * there and are reported as pending, not failed), and waits until every pool that selects a platform
  * MachineConfig runs it, decided by the pool's status (`poolRollout`), never by a change of rendered
  * name. Degraded, RenderDegraded or NodeDegraded stops the rollout with the MCO's own message. The master
  * pool's pause is touched only when its construct declares `managePause` (windows imply it on
- * other pools). `now` is injected so tests and the quick start control time.
+ * other pools). `now` is injected so tests and the quick start control time. A live pool whose
+ * fields do not have the MCO's types fails the stage with `ClusterObjectInvalid` naming it.
  */
 export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): StageHook {
   const now = opts.now ?? (() => new Date());
   return {
     async beforeApply(ctx) {
-      const live = await ctx.target.list(MCP, 'MachineConfigPool', '');
+      const live = await livePools(ctx);
       const affected = affectedPools(ctx.items, live);
       for (const [pool, mcs] of affected) {
         const obj = live.find((p) => p.metadata.name === pool);
-        const status = (obj?.status ?? {}) as { machineCount?: number };
-        const spec = (obj?.spec ?? {}) as { maxUnavailable?: number | string };
         ctx.notice(
-          `MachineConfigPool/${pool}: ${mcs.join(', ')} → ${rebootCount(status.machineCount)} reboot, maxUnavailable ${spec.maxUnavailable ?? 1}`,
+          `MachineConfigPool/${pool}: ${mcs.join(', ')} → ${rebootCount(obj?.status?.machineCount)} reboot, maxUnavailable ${obj?.spec?.maxUnavailable ?? 1}`,
         );
       }
       for (const pool of live) await enforceWindow(ctx, pool, now());
     },
     async check(ctx) {
-      const live = await ctx.target.list(MCP, 'MachineConfigPool', '');
+      const live = await livePools(ctx);
       const watched = watchedPools(ctx.items, live);
       const rendered = await renderedConfigs(ctx, [...watched.keys()]);
       const pending: string[] = [];
       const deferred: string[] = [];
       for (const [pool, declared] of watched) {
         await enforceWindow(ctx, pool, now());
-        const configuration = (pool.spec as { configuration?: { name?: string } } | undefined)?.configuration;
-        const rollout = poolRollout(pool, declared, rendered.get(configuration?.name ?? ''));
+        const rollout = poolRollout(pool, declared, rendered.get(pool.spec?.configuration?.name ?? ''));
         if (rollout.state === 'degraded') return { done: false, pending, failed: rollout.message };
         if (rollout.state === 'paused') deferred.push(pausedMessage(pool, now()));
         if (rollout.state === 'waiting') pending.push(rollout.message);
@@ -67,7 +74,10 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
  * rolling from an earlier apply, is part of the desired state too), and every pool the platform
  * creates or changes.
  */
-function watchedPools(items: readonly PlanItem[], live: readonly K8sObject[]): Map<K8sObject, K8sObject[]> {
+function watchedPools(
+  items: readonly PlanItem[],
+  live: readonly MachineConfigPool[],
+): Map<MachineConfigPool, K8sObject[]> {
   const declaredPools = items
     .filter((i) => i.ref.kind === 'MachineConfigPool' && i.desired)
     .map((i) => i.desired!);
@@ -84,7 +94,7 @@ function watchedPools(items: readonly PlanItem[], live: readonly K8sObject[]): M
       .filter((i) => i.ref.kind === 'MachineConfigPool' && i.action !== 'unchanged')
       .map((i) => i.ref.name),
   );
-  const out = new Map<K8sObject, K8sObject[]>();
+  const out = new Map<MachineConfigPool, K8sObject[]>();
   for (const pool of live) {
     const name = pool.metadata.name;
     if (selected.has(name) || changedPools.has(name)) out.set(pool, selected.get(name) ?? []);
@@ -95,13 +105,9 @@ function watchedPools(items: readonly PlanItem[], live: readonly K8sObject[]): M
 /** The rendered MachineConfigs the pools target, by name (absent when they cannot be read). */
 async function renderedConfigs(
   ctx: StageContext,
-  pools: readonly K8sObject[],
+  pools: readonly MachineConfigPool[],
 ): Promise<Map<string, K8sObject>> {
-  const names = new Set(
-    pools
-      .map((p) => (p.spec as { configuration?: { name?: string } } | undefined)?.configuration?.name)
-      .filter((n): n is string => !!n),
-  );
+  const names = new Set(pools.map((p) => p.spec?.configuration?.name).filter((n): n is string => !!n));
   const refs = [...names].map((name) => ({
     id: idOfRef({ group: 'machineconfiguration.openshift.io', kind: 'MachineConfig', namespace: '', name }),
     apiVersion: MCP,
@@ -139,12 +145,12 @@ function affectedPools(items: readonly PlanItem[], livePools: readonly K8sObject
 }
 
 /** Pauses a window-managed pool outside its windows and unpauses it inside them. */
-async function enforceWindow(ctx: StageContext, pool: K8sObject, now: Date): Promise<void> {
+async function enforceWindow(ctx: StageContext, pool: MachineConfigPool, now: Date): Promise<void> {
   const a = pool.metadata.annotations ?? {};
   if (a[ANNOTATIONS.managePause] !== 'true' || !a[ANNOTATIONS.maintenanceWindows]) return;
   const parsed = parseWindows(a[ANNOTATIONS.maintenanceWindows]!);
   const open = parsed.ok ? windowState(parsed.windows, now).open : false;
-  const paused = (pool.spec as { paused?: boolean } | undefined)?.paused === true;
+  const paused = pool.spec?.paused === true;
   if (paused === !open) return;
   await ctx.target.apply(
     {

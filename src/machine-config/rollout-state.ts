@@ -1,4 +1,5 @@
-import { findCondition, isPlainObject, type K8sObject } from '../core/object.js';
+import { isPlainObject, type K8sObject } from '../core/object.js';
+import type { MachineConfigPool } from '../health/machine-config-pool-schema.js';
 
 const DEGRADED = ['RenderDegraded', 'NodeDegraded', 'Degraded'];
 
@@ -26,31 +27,25 @@ export type PoolRollout =
  *   `Updated` not True, `Updating` True, or fewer updated machines than machines);
  * - `done` otherwise.
  *
- * `declared` are the platform's MachineConfigs that this pool selects; `rendered` is the MachineConfig
- * named by `spec.configuration.name`, or undefined when it could not be read.
+ * `pool` is parsed at the edge (`readMachineConfigPool`). `declared` are the platform's MachineConfigs
+ * that this pool selects; `rendered` is the MachineConfig named by `spec.configuration.name`, or
+ * undefined when it could not be read.
  */
 export function poolRollout(
-  pool: K8sObject,
+  pool: MachineConfigPool,
   declared: readonly K8sObject[],
   rendered: K8sObject | undefined,
 ): PoolRollout {
   const name = `MachineConfigPool/${pool.metadata.name}`;
-  const degraded = DEGRADED.map((t) => findCondition(pool, t)).find((c) => c?.status === 'True');
+  const conditionOf = (type: string) => pool.status?.conditions?.find((c) => c.type === type);
+  const degraded = DEGRADED.map(conditionOf).find((c) => c?.status === 'True');
   if (degraded)
     return {
       state: 'degraded',
       message: `${name} ${degraded.type}: ${degraded.message ?? degraded.reason ?? ''}`,
     };
-  const spec = (pool.spec ?? {}) as {
-    paused?: boolean;
-    configuration?: { name?: string; source?: { name?: string }[] };
-  };
-  const status = (pool.status ?? {}) as {
-    observedGeneration?: number;
-    machineCount?: number;
-    updatedMachineCount?: number;
-    configuration?: { name?: string };
-  };
+  const spec = pool.spec ?? {};
+  const status = pool.status ?? {};
   if (!pool.status || (status.observedGeneration ?? 0) < (pool.metadata.generation ?? 0))
     return { state: 'waiting', message: `${name}: waiting for the MCO to observe the pool` };
   const missing = missingFromRendered(spec.configuration, declared, rendered);
@@ -61,8 +56,8 @@ export function poolRollout(
     };
   const moving =
     status.configuration?.name !== spec.configuration?.name ||
-    findCondition(pool, 'Updated')?.status !== 'True' ||
-    findCondition(pool, 'Updating')?.status === 'True' ||
+    conditionOf('Updated')?.status !== 'True' ||
+    conditionOf('Updating')?.status === 'True' ||
     (status.updatedMachineCount ?? 0) < (status.machineCount ?? 0);
   if (!moving) return { state: 'done' };
   if (spec.paused) return { state: 'paused', message: `${name}: paused; changes pending` };
@@ -77,7 +72,7 @@ export function poolRollout(
  * not hold yet, or undefined when it holds them all.
  */
 function missingFromRendered(
-  configuration: { name?: string; source?: { name?: string }[] } | undefined,
+  configuration: NonNullable<MachineConfigPool['spec']>['configuration'],
   declared: readonly K8sObject[],
   rendered: K8sObject | undefined,
 ): string | undefined {

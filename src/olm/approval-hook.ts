@@ -7,7 +7,13 @@ import { decideApprovals } from './approval.js';
 import { dependencyLookup, type DependencyLookup } from './dependencies.js';
 import type { ApprovalReport } from './approval-report.js';
 import type { Catalog } from './catalog/model.js';
-import { isManualApproval, toInstallPlan, toSubscription, type SubscriptionLike } from './olm-objects.js';
+import {
+  isManualApproval,
+  toClusterServiceVersion,
+  toInstallPlan,
+  toSubscription,
+  type SubscriptionLike,
+} from './olm-objects.js';
 import { wantedCSVs } from './pin.js';
 
 /** Field manager of InstallPlan approvals, apart from the platform's own `groundwork`. */
@@ -76,29 +82,24 @@ export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHo
   };
 }
 
+/** The pinned Subscriptions among the desired objects (each checked with the Subscription schema). */
 function pinsOf(objects: readonly K8sObject[]): Pin[] {
   return objects
     .filter((o) => o.kind === 'Subscription')
-    .map((o) => ({
-      o,
-      spec: (o.spec ?? {}) as {
-        name?: string;
-        channel?: string;
-        startingCSV?: string;
-        installPlanApproval?: string;
-      },
-    }))
-    .filter(
-      ({ spec }) =>
-        isManualApproval(spec.installPlanApproval) && spec.startingCSV && spec.name && spec.channel,
-    )
-    .map(({ o, spec }) => ({
-      sub: o.metadata.name,
-      namespace: o.metadata.namespace ?? '',
-      package: spec.name!,
-      channel: spec.channel!,
-      pin: spec.startingCSV!,
-    }));
+    .map(toSubscription)
+    .flatMap(({ metadata, spec }) =>
+      isManualApproval(spec.installPlanApproval) && spec.startingCSV && spec.channel
+        ? [
+            {
+              sub: metadata.name,
+              namespace: metadata.namespace ?? '',
+              package: spec.name,
+              channel: spec.channel,
+              pin: spec.startingCSV,
+            },
+          ]
+        : [],
+    );
 }
 
 async function approvals(
@@ -183,14 +184,15 @@ async function pinnedCheck(ctx: StageContext, reports: readonly ApprovalReport[]
     pinsOf(ctx.items.map((i) => i.desired!)).map((p) => [`${p.namespace}/${p.sub}`, p.pin]),
   );
   for (const item of ctx.items) {
-    const live = (await ctx.target.list(OLM, 'Subscription', item.ref.namespace)).find(
+    const found = (await ctx.target.list(OLM, 'Subscription', item.ref.namespace)).find(
       (s) => s.metadata.name === item.ref.name,
     );
-    const installed = (live?.status as { installedCSV?: string } | undefined)?.installedCSV;
+    const live = found && toSubscription(found);
+    const installed = live?.status?.installedCSV;
     const pin = pins.get(`${item.ref.namespace}/${item.ref.name}`);
     if (!installed) {
       pending.push(
-        `${describeRef(item.ref)}: no CSV installed yet (${(live?.status as { state?: string } | undefined)?.state ?? 'not resolved'})`,
+        `${describeRef(item.ref)}: no CSV installed yet (${live?.status?.state ?? 'not resolved'})`,
       );
       continue;
     }
@@ -201,7 +203,7 @@ async function pinnedCheck(ctx: StageContext, reports: readonly ApprovalReport[]
     const csv = (await ctx.target.list(OLM, 'ClusterServiceVersion', item.ref.namespace)).find(
       (c) => c.metadata.name === installed,
     );
-    const phase = (csv?.status as { phase?: string } | undefined)?.phase;
+    const phase = csv && toClusterServiceVersion(csv).status?.phase;
     if (phase !== 'Succeeded')
       pending.push(`${describeRef(item.ref)}: CSV ${installed} ${phase ?? 'not created yet'}`);
   }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
+import { subjectOf } from '../core/cluster-object.js';
+import { clusterServiceVersionSchema, subscriptionStatusSchema } from '../health/olm-status-schemas.js';
 
 /**
  * The parts of OLM's InstallPlan and Subscription (operators.coreos.com/v1alpha1)
@@ -28,33 +30,28 @@ export const subscriptionSchema = z.looseObject({
     startingCSV: z.string().optional(),
     installPlanApproval: z.string().optional(),
   }),
-  status: z
-    .looseObject({
-      installedCSV: z.string().optional(),
-      currentCSV: z.string().optional(),
-      state: z.string().optional(),
-      installPlanRef: z.looseObject({ name: z.string(), namespace: z.string().optional() }).optional(),
-    })
-    .optional(),
+  status: subscriptionStatusSchema.optional(),
 });
 
 export type InstallPlanLike = z.infer<typeof installPlanSchema>;
 export type SubscriptionLike = z.infer<typeof subscriptionSchema>;
 
-/** An InstallPlan or Subscription read from the cluster lacks a field the decision needs. */
+/** An InstallPlan, Subscription or CSV read from the cluster lacks a field the decision needs. */
 export class OlmObjectInvalidError extends GroundworkError {
   constructor(subject: string, problems: readonly string[]) {
     super({ code: 'OlmObjectInvalid', subject, message: problems.join('; ') });
   }
 }
 
-function parseWith<S extends z.ZodType>(schema: S, kind: string, obj: unknown): z.infer<S> {
+/**
+ * Validates an OLM object read from the cluster with `schema`.
+ * @throws OlmObjectInvalidError naming the object (`Kind/namespace/name`) and every problem.
+ */
+export function parseWith<S extends z.ZodType>(schema: S, kind: string, obj: unknown): z.infer<S> {
   const r = schema.safeParse(obj);
   if (r.success) return r.data;
-  const meta = (obj as { metadata?: { name?: unknown; namespace?: unknown } } | undefined)?.metadata;
-  const subject = `${kind}/${String(meta?.namespace ?? '')}/${String(meta?.name ?? '?')}`;
   throw new OlmObjectInvalidError(
-    subject,
+    subjectOf(kind, obj),
     r.error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`),
   );
 }
@@ -67,6 +64,11 @@ export function toInstallPlan(obj: unknown): InstallPlanLike {
 /** Validates a Subscription from the cluster. @throws OlmObjectInvalidError listing every problem. */
 export function toSubscription(obj: unknown): SubscriptionLike {
   return parseWith(subscriptionSchema, 'Subscription', obj);
+}
+
+/** Validates a ClusterServiceVersion from the cluster (its phase). @throws OlmObjectInvalidError. */
+export function toClusterServiceVersion(obj: unknown): z.infer<typeof clusterServiceVersionSchema> {
+  return parseWith(clusterServiceVersionSchema, 'ClusterServiceVersion', obj);
 }
 
 /** OLM's reading of `installPlanApproval`: only the exact string `Manual` is manual. */

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Manifest } from '../synth/manifest.js';
 import type { PostSynthContext } from '../synth/post-synth-checks.js';
 import type { ValidationIssue } from '../synth/validation.js';
@@ -18,8 +19,17 @@ export async function checkPinsAgainstCatalogs(ctx: PostSynthContext): Promise<V
     .flatMap((m) => checkSubscription(m, catalogs));
 }
 
+/** The pin fields of a desired Subscription; fields of other types are `checkSubscriptions`' to report. */
+const pinFields = z.looseObject({
+  name: z.string().optional(),
+  channel: z.string().optional(),
+  startingCSV: z.string().optional(),
+});
+
 function checkSubscription(m: Manifest, catalogs: readonly Catalog[]): ValidationIssue[] {
-  const spec = (m.object.spec ?? {}) as { name?: string; channel?: string; startingCSV?: string };
+  const parsed = pinFields.safeParse(m.object.spec ?? {});
+  if (!parsed.success) return [];
+  const spec = parsed.data;
   const path = m.source.replace(/\/Subscription$/, '');
   const catalog = catalogs.find((c) => spec.name !== undefined && c.packages.has(spec.name));
   if (!catalog || !spec.name) return [];

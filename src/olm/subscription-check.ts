@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/object.js';
 import type { Manifest } from '../synth/manifest.js';
 import type { PostSynthContext } from '../synth/post-synth-checks.js';
 import type { ValidationIssue } from '../synth/validation.js';
@@ -24,7 +25,7 @@ export async function checkSubscriptions(ctx: PostSynthContext): Promise<Validat
 
 function checkOne(m: Manifest, groups: ReadonlySet<string>): ValidationIssue[] {
   const path = m.source.replace(/\/(Subscription|Resource)$/, '');
-  const spec = (m.object.spec ?? {}) as Record<string, unknown>;
+  const spec = isPlainObject(m.object.spec) ? m.object.spec : {};
   const issue = (field: string, message: string, fix: string, severity: 'error' | 'warning' = 'error') => ({
     path,
     field,

@@ -1,6 +1,7 @@
 import { policyOf } from '../core/annotations.js';
+import { definedKind } from '../core/crd-kind.js';
 import { describeRef, parseId, refOf, type ObjectId } from '../core/object-id.js';
-import { splitApiVersion, type K8sObject } from '../core/object.js';
+import { isPlainObject, splitApiVersion, type K8sObject } from '../core/object.js';
 import type { Manifest } from '../synth/manifest.js';
 import { looksUnchanged } from './compare.js';
 import { diffValues } from './field-diff.js';
@@ -171,8 +172,8 @@ function kindsDefinedBy(desired: readonly Manifest[]): Set<string> {
   const out = new Set<string>();
   for (const m of desired) {
     if (m.object.kind !== 'CustomResourceDefinition') continue;
-    const spec = (m.object.spec ?? {}) as { group?: string; names?: { kind?: string } };
-    if (spec.group && spec.names?.kind) out.add(`${spec.group}/${spec.names.kind}`);
+    const defined = definedKind(m.object);
+    if (defined) out.add(`${defined.group}/${defined.kind}`);
   }
   return out;
 }
@@ -229,10 +230,7 @@ function planDesired(
     };
   }
   if (!live) {
-    if (
-      m.object.kind === 'ClusterVersion' &&
-      !(m.object.spec as { clusterID?: string } | undefined)?.clusterID
-    ) {
+    if (m.object.kind === 'ClusterVersion' && !(isPlainObject(m.object.spec) && m.object.spec.clusterID)) {
       return {
         ...base,
         action: 'skip',

@@ -8,7 +8,12 @@ import {
 } from '../../src/cluster/sync-status-store.js';
 import { idOfRef } from '../../src/core/object-id.js';
 import { DriftReport } from '../../src/report/drift-report.js';
-import { nextStatus, type SyncEvent, type SyncStatus } from '../../src/report/sync-status.js';
+import {
+  nextStatus,
+  type SyncEvent,
+  type SyncStatus,
+  type SyncStatusJson,
+} from '../../src/report/sync-status.js';
 import { useCluster } from '../harness/cluster.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-psync' });
@@ -66,7 +71,8 @@ describe('SyncStatusStore on the real control plane', () => {
     const status = applied(t(5));
 
     expect(await store.write(name, spec, status)).toBe('updated');
-    const live = await cluster.client.request<PlatformSyncObject>(
+    // Read raw (unchecked) to see exactly what the server kept.
+    const live = await cluster.client.request<PlatformSyncObject & { status?: SyncStatusJson }>(
       'GET',
       `/apis/groundwork.io/v1alpha1/namespaces/${cluster.namespace}/platformsyncs/${name}`,
     );

@@ -3,9 +3,12 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { z } from 'zod';
 import { ClusterSession } from '../../engine/reconcile.js';
 import { startAgent } from '../../agent/start.js';
 import { ClusterObserver } from '../../cluster/observer.js';
+import { readClusterVersion } from '../../cluster-version/cluster-state.js';
+import { k8sObjectSchema, objectSchema } from '../../core/cluster-object.js';
 import type { K8sObject } from '../../core/object.js';
 import { KubeClient } from '../../cluster/client.js';
 import { installCrds } from '../../cluster/crds.js';
@@ -20,6 +23,18 @@ import { SimulatedOpenShift } from '../../simulators/world.js';
 import { terminalProgress } from '../progress.js';
 import { runCommand } from '../run-command.js';
 import type { CommandModule } from './command-module.js';
+
+/** The demo's ConfigMap, and the Events the agent writes about it, as read back. */
+const configMapSchema = objectSchema.extend({ data: z.record(z.string(), z.string()) });
+const eventListSchema = z.looseObject({
+  items: z.array(
+    z.looseObject({
+      reason: z.string().optional(),
+      note: z.string().optional(),
+      regarding: z.looseObject({ name: z.string().optional() }).optional(),
+    }),
+  ),
+});
 
 interface QuickstartFlags {
   overlay: string;
@@ -176,7 +191,7 @@ export const registerQuickstart: CommandModule = (program: Command, setExitCode)
           "someone edits the ConfigMap platform-gitops/platform-info behind git's back (like `kubectl edit`).",
         );
         const path = '/api/v1/namespaces/platform-gitops/configmaps/platform-info';
-        const before = await admin.request<{ data: Record<string, string> }>('GET', path);
+        const before = await admin.request('GET', path, { schema: configMapSchema });
         await admin.request('PUT', path, {
           body: { ...before, data: { ...before.data, owner: 'someone-else' } },
           query: { fieldManager: 'kubectl-edit' },
@@ -185,11 +200,15 @@ export const registerQuickstart: CommandModule = (program: Command, setExitCode)
         let report: DriftReport | undefined;
         while (Date.now() - editedAt < 10_000) {
           const drift = runner.agent.state.drift;
-          const events = await admin.request<{
-            items: { reason: string; note: string; regarding: { name: string } }[];
-          }>('GET', '/apis/events.k8s.io/v1/namespaces/platform-gitops/events');
+          const events = await admin.request(
+            'GET',
+            '/apis/events.k8s.io/v1/namespaces/platform-gitops/events',
+            {
+              schema: eventListSchema,
+            },
+          );
           const detected = events.items.find(
-            (e) => e.reason === 'DriftDetected' && e.regarding.name === 'platform-info',
+            (e) => e.reason === 'DriftDetected' && e.regarding?.name === 'platform-info',
           );
           if (detected) {
             const found = runner.agent.state.lastDetected;
@@ -207,8 +226,7 @@ export const registerQuickstart: CommandModule = (program: Command, setExitCode)
         if (report?.drifted) out(indent(report.toString()));
         const restored = await waitFor(
           async () =>
-            (await admin.request<{ data: Record<string, string> }>('GET', path)).data.owner ===
-            'platform-team',
+            (await admin.request('GET', path, { schema: configMapSchema })).data.owner === 'platform-team',
           10_000,
         );
         out(
@@ -277,12 +295,11 @@ async function atTarget(client: KubeClient, objects: readonly K8sObject[]): Prom
   const target = cv?.metadata.annotations?.['groundwork.io/target-version'];
   if (!cv || !target) return true;
   const live = await client
-    .request<{ status?: { history?: { version: string; state: string }[] } }>(
-      'GET',
-      `/apis/config.openshift.io/v1/clusterversions/${cv.metadata.name}`,
-    )
-    .catch(() => undefined);
-  const latest = live?.status?.history?.[0];
+    .request('GET', `/apis/config.openshift.io/v1/clusterversions/${cv.metadata.name}`, {
+      schema: k8sObjectSchema,
+    })
+    .catch(() => undefined); // not created yet
+  const latest = live && readClusterVersion(live).status?.history[0];
   return latest?.version === target && latest.state === 'Completed';
 }
 

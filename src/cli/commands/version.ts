@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { KubeClient } from '../../cluster/client.js';
+import { versionInfoSchema } from '../../cluster/response-body.js';
 import { errorMessage, hasCode } from '../../core/errors.js';
 import { packageVersion } from '../../core/package-root.js';
 import { ExitCode } from '../exit-code.js';
@@ -44,7 +45,7 @@ export const registerVersion: CommandModule = (program: Command, setExitCode) =>
             });
             try {
               info.serverVersion = (
-                await client.request<{ gitVersion: string }>('GET', '/version', { noRetry: true })
+                await client.request('GET', '/version', { noRetry: true, schema: versionInfoSchema })
               ).gitVersion;
             } finally {
               client.close();

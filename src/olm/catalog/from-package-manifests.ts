@@ -1,33 +1,49 @@
+import { z } from 'zod';
 import type { K8sObject } from '../../core/object.js';
+import { parseWith } from '../olm-objects.js';
 import { buildChannel } from './channel-graph.js';
 import type { Bundle, Catalog, CatalogPackage, Channel, ChannelEntry } from './model.js';
 
-interface PackageManifestStatus {
-  packageName?: string;
-  defaultChannel?: string;
-  channels?: {
-    name: string;
-    currentCSV?: string;
-    currentCSVDesc?: {
-      version?: string;
-      replaces?: string;
-      skips?: string[];
-      annotations?: Record<string, string>;
-    };
-    entries?: { name: string; version?: string }[];
-  }[];
-}
+/** What the package server writes into a PackageManifest's status, as far as the catalog reads it. */
+const packageManifestSchema = z.looseObject({
+  metadata: z.looseObject({ name: z.string().min(1), namespace: z.string().optional() }),
+  status: z
+    .looseObject({
+      packageName: z.string().optional(),
+      defaultChannel: z.string().optional(),
+      channels: z
+        .array(
+          z.looseObject({
+            name: z.string(),
+            currentCSV: z.string().optional(),
+            currentCSVDesc: z
+              .looseObject({
+                version: z.string().optional(),
+                replaces: z.string().optional(),
+                skips: z.array(z.string()).nullish(),
+                annotations: z.record(z.string(), z.string()).nullish(),
+              })
+              .optional(),
+            entries: z.array(z.looseObject({ name: z.string(), version: z.string().optional() })).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .optional(),
+});
 
 /**
  * A catalog model from live `packages.operators.coreos.com/v1` PackageManifests (what OpenShift's
  * package server offers). A PackageManifest lists each channel's entries head first, with versions,
  * but carries the upgrade edges (`replaces`, `skips`, `olm.skipRange`) of the head only: older
  * entries are taken to replace the next older one. Use a file-based catalog for exact paths.
+ * @throws OlmObjectInvalidError naming a PackageManifest whose status fields have other types.
  */
 export function catalogFromPackageManifests(manifests: readonly K8sObject[]): Catalog {
   const packages = new Map<string, CatalogPackage>();
-  for (const pm of manifests) {
-    const status = (pm.status ?? {}) as PackageManifestStatus;
+  for (const raw of manifests) {
+    const pm = parseWith(packageManifestSchema, 'PackageManifest', raw);
+    const status = pm.status ?? {};
     const name = status.packageName ?? pm.metadata.name;
     const bundles = new Map<string, Bundle>();
     const channels = new Map<string, Channel>();

@@ -1,6 +1,6 @@
 import { tryParseChannel, type Channel } from '../../../cluster-version/channel.js';
 import { parseVersion } from '../../../cluster-version/version.js';
-import { ANNOTATIONS } from '../../../core/annotations.js';
+import { ANNOTATIONS, acceptedRisksOf } from '../../../core/annotations.js';
 import { describeRef } from '../../../core/object-id.js';
 import { isPlainObject, type K8sObject } from '../../../core/object.js';
 import { isKind, type ManifestPair } from '../manifest-pair.js';
@@ -59,18 +59,11 @@ interface Target {
 function read(obj: K8sObject): Target {
   const a = obj.metadata.annotations ?? {};
   const spec = isPlainObject(obj.spec) ? obj.spec : {};
-  let acceptedRisks: string[] = [];
-  try {
-    const parsed = JSON.parse(a[ANNOTATIONS.acceptedRisks] ?? '[]') as unknown;
-    if (Array.isArray(parsed)) acceptedRisks = parsed.filter((r): r is string => typeof r === 'string');
-  } catch {
-    acceptedRisks = []; // synth validated it; a hand-written annotation that is not JSON accepts nothing
-  }
   return {
     version: a[ANNOTATIONS.targetVersion],
     channel: typeof spec.channel === 'string' ? spec.channel : undefined,
     controlPlaneOnly: a[ANNOTATIONS.controlPlaneOnly] === 'true',
-    acceptedRisks,
+    acceptedRisks: acceptedRisksOf(obj),
   };
 }
 

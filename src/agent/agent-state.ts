@@ -33,42 +33,80 @@ export interface GoodRevision {
   data: PlatformData;
 }
 
-/** What the agent knows after a cycle or a drift check: the input of status, events and metrics. */
-export interface AgentState {
-  lastGood: GoodRevision | undefined;
-  lastAttemptedRevision: string | undefined;
-  failure: { reason: CycleFailure; message: string } | undefined;
-  /** Consecutive failed cycles (for backoff). */
-  failures: number;
-  drift: DriftItem[];
-  /** The drift most recently detected, kept after self-heal corrected it (for reports of what happened). */
-  lastDetected: DriftItem[];
-  health: HealthVerdict | undefined;
-  inventory: number;
-  pending: { stage: string; message: string }[];
-  lastChanges: ChangeSet | undefined;
-  reconciling: boolean;
-  /**
-   * Where the last cycle spent its time, in milliseconds (for logs and the benchmark). `unchanged`:
-   * the cycle found its revision and the watched objects as the last quiet cycle left them, and
-   * did not plan.
-   */
-  timings: {
-    fetch?: number;
-    synth?: number;
-    plan?: number;
-    apply?: number;
-    health?: number;
-    unchanged?: true;
-  };
-  /** The platform's name from the last fetched groundwork.yaml (known before any synth succeeds). */
-  platformName: string | undefined;
+/**
+ * Where the last cycle spent its time, in milliseconds (for logs and the benchmark). `unchanged`:
+ * the cycle found its revision and the watched objects as the last quiet cycle left them, and did
+ * not plan.
+ */
+export interface CycleTimings {
+  fetch?: number;
+  synth?: number;
+  plan?: number;
+  apply?: number;
+  health?: number;
+  unchanged?: true;
 }
+
+/**
+ * The last cycle that had nothing to apply and saw every list: its revision, the object caches'
+ * fingerprint taken before it observed, and when (ms since the epoch). A cycle that finds the same
+ * within `fullPlanEveryMs` does not plan.
+ */
+export interface QuietMark {
+  revision: string;
+  fingerprint: string;
+  at: number;
+}
+
+/**
+ * What the agent knows after a cycle or a drift check: the input of status, events and metrics.
+ * A value: the agent replaces it with `nextAgentState` (see next-agent-state.ts), never edits it.
+ */
+export interface AgentState {
+  readonly lastGood: GoodRevision | undefined;
+  readonly lastAttemptedRevision: string | undefined;
+  readonly failure: { reason: CycleFailure; message: string } | undefined;
+  /** Consecutive failed cycles (for backoff). */
+  readonly failures: number;
+  readonly drift: readonly DriftItem[];
+  /** The drift most recently detected, kept after self-heal corrected it (for reports of what happened). */
+  readonly lastDetected: readonly DriftItem[];
+  readonly health: HealthVerdict | undefined;
+  /** Desired objects of the last good revision's plan. */
+  readonly inventory: number;
+  /** Stage waits the last apply left pending (kept by cycles that apply nothing). */
+  readonly pending: readonly { stage: string; message: string }[];
+  readonly lastChanges: ChangeSet | undefined;
+  readonly reconciling: boolean;
+  readonly timings: CycleTimings;
+  /** The platform's name from the last fetched groundwork.yaml (known before any synth succeeds). */
+  readonly platformName: string | undefined;
+  /** The last quiet cycle; undefined once a cycle plans (until it ends quiet again). */
+  readonly quiet: QuietMark | undefined;
+}
+
+/** The state of an agent that has run no cycle. */
+export const INITIAL_AGENT_STATE: AgentState = {
+  lastGood: undefined,
+  lastAttemptedRevision: undefined,
+  failure: undefined,
+  failures: 0,
+  drift: [],
+  lastDetected: [],
+  health: undefined,
+  inventory: 0,
+  pending: [],
+  lastChanges: undefined,
+  reconciling: false,
+  timings: {},
+  platformName: undefined,
+  quiet: undefined,
+};
 
 /** One full cycle's outcome. */
 export interface CycleResult {
   revision: string | undefined;
   applied: boolean;
   failure?: { reason: CycleFailure; message: string };
-  drift: DriftItem[];
+  drift: readonly DriftItem[];
 }

@@ -1,18 +1,32 @@
 import type { ChangeSet } from '../apply/changeset.js';
-import type { AgentConfig, AgentState, CycleFailure, CycleResult, GoodRevision } from './agent-state.js';
-import { hasPendingWork, onlyGitChanges } from './plan-scope.js';
+import {
+  INITIAL_AGENT_STATE,
+  type AgentConfig,
+  type AgentState,
+  type CycleFailure,
+  type CycleResult,
+  type CycleTimings,
+  type GoodRevision,
+} from './agent-state.js';
+import {
+  FULL_PLAN_EVERY_MS,
+  applyFailure,
+  canSkipPlan,
+  decideApply,
+  quietMark,
+  splitDrift,
+} from './cycle-decision.js';
+import { desiredHealth } from './desired-health.js';
+import { correctedNote, detectedNote, driftKey } from './drift-notes.js';
+import { nextAgentState, type AgentEvent } from './next-agent-state.js';
 import { applyPlan } from '../apply/apply.js';
-import { GroundworkError, errorMessage, hasCode } from '../core/errors.js';
-import { describe } from '../core/object-id.js';
+import { GroundworkError, errorMessage } from '../core/errors.js';
 import type { K8sObject } from '../core/object.js';
-import { rollUp } from '../health/index.js';
 import type { HealthVerdict } from '../health/types.js';
-import { assessHealth } from '../health/index.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
 import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
-import type { SynthResult } from '../synth/synthesize.js';
 import type { ObservedChange } from './drift-watch.js';
 import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
@@ -37,27 +51,8 @@ export { onlyGitChanges } from './plan-scope.js';
  * Not a scheduler: `runner.ts` decides when cycles run (poll, webhook, backoff, leadership).
  */
 export class Agent {
-  readonly state: AgentState = {
-    lastGood: undefined,
-    lastAttemptedRevision: undefined,
-    failure: undefined,
-    failures: 0,
-    drift: [],
-    lastDetected: [],
-    health: undefined,
-    inventory: 0,
-    pending: [],
-    lastChanges: undefined,
-    reconciling: false,
-    timings: {},
-    platformName: undefined,
-  };
+  private current: AgentState = INITIAL_AGENT_STATE;
   private reported = new Set<string>();
-  /**
-   * The last cycle that had nothing to apply and saw every list: its revision, the object caches'
-   * fingerprint taken before it observed, and when. A cycle that finds the same is a no-op.
-   */
-  private quiet: { revision: string; fingerprint: string; at: number } | undefined;
 
   constructor(
     private readonly session: ClusterSession,
@@ -65,146 +60,148 @@ export class Agent {
     private readonly config: AgentConfig,
   ) {}
 
+  /** What the agent knows now. A value: each event replaces it (`nextAgentState`), none edits it. */
+  get state(): AgentState {
+    return this.current;
+  }
+
+  /** The only place the state changes. */
+  private record(event: AgentEvent): void {
+    this.current = nextAgentState(this.current, event);
+  }
+
   /** One full cycle. Never throws: failures are recorded in `state` and returned. */
   async cycle(signal: AbortSignal): Promise<CycleResult> {
-    this.state.reconciling = true;
+    this.record({ type: 'cycle-started' });
+    const timings: CycleTimings = {};
     try {
-      return await this.runCycle(signal);
+      return await this.runCycle(signal, timings);
     } finally {
-      this.state.reconciling = false;
+      this.record({ type: 'cycle-ended', timings });
     }
   }
 
-  private async runCycle(signal: AbortSignal): Promise<CycleResult> {
-    let candidate: GoodRevision;
-    const timings: AgentState['timings'] = (this.state.timings = {});
+  /** Fetch → synth → (skip, or observe → decide → apply) → health; the decisions are cycle-decision.ts. */
+  private async runCycle(signal: AbortSignal, timings: CycleTimings): Promise<CycleResult> {
     let mark = Date.now();
-    const lap = (phase: Exclude<keyof AgentState['timings'], 'unchanged'>) => {
+    const lap = (phase: Exclude<keyof CycleTimings, 'unchanged'>) => {
       timings[phase] = Date.now() - mark;
       mark = Date.now();
     };
-    try {
-      const checkout = await this.ports.fetch(signal);
-      lap('fetch');
-      this.state.lastAttemptedRevision = checkout.revision;
-      this.state.platformName =
-        (await this.ports.platformName?.(checkout.dir).catch(() => undefined)) ?? this.state.platformName;
-      if (this.state.lastGood?.revision === checkout.revision) {
-        candidate = this.state.lastGood;
-      } else {
-        try {
-          const synth = await this.ports.synth(checkout.dir, this.config.overlay);
-          candidate = {
-            revision: checkout.revision,
-            synth,
-            data: await this.ports.platformData(checkout.dir),
-          };
-          lap('synth');
-        } catch (err) {
-          return this.fail('SynthFailed', synthMessage(err));
-        }
-      }
-    } catch (err) {
-      return this.fail('FetchFailed', errorMessage(err));
-    }
+    const fetched = await this.fetchCandidate(signal, lap);
+    if ('result' in fetched) return fetched.result;
+    const { candidate } = fetched;
+    const lastGood = this.state.lastGood;
+    const isNew = candidate !== lastGood;
 
-    // Nothing to do when git and every watched object are as the last quiet cycle left them: the
-    // plan is a function of the two (and of the inventory, which only Groundwork writes).
     const fingerprint = this.session.cache?.fingerprint();
+    const { mode, fullPlanEveryMs = FULL_PLAN_EVERY_MS } = this.config;
+    const revision = candidate.revision;
     if (
-      candidate === this.state.lastGood &&
-      fingerprint !== undefined &&
-      this.quiet?.revision === candidate.revision &&
-      this.quiet.fingerprint === fingerprint &&
-      Date.now() - this.quiet.at < (this.config.fullPlanEveryMs ?? 600_000)
+      canSkipPlan({ quiet: this.state.quiet, revision, isNew, fingerprint, now: Date.now(), fullPlanEveryMs })
     ) {
       timings.unchanged = true;
-      this.state.failure = undefined;
-      this.state.failures = 0;
-      return { revision: candidate.revision, applied: false, drift: this.state.drift };
+      this.record({ type: 'unchanged' });
+      return { revision, applied: false, drift: this.state.drift };
     }
-    this.quiet = undefined;
+    this.record({ type: 'planning' });
 
     let observed;
     try {
-      observed = await observeAndPlan(this.session, candidate.synth, { revision: candidate.revision });
+      observed = await observeAndPlan(this.session, candidate.synth, { revision });
       lap('plan');
     } catch (err) {
       return this.fail('ObserveFailed', errorMessage(err));
     }
-    const isNew = candidate !== this.state.lastGood;
     const drift = detectDrift(observed.plan, observed.observed.listed);
-    // Detect-only: apply what git changed since the last good revision (nothing, for the same revision).
-    const wanted =
-      this.config.mode === 'detect-only'
-        ? onlyGitChanges(observed.plan, candidate.synth, isNew ? this.state.lastGood?.synth : candidate.synth)
-        : observed.plan;
-    const mustApply =
-      isNew ||
-      (this.config.mode === 'self-heal' && observed.plan.hasChanges) ||
-      hasPendingWork(observed.plan);
+    const decision = decideApply({
+      mode,
+      plan: observed.plan,
+      isNew,
+      candidate: candidate.synth,
+      lastGood: lastGood?.synth,
+    });
 
     let changes: ChangeSet | undefined;
-    if (mustApply) {
+    if (decision.apply) {
       changes = await applyObserved(
         this.session,
-        { ...observed, plan: wanted },
+        { ...observed, plan: decision.plan },
         {
-          revision: candidate.revision,
+          revision,
           prune: this.config.prune ?? true,
           wait: false,
           timeoutMs: this.config.timeoutMs ?? 60_000,
           ...(this.config.maxPruneShare !== undefined ? { maxPruneShare: this.config.maxPruneShare } : {}),
-          force: this.config.mode === 'self-heal' && !isNew,
+          force: decision.force,
           hooks: platformHooks(candidate.data),
           signal,
         },
       );
-      this.state.lastChanges = changes;
-      if (changes.error) {
-        const reason = hasCode(changes.error, 'Interrupted') ? 'Interrupted' : 'ApplyFailed';
-        // The apply may have written part of the new revision; the next cycle continues from there.
-        this.state.lastGood = isNew ? this.state.lastGood : candidate;
-        return this.fail(reason, changes.error.message, drift);
-      }
-      this.state.pending = changes.pending.map((p) => ({ stage: p.stage, message: p.message }));
+      // The apply may have written part of the new revision; the next cycle continues from there.
+      if (changes.error) return this.fail(applyFailure(changes.error), changes.error.message, drift, changes);
     }
-    this.state.lastGood = candidate;
-    this.state.failure = undefined;
-    this.state.failures = 0;
-    // What this apply wrote is no longer drift: a git change (new revision) or a correction (self-heal).
-    const written = new Set(
-      changes?.entries.filter((e) => e.action === 'created' || e.action === 'configured').map((e) => e.id) ??
-        [],
-    );
-    const corrected = isNew ? [] : drift.filter((d) => written.has(d.id));
+    const { written, corrected, remaining } = splitDrift({ drift, changes, isNew });
+    this.record({
+      type: 'applied',
+      good: candidate,
+      changes,
+      drift: remaining,
+      inventory: observed.plan.items.filter((i) => i.desired).length,
+    });
     await this.reportDrift(corrected);
-    for (const d of corrected) await this.corrected(d, candidate.revision);
-    this.state.drift = drift.filter((d) => !written.has(d.id));
-    this.state.inventory = observed.plan.items.filter((i) => i.desired).length;
-    if (mustApply) lap('apply');
+    for (const d of corrected) await this.corrected(d, revision);
+    if (decision.apply) lap('apply');
+    let health: HealthVerdict;
     try {
-      this.state.health = await this.health(candidate.synth, observed.observed.live, written);
+      health = await desiredHealth(this.session.target, candidate.synth, observed.observed.live, written);
     } catch (err) {
       // A health read that fails (a list the agent may not make) fails the cycle; it must not escape.
       return this.fail('ObserveFailed', errorMessage(err), this.state.drift);
     }
     lap('health');
-    // Quiet: nothing new from git, nothing to correct, and no hook waiting (an operator pin, a version
-    // step, a window: hooks resume on status changes of managed objects, which move the fingerprint).
-    const settled =
-      !isNew &&
-      !(this.config.mode === 'self-heal' && observed.plan.hasChanges) &&
-      this.state.pending.length === 0;
-    if (
-      settled &&
-      fingerprint !== undefined &&
-      observed.observed.failedLists.length === 0 &&
-      observed.observed.unknownKinds.size === 0
-    )
-      this.quiet = { revision: candidate.revision, fingerprint, at: Date.now() };
+    const { failedLists, unknownKinds } = observed.observed;
+    const quiet = quietMark({
+      mode,
+      isNew,
+      plan: observed.plan,
+      pending: this.state.pending,
+      incomplete: failedLists.length > 0 || unknownKinds.size > 0,
+      revision,
+      fingerprint,
+      now: Date.now(),
+    });
+    this.record({ type: 'assessed', health, quiet });
     await this.reportDrift(this.state.drift);
-    return { revision: candidate.revision, applied: mustApply, drift: this.state.drift };
+    return { revision, applied: decision.apply, drift: this.state.drift };
+  }
+
+  /**
+   * The cycle's candidate: the last good revision when git has not moved, else the fetched one,
+   * synthesized. Failures are recorded and returned as the cycle's result.
+   */
+  private async fetchCandidate(
+    signal: AbortSignal,
+    lap: (phase: 'fetch' | 'synth') => void,
+  ): Promise<{ candidate: GoodRevision } | { result: CycleResult }> {
+    try {
+      const checkout = await this.ports.fetch(signal);
+      lap('fetch');
+      const platformName = await this.ports.platformName?.(checkout.dir).catch(() => undefined);
+      this.record({ type: 'fetched', revision: checkout.revision, platformName });
+      const lastGood = this.state.lastGood;
+      if (lastGood?.revision === checkout.revision) return { candidate: lastGood };
+      try {
+        const synth = await this.ports.synth(checkout.dir, this.config.overlay);
+        const data = await this.ports.platformData(checkout.dir);
+        lap('synth');
+        return { candidate: { revision: checkout.revision, synth, data } };
+      } catch (err) {
+        return { result: this.fail('SynthFailed', synthMessage(err)) };
+      }
+    } catch (err) {
+      return { result: this.fail('FetchFailed', errorMessage(err)) };
+    }
   }
 
   /**
@@ -233,15 +230,13 @@ export class Agent {
       { platform: good.synth.platform, overlay: good.synth.overlay, revision: good.revision },
     );
     const found = detectDrift(subset, new Map());
-    this.state.drift = [...this.state.drift.filter((d) => !ids.has(d.id)), ...found];
+    this.record({ type: 'drift-checked', ids, found });
     await this.reportDrift(found);
     if (this.config.mode === 'self-heal' && found.length > 0) {
       const heal = await applyPlan(subset, this.session.target, { force: true, wait: false, signal });
-      const healed = heal.entries
-        .filter((e) => e.action === 'created' || e.action === 'configured')
-        .map((e) => e.id);
-      for (const d of found.filter((x) => healed.includes(x.id))) await this.corrected(d, good.revision);
-      this.state.drift = this.state.drift.filter((d) => !healed.includes(d.id));
+      const { written: healed } = splitDrift({ drift: [], changes: heal, isNew: false });
+      for (const d of found.filter((x) => healed.has(x.id))) await this.corrected(d, good.revision);
+      this.record({ type: 'drift-healed', ids: healed });
     }
     return found;
   }
@@ -252,92 +247,49 @@ export class Agent {
   }
 
   private async corrected(d: DriftItem, revision: string): Promise<void> {
-    const what =
-      d.type === 'missing'
-        ? 're-created the object'
-        : `restored ${d.fields.map((f) => f.path).join(', ') || 'the object'}`;
     await this.ports.event(d.ref, {
       type: 'Normal',
       reason: 'DriftCorrected',
       action: 'Heal',
-      note: `${what} as in git (${revision})`,
+      note: correctedNote(d, revision),
     });
     this.reported.delete(driftKey(d));
   }
 
-  private fail(reason: CycleFailure, message: string, drift: DriftItem[] = this.state.drift): CycleResult {
-    this.state.failure = { reason, message };
-    this.state.failures++;
-    return { revision: this.state.lastAttemptedRevision, applied: false, failure: this.state.failure, drift };
-  }
-
-  /**
-   * Health of the desired objects: from what the cycle observed, re-reading only the objects this
-   * cycle wrote (their status is what changed), so a no-op cycle reads nothing more.
-   */
-  private async health(
-    synth: SynthResult,
-    observed: ReadonlyMap<string, K8sObject>,
-    written: ReadonlySet<string>,
-  ): Promise<HealthVerdict> {
-    const reread = synth.manifests.filter((m) => written.has(m.id) || !observed.has(m.id));
-    const fresh = reread.length
-      ? await this.session.target.fetch(
-          reread.map((m) => ({
-            id: m.id,
-            apiVersion: m.object.apiVersion,
-            kind: m.object.kind,
-            group: m.id.split('_')[2]!,
-            namespace: m.object.metadata.namespace ?? '',
-          })),
-        )
-      : new Map<string, K8sObject>();
-    const live = { get: (id: string) => fresh.get(id) ?? (written.has(id) ? undefined : observed.get(id)) };
-    return rollUp(
-      synth.manifests.map((m) => {
-        const obj = live.get(m.id);
-        return {
-          subject: describe(m.object),
-          ...(obj
-            ? assessHealth(obj)
-            : { status: 'Missing' as const, reason: 'NotFound', message: 'not in the cluster' }),
-        };
-      }),
-    );
+  /** Records a failed cycle and returns its result (`drift`: what the cycle found, if it got that far). */
+  private fail(
+    reason: CycleFailure,
+    message: string,
+    drift: readonly DriftItem[] = this.state.drift,
+    changes?: ChangeSet,
+  ): CycleResult {
+    this.record({ type: 'failed', reason, message, ...(changes ? { changes } : {}) });
+    return {
+      revision: this.state.lastAttemptedRevision,
+      applied: false,
+      failure: { reason, message },
+      drift,
+    };
   }
 
   /** One Event per newly seen drift (the recorder folds repeats into a series). */
   private async reportDrift(items: readonly DriftItem[]): Promise<void> {
-    if (items.length > 0) this.state.lastDetected = [...items];
+    this.record({ type: 'drift-reported', items });
     for (const d of items) {
       const key = driftKey(d);
       if (this.reported.has(key)) continue;
       this.reported.add(key);
-      const note =
-        d.type === 'modified'
-          ? d.fields
-              .map(
-                (f) =>
-                  `${f.path} is ${JSON.stringify(f.actual)}, git has ${JSON.stringify(f.expected)}${f.manager ? ` (changed by ${f.manager})` : ''}`,
-              )
-              .join('; ')
-          : d.type === 'missing'
-            ? 'declared in git but missing from the cluster'
-            : 'not declared in git, in a namespace Groundwork manages';
       await this.ports.event(d.ref, {
         type: 'Warning',
         reason: 'DriftDetected',
         action: 'Detect',
-        note: note.slice(0, 1000),
+        note: detectedNote(d),
       });
     }
   }
 }
 
-function driftKey(d: DriftItem): string {
-  return `${d.id}|${d.type}|${d.fields.map((f) => `${f.path}=${JSON.stringify(f.actual)}`).join(',')}`;
-}
-
+/** A synth failure as one line: the validation errors, or the error. */
 export function synthMessage(err: unknown): string {
   if (err instanceof SynthValidationError)
     return err.issues

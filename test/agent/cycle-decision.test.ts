@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeSet, type ChangeAction } from '../../src/apply/changeset.js';
+import {
+  applyFailure,
+  canSkipPlan,
+  decideApply,
+  quietMark,
+  splitDrift,
+} from '../../src/agent/cycle-decision.js';
+import type { AgentMode, QuietMark } from '../../src/agent/agent-state.js';
+import { policyOf } from '../../src/core/annotations.js';
+import { GroundworkError } from '../../src/core/errors.js';
+import { idOf, refOf } from '../../src/core/object-id.js';
+import type { K8sObject } from '../../src/core/object.js';
+import type { DriftItem } from '../../src/plan/drift.js';
+import { Plan } from '../../src/plan/plan-result.js';
+import type { PlanAction } from '../../src/plan/types.js';
+import { configMap, synthOf } from '../harness/engine.js';
+
+const subscription: K8sObject = {
+  apiVersion: 'operators.coreos.com/v1alpha1',
+  kind: 'Subscription',
+  metadata: { name: 'op', namespace: 'ops' },
+  spec: { name: 'op', channel: 'stable', source: 'c', sourceNamespace: 'm' },
+};
+
+/** A plan of `[object, action]` items (stage `resources`; diffs left empty). */
+function planOf(items: [K8sObject, PlanAction][]): Plan {
+  return new Plan({
+    platform: 'p',
+    overlay: 'dev',
+    items: items.map(([o, action]) => ({
+      id: idOf(o),
+      ref: refOf(o),
+      stage: 'resources',
+      action,
+      diff: [],
+      policy: policyOf(o),
+      ...(action === 'prune' ? { live: o } : { desired: o }),
+    })),
+    failedLists: [],
+    desiredCount: items.filter(([, a]) => a !== 'prune').length,
+    inventorySize: undefined,
+  });
+}
+
+const a1 = configMap('ns', 'a', { v: '1' });
+const a2 = configMap('ns', 'a', { v: '2' });
+const b = configMap('ns', 'b', { v: '1' });
+const synth1 = synthOf([a1, b], { overlay: 'dev' });
+const synth2 = synthOf([a2, b], { overlay: 'dev' });
+
+describe('canSkipPlan', () => {
+  const quiet: QuietMark = { revision: 'r1', fingerprint: 'f1', at: 1_000 };
+  const base = { quiet, revision: 'r1', isNew: false, fingerprint: 'f1', now: 2_000, fullPlanEveryMs: 5_000 };
+  it.each([
+    ['the same revision and objects, within the full-plan period', {}, true],
+    ['a new revision', { isNew: true }, false],
+    ['another revision than the quiet one', { revision: 'r2' }, false],
+    ['watched objects changed', { fingerprint: 'f2' }, false],
+    ['no caches (every read is a LIST)', { fingerprint: undefined }, false],
+    ['no quiet cycle yet', { quiet: undefined }, false],
+    ['the full-plan period is over', { now: 6_000 }, false],
+    ['just inside the period', { now: 5_999 }, true],
+    ['a period of 0: always plan', { fullPlanEveryMs: 0 }, false],
+  ] as const)('%s → %s', (_what, change, expected) => {
+    expect(canSkipPlan({ ...base, ...change })).toBe(expected);
+  });
+});
+
+describe('decideApply', () => {
+  const changed = planOf([
+    [a2, 'update'],
+    [b, 'update'],
+  ]);
+  const clean = planOf([
+    [a1, 'unchanged'],
+    [b, 'unchanged'],
+  ]);
+  const withSub = planOf([
+    [a1, 'unchanged'],
+    [subscription, 'unchanged'],
+  ]);
+  it.each<[string, AgentMode, Plan, boolean, boolean, boolean]>([
+    // what, mode, plan, isNew → apply, force
+    ['self-heal, new revision: apply, no force', 'self-heal', changed, true, true, false],
+    ['self-heal, same revision with drift: correct by force', 'self-heal', changed, false, true, true],
+    ['self-heal, same revision, nothing to do', 'self-heal', clean, false, false, true],
+    ['detect-only, new revision: apply what git changed', 'detect-only', changed, true, true, false],
+    ['detect-only, same revision with drift: leave it', 'detect-only', changed, false, false, false],
+    ['hooks with pending work apply every cycle', 'detect-only', withSub, false, true, false],
+    ['hooks in self-heal too', 'self-heal', withSub, false, true, true],
+  ])('%s', (_what, mode, plan, isNew, apply, force) => {
+    const d = decideApply({ mode, plan, isNew, candidate: synth2, lastGood: synth1 });
+    expect({ apply: d.apply, force: d.force }).toEqual({ apply, force });
+  });
+
+  it('self-heal applies the whole plan', () => {
+    const d = decideApply({
+      mode: 'self-heal',
+      plan: changed,
+      isNew: true,
+      candidate: synth2,
+      lastGood: synth1,
+    });
+    expect(d.plan).toBe(changed);
+  });
+
+  it('detect-only applies only what git changed since the last good revision', () => {
+    const actions = (isNew: boolean, lastGood = synth1) =>
+      decideApply({ mode: 'detect-only', plan: changed, isNew, candidate: synth2, lastGood }).plan.items.map(
+        (i) => `${i.ref.name} ${i.action}`,
+      );
+    // a changed in git (v1 → v2), b drifted in the cluster only.
+    expect(actions(true)).toEqual(['a update', 'b unchanged']);
+    // The same revision: git changed nothing, so nothing is applied.
+    expect(actions(false, synth2)).toEqual(['a unchanged', 'b unchanged']);
+  });
+
+  it('detect-only applies the whole plan on the first revision', () => {
+    const d = decideApply({
+      mode: 'detect-only',
+      plan: changed,
+      isNew: true,
+      candidate: synth2,
+      lastGood: undefined,
+    });
+    expect(d.plan).toBe(changed);
+  });
+});
+
+describe('applyFailure', () => {
+  it.each([
+    [new GroundworkError({ code: 'Interrupted', message: 'stopped' }), 'Interrupted'],
+    [new GroundworkError({ code: 'StageFailed', message: '1 failed' }), 'ApplyFailed'],
+    [new Error('socket hang up'), 'ApplyFailed'],
+  ])('%s → %s', (error, reason) => {
+    expect(applyFailure(error)).toBe(reason);
+  });
+});
+
+describe('splitDrift', () => {
+  const drift = (o: K8sObject): DriftItem => ({ id: idOf(o), ref: refOf(o), type: 'modified', fields: [] });
+  const changesOf = (entries: [K8sObject, ChangeAction][]) =>
+    new ChangeSet({
+      entries: entries.map(([o, action]) => ({ id: idOf(o), ref: refOf(o), stage: 'resources', action })),
+    });
+  const c = configMap('ns', 'c', {});
+  const d = configMap('ns', 'd', {});
+  const found = [drift(a1), drift(b), drift(c), drift(d)];
+  const applied = changesOf([
+    [a1, 'configured'],
+    [b, 'created'],
+    [c, 'unchanged'],
+    [d, 'failed'],
+  ]);
+  const names = (items: readonly DriftItem[]) => items.map((i) => i.ref.name);
+
+  it.each<[string, ChangeSet | undefined, boolean, string[], string[]]>([
+    ['nothing applied: all remains', undefined, false, [], ['a', 'b', 'c', 'd']],
+    ['same revision: what was written was corrected', applied, false, ['a', 'b'], ['c', 'd']],
+    ['new revision: written by git, not a correction', applied, true, [], ['c', 'd']],
+  ])('%s', (_what, changes, isNew, corrected, remaining) => {
+    const split = splitDrift({ drift: found, changes, isNew });
+    expect(names(split.corrected)).toEqual(corrected);
+    expect(names(split.remaining)).toEqual(remaining);
+  });
+
+  it('names what was written (created or configured)', () => {
+    expect([...splitDrift({ drift: [], changes: applied, isNew: false }).written]).toEqual([
+      idOf(a1),
+      idOf(b),
+    ]);
+  });
+});
+
+describe('quietMark', () => {
+  const base = {
+    mode: 'self-heal' as AgentMode,
+    isNew: false,
+    plan: planOf([[a1, 'unchanged']]),
+    pending: [],
+    incomplete: false,
+    revision: 'r1',
+    fingerprint: 'f1',
+    now: 42,
+  };
+  it.each([
+    ['settled: nothing new, nothing to correct, nothing pending', {}, true],
+    ['a new revision', { isNew: true }, false],
+    ['self-heal with changes left to make', { plan: planOf([[a2, 'update']]) }, false],
+    [
+      'detect-only with drift it leaves alone',
+      { mode: 'detect-only' as AgentMode, plan: planOf([[a2, 'update']]) },
+      true,
+    ],
+    [
+      'a stage wait pending',
+      { pending: [{ stage: 'machine-configs', message: 'outside its window' }] },
+      false,
+    ],
+    ['a list failed or a kind was not served', { incomplete: true }, false],
+    ['no caches', { fingerprint: undefined }, false],
+  ])('%s → %s', (_what, change, quiet) => {
+    const mark = quietMark({ ...base, ...change });
+    expect(mark).toEqual(quiet ? { revision: 'r1', fingerprint: 'f1', at: 42 } : undefined);
+  });
+});

@@ -2,6 +2,7 @@ import type { ResourceInfo } from '../cluster/discovery.js';
 import { parseId, type ObjectId } from '../core/object-id.js';
 import { splitApiVersion, type K8sObject } from '../core/object.js';
 import { guessPlural, READ, RuleSet, WRITE, type PolicyRule } from './rbac-rules.js';
+import { REDACTION_KEY_SECRET } from './redaction-key-secret.js';
 
 export { guessPlural, type PolicyRule } from './rbac-rules.js';
 
@@ -88,6 +89,10 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
   for (const { group, resource, names } of clusterNames.values())
     cluster.grant(group, resource, READ).grant(group, resource, WRITE, names);
   inNamespace(input.namespace)
+    // Its redaction key (src/agent/redaction-key-secret.ts): read by name, created when missing
+    // (Kubernetes cannot limit `create` by name).
+    .grant('', 'secrets', ['get'], [REDACTION_KEY_SECRET])
+    .grant('', 'secrets', ['create'])
     .grant('coordination.k8s.io', 'leases', ['get', 'create', 'update'])
     .grant('groundwork.io', 'platformsyncs', [...READ, 'create', 'patch', 'update'])
     .grant('groundwork.io', 'platformsyncs/status', [...READ, 'create', 'patch', 'update']);

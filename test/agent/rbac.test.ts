@@ -14,6 +14,9 @@ const ref = (kind: string, resource: string, namespace: string, name: string, gr
   name,
 });
 const AGENT_OWN = [
+  // The agent's redaction key (src/agent/redaction-key-secret.ts): created when missing, read by name.
+  { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['groundwork-redaction-key'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
   {
     apiGroups: ['groundwork.io'],

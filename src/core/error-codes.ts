@@ -53,6 +53,7 @@ export const ERROR_CODES = [
   'InvalidManifest',
   'NotARegularFile',
   'PathOutsideCheckout',
+  'RedactionKeyInvalid',
   // source
   'AmbiguousRevision',
   'AuthFailed',

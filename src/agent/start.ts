@@ -6,6 +6,7 @@ import { EventRecorder } from '../cluster/events.js';
 import { dataObjectSchema } from '../cluster/response-body.js';
 import { SyncStatusStore } from '../cluster/sync-status-store.js';
 import { cacheRoot } from '../core/cache-root.js';
+import { useRedactionKey } from '../core/redaction-key.js';
 import { GroundworkMetrics } from '../report/metrics.js';
 import { credentialsFromEnv, credentialsFromSecretData, type GitAuth } from '../source/credentials.js';
 import { checkoutRoot } from '../source/checkouts.js';
@@ -17,6 +18,7 @@ import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
 import { LeaderElector } from './leader-election.js';
+import { agentRedactionKey } from './redaction-key-secret.js';
 import type { AgentPorts } from './ports.js';
 import { ClusterSession } from '../engine/reconcile.js';
 import { AgentRunner } from './runner.js';
@@ -98,6 +100,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     (opts.credentialsSecret
       ? await secretAuth(client, namespace, opts.credentialsSecret)
       : credentialsFromEnv(process.env));
+  // Before anything is redacted: Secret values in Events and the status are tagged under this key.
+  useRedactionKey(await agentRedactionKey(client, { namespace, onWarning: (message) => log.warn(message) }));
   const metrics = new GroundworkMetrics();
   const identity = opts.leaderElection?.identity ?? process.env.POD_NAME ?? `${hostname()}-${process.pid}`;
   const cacheDir = opts.cacheDir ?? join(cacheRoot(), 'agent', identity);

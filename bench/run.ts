@@ -4,6 +4,7 @@ import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
 import { benchCatalog } from './catalog.js';
+import { benchSoak } from './soak.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
 import { parseDuration } from '../src/cli/commands/engine.js';
 
@@ -16,6 +17,7 @@ const mixed = Number(flag('--mixed') ?? 150);
 const reps = flag('--reps') ? Number(flag('--reps')) : undefined;
 const driftInterval = flag('--drift-interval');
 const fluxTimeout = flag('--flux-timeout');
+const snapshots = flag('--snapshots');
 
 const benches: Record<string, () => Promise<string>> = {
   synth: () => benchSynth(),
@@ -34,6 +36,14 @@ const benches: Record<string, () => Promise<string>> = {
           ],
       reps,
     ),
+  // Not part of `all`: it runs for --duration (default 60m).
+  soak: () =>
+    benchSoak({
+      durationMs: parseDuration(flag('--duration') ?? '60m'),
+      ...(flag('--interval') ? { interval: flag('--interval')! } : {}),
+      ...(snapshots ? { snapshotMinutes: snapshots.split(',').map(Number) } : {}),
+      ...(flag('--out') ? { dir: flag('--out')! } : {}),
+    }),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {
       ...(reps ? { reps } : {}),
@@ -43,6 +53,6 @@ const benches: Record<string, () => Promise<string>> = {
 };
 
 for (const [name, fn] of Object.entries(benches)) {
-  if (which !== 'all' && which !== name) continue;
+  if (which !== 'all' ? which !== name : name === 'soak') continue;
   process.stdout.write(`## bench: ${name}\n\n${await fn()}\n`);
 }

@@ -1,7 +1,28 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { z } from 'zod';
 import type { KubeClient } from '../cluster/client.js';
 import { repositoryPort, type AgentEgress, type AgentIngress } from './network-policy.js';
+
+/** A Service, as far as the egress rules read it. */
+const serviceSchema = z.looseObject({
+  spec: z
+    .looseObject({
+      clusterIP: z.string().optional(),
+      ports: z.array(z.looseObject({ port: z.number().optional() })).nullish(),
+    })
+    .optional(),
+});
+
+/** EndpointSlices, as far as the egress rules read them (lists may be null: Go nil slices). */
+const endpointSliceListSchema = z.looseObject({
+  items: z.array(
+    z.looseObject({
+      endpoints: z.array(z.looseObject({ addresses: z.array(z.string()).nullish() })).nullish(),
+      ports: z.array(z.looseObject({ port: z.number().optional() })).nullish(),
+    }),
+  ),
+});
 
 /** What the user chose for the agent's NetworkPolicy (`groundwork bootstrap` flags). */
 export interface NetworkPolicyChoices {
@@ -55,14 +76,13 @@ export async function agentEgress(
   repoUrl: string,
   extraCidrs: string[],
 ): Promise<AgentEgress> {
-  type Service = { spec?: { clusterIP?: string; ports?: { port?: number }[] } };
-  const service = (path: string) => client.request<Service>('GET', path).catch(() => undefined);
+  const service = (path: string) =>
+    client.request('GET', path, { schema: serviceSchema }).catch(() => undefined); // absent: none
   const [apiService, slices, ...dns] = await Promise.all([
     service('/api/v1/namespaces/default/services/kubernetes'),
-    client.request<{
-      items: { endpoints?: { addresses?: string[] }[]; ports?: { port?: number }[] }[];
-    }>('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+    client.request('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
       query: { labelSelector: 'kubernetes.io/service-name=kubernetes' },
+      schema: endpointSliceListSchema,
     }),
     service('/api/v1/namespaces/kube-system/services/kube-dns'),
     service('/api/v1/namespaces/openshift-dns/services/dns-default'),

@@ -120,7 +120,7 @@ export class KubeClient {
   /**
    * Without a schema the body is unchecked: only for requests whose body is not read (a DELETE),
    * and for the simulators and tests, which talk to a server they set up. Product code that reads
-   * the body passes a schema (test/lint/parsed-responses.test.ts holds it to that).
+   * the body passes a schema (test/lint/parsed-cluster-data.test.ts holds it to that).
    */
   request<T = unknown>(method: string, path: string, opts?: RequestOpts): Promise<T>;
   async request(

@@ -1,5 +1,11 @@
+import { z } from 'zod';
 import type { KubeClient } from './client.js';
 import type { ResourceInfo } from './discovery.js';
+
+/** A SelfSubjectAccessReview's answer, as far as it is read. */
+const reviewSchema = z.looseObject({
+  status: z.looseObject({ allowed: z.boolean().optional() }).optional(),
+});
 
 /** Where to list and watch a kind: `undefined` is every namespace (or a cluster-scoped kind). */
 export type ListScope = string | undefined;
@@ -42,7 +48,7 @@ export class WatchScope {
   }
 
   private async allowed(info: ResourceInfo, verb: string): Promise<boolean> {
-    const review = await this.client.request<{ status?: { allowed?: boolean } }>(
+    const review = await this.client.request(
       'POST',
       '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
       {
@@ -51,6 +57,7 @@ export class WatchScope {
           kind: 'SelfSubjectAccessReview',
           spec: { resourceAttributes: { verb, group: info.group, resource: info.resource } },
         },
+        schema: reviewSchema,
       },
     );
     return review.status?.allowed === true;

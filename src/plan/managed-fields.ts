@@ -55,10 +55,20 @@ function childKey(node: Record<string, unknown>, value: unknown, seg: string | n
 }
 
 function keyMatches(json: string, item: Record<string, unknown>): boolean {
+  const key = keyFields(json);
+  return key !== undefined && itemHasKey(item, key);
+}
+
+/**
+ * The key fields of a `k:` step: a JSON object, as the server writes them. Anything else (not JSON,
+ * or JSON that is not an object: `k:5` would have matched every item) identifies no item.
+ */
+function keyFields(json: string): Record<string, unknown> | undefined {
   try {
-    return itemHasKey(item, JSON.parse(json) as Record<string, unknown>);
+    const parsed: unknown = JSON.parse(json);
+    return isPlainObject(parsed) ? parsed : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -119,7 +129,10 @@ function stepOf(key: string): ManagedStep | undefined {
   try {
     if (key.startsWith('f:')) return key.slice(2);
     if (key.startsWith('i:')) return { index: Number(key.slice(2)) };
-    if (key.startsWith('k:')) return { key: JSON.parse(key.slice(2)) as Record<string, unknown> };
+    if (key.startsWith('k:')) {
+      const fields = keyFields(key.slice(2));
+      return fields && { key: fields };
+    }
     if (key.startsWith('v:')) return { value: JSON.parse(key.slice(2)) as unknown };
   } catch {
     return undefined;

@@ -663,6 +663,42 @@ describe('pool-aware machine config rollouts', () => {
     simClient.close();
   });
 
+  it('stops the stage before writing on a pool the MCO would never write (a negative machine count), naming the pool and the field', async () => {
+    const pool = `n${cluster.namespace.slice(-6)}`;
+    const path = `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`;
+    const simClient = await simulatorsClient();
+    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
+    mco.start(100);
+    running.push(mco);
+    const s = await session();
+    const desired = (content: string) =>
+      synth((p) => {
+        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false });
+        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents: content }] });
+      });
+    try {
+      expect((await apply(s, await desired('hello\n'))).error?.message ?? '').toBe('');
+      await mco.stop();
+      // The CRD types machineCount as an integer, with no minimum: the apiserver keeps -1.
+      const live = await s.client.request<{ status: Record<string, unknown> }>('GET', path);
+      await s.client.request('PUT', `${path}/status`, {
+        body: { ...live, status: { ...live.status, machineCount: -1 } },
+      });
+      const changes = await apply(s, await desired('changed\n'), { timeoutMs: 10_000 });
+      expect(changes.error).toMatchObject({
+        code: 'ClusterObjectInvalid',
+        subject: `MachineConfigPool/${pool}`,
+        message: expect.stringMatching(/status\.machineCount: /),
+      });
+      expect(changes.entries.filter((e) => e.ref.kind === 'MachineConfig')).toEqual([]);
+    } finally {
+      // Other tests here list every pool: this one must not outlive the test.
+      await s.client.request('DELETE', path).catch(() => undefined);
+      s.client.close();
+      simClient.close();
+    }
+  });
+
   it("stops the rollout of a Degraded pool with the MCO's message", async () => {
     const pool = `d${cluster.namespace.slice(-6)}`;
     const simClient = await simulatorsClient();

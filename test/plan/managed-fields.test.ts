@@ -68,6 +68,24 @@ describe('managed fields', () => {
     expect(appliedPaths(deployment, 'hpa-controller')).toEqual([]); // Update, not Apply
   });
 
+  it('a list key that is not a JSON object identifies no item (k:5 matched every item)', () => {
+    const odd = structuredClone(deployment);
+    odd.metadata.managedFields!.push({
+      manager: 'odd',
+      operation: 'Apply',
+      fieldsV1: {
+        'f:spec': {
+          'f:template': {
+            'f:spec': { 'f:containers': { 'k:5': { 'f:image': {} }, 'k:null': { 'f:name': {} } } },
+          },
+        },
+      },
+    });
+    expect(ownersOf(odd, ['spec', 'template', 'spec', 'containers', 0, 'image'])).toEqual(['kubectl-set']);
+    expect(ownersOf(odd, ['spec', 'template', 'spec', 'containers', 1, 'name'])).toEqual(['groundwork']);
+    expect(appliedPaths(odd, 'odd')).toEqual([]);
+  });
+
   it('finds managed paths in another object by key, not by position', () => {
     const desired = { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } } };
     const [, image] = appliedPaths(deployment, 'groundwork');

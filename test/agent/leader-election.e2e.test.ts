@@ -12,13 +12,35 @@ const RENEW_DEADLINE = 2000;
 const RETRY = 500;
 const LEASE_NAME = 'groundwork-agent';
 
-/** Two (or more) electors on their own clients, with a log of who led when. */
+/** One request a replica's elector sent, in the order they were sent. */
+interface SentRequest {
+  identity: string;
+  method: string;
+  /** Whether the replica was leading when it sent it. */
+  leading: boolean;
+  /** Set when the answer came: false for an error (a refused connection, a Conflict). */
+  ok?: boolean;
+}
+
+/**
+ * Two (or more) electors on their own clients, with a log of who led when and of every request
+ * each sent: the positive signals the tests wait on, instead of sleeping and looking.
+ */
 class Replicas {
   readonly electors = new Map<string, LeaderElector>();
   readonly clients = new Map<string, KubeClient>();
   readonly started = new Map<string, number>();
   readonly stopped = new Map<string, number>();
+  /** When each replica stopped leading, by the wall clock (to compare with the lease's times). */
+  readonly stoppedAt = new Map<string, number>();
+  /** How long the request log was when each replica stopped leading. */
+  readonly stoppedAfter = new Map<string, number>();
   readonly leading = new Set<string>();
+  readonly requests: SentRequest[] = [];
+  /** The Lease as each replica's last successful write returned it. */
+  readonly written = new Map<string, Lease>();
+  /** Replicas cut off from the apiserver (a network partition): their requests fail, unsent. */
+  readonly partitioned = new Set<string>();
   /** Times two replicas ran leader work at once (must stay 0). */
   overlaps = 0;
   private readonly runs: Promise<void>[] = [];
@@ -28,6 +50,22 @@ class Replicas {
       kubeconfig: cluster.kubeconfig,
       userAgent: `groundwork-e2e-${identity}`,
     });
+    const send = client.request.bind(client) as (m: string, p: string, o?: object) => Promise<unknown>;
+    vi.spyOn(client, 'request').mockImplementation((async (method: string, path: string, o?: object) => {
+      const sent: SentRequest = { identity, method, leading: this.leading.has(identity) };
+      this.requests.push(sent);
+      try {
+        if (this.partitioned.has(identity))
+          throw new ConnectionError(method, path, new Error('connect ECONNREFUSED'));
+        const body = await send(method, path, o);
+        if (method !== 'GET') this.written.set(identity, body as Lease);
+        sent.ok = true;
+        return body;
+      } catch (err) {
+        sent.ok = false;
+        throw err;
+      }
+    }) as KubeClient['request']);
     const elector = new LeaderElector({
       client,
       name: LEASE_NAME,
@@ -48,12 +86,26 @@ class Replicas {
           }),
         );
       },
-      onStoppedLeading: () => this.stopped.set(identity, performance.now()),
+      onStoppedLeading: () => {
+        this.stopped.set(identity, performance.now());
+        this.stoppedAt.set(identity, Date.now());
+        this.stoppedAfter.set(identity, this.requests.length);
+      },
     });
     this.electors.set(identity, elector);
     this.clients.set(identity, client);
     this.runs.push(elector.run());
     return elector;
+  }
+
+  /** Requests `identity` sent between positions `from` and `to` of the log. */
+  sentBy(identity: string, from = 0, to = this.requests.length): SentRequest[] {
+    return this.requests.slice(from, to).filter((r) => r.identity === identity);
+  }
+
+  /** Resolves once `identity` has seen `holder` in the lease. */
+  sees(identity: string, holder: string): Promise<true> {
+    return until(() => (this.get(identity).leader === holder ? true : undefined));
   }
 
   get(identity: string): LeaderElector {
@@ -93,6 +145,30 @@ async function afterNextRenewal(): Promise<void> {
   }
 }
 
+/** Writes `holder` into the lease as another replica would (again after a Conflict with a renewal). */
+async function intrude(holder: string): Promise<void> {
+  for (;;) {
+    const current = await lease();
+    const now = new Date().toISOString().replace(/Z$/, '000Z');
+    try {
+      await cluster.client.request(
+        'PUT',
+        `/apis/coordination.k8s.io/v1/namespaces/${cluster.namespace}/leases/${LEASE_NAME}`,
+        {
+          body: {
+            ...current,
+            spec: { ...current.spec, holderIdentity: holder, renewTime: now, acquireTime: now },
+          },
+          noRetry: true,
+        },
+      );
+      return;
+    } catch (err) {
+      if ((err as { reason?: string }).reason !== 'Conflict') throw err;
+    }
+  }
+}
+
 async function lease(): Promise<Lease> {
   return cluster.client.request<Lease>(
     'GET',
@@ -112,9 +188,12 @@ describe('LeaderElector with two replicas on the real control plane', () => {
     await replicas.add('replica-a');
     await replicas.add('replica-b');
     const [leader, standby] = await replicas.leader();
-    // Several retry periods later, still exactly one leader, and the standby knows who it is.
-    await new Promise((r) => setTimeout(r, 3 * RETRY));
+    // The standby campaigns three more times (each a read of the lease, refused: it is held), and
+    // there is still exactly one leader, which the standby knows.
+    const from = replicas.requests.length;
+    await until(() => (replicas.sentBy(standby, from).filter((r) => r.ok).length >= 3 ? true : undefined));
     expect([...replicas.leading]).toEqual([leader]);
+    expect(replicas.sentBy(standby, from).every((r) => !r.leading)).toBe(true);
     expect(replicas.get(standby).isLeader).toBe(false);
     expect(replicas.get(standby).leader).toBe(leader);
     expect((await lease()).spec).toMatchObject({
@@ -143,7 +222,8 @@ describe('LeaderElector with two replicas on the real control plane', () => {
     await replicas.add('replica-a', { leaseMs: longLease });
     await replicas.add('replica-b', { leaseMs: longLease });
     const [leader, standby] = await replicas.leader();
-    await new Promise((r) => setTimeout(r, RETRY));
+    // The standby is campaigning: it has seen the lease held (for ten minutes).
+    await replicas.sees(standby, leader);
 
     const lastRenewal = Date.parse((await lease()).spec!.renewTime!);
     await replicas.get(leader).stop({ release: true });
@@ -162,17 +242,17 @@ describe('LeaderElector with two replicas on the real control plane', () => {
       replicas.leading.has('replica-a') ? replicas.get('replica-a') : undefined,
     );
     await replicas.add('replica-b');
-    await new Promise((r) => setTimeout(r, RETRY));
+    await replicas.sees('replica-b', 'replica-a');
 
     // The leader loses the apiserver (a network partition): every request fails from now on.
-    const failedAt = performance.now();
-    vi.spyOn(replicas.clients.get('replica-a')!, 'request').mockImplementation((method, path) =>
-      Promise.reject(new ConnectionError(method, path, new Error('connect ECONNREFUSED'))),
-    );
-    const steppedDown = (await until(() => replicas.stopped.get('replica-a'))) - failedAt;
+    replicas.partitioned.add('replica-a');
+    await until(() => replicas.stopped.get('replica-a'));
     expect(leaderElector.isLeader).toBe(false);
-    // It kept leading while renewals failed, until its renew deadline (a lower bound: load only delays it).
-    expect(steppedDown).toBeGreaterThan(RENEW_DEADLINE - 2 * RETRY);
+    // Nothing it sent after the partition got through, so its last renewal is the last lease it wrote.
+    const lastRenewal = Date.parse(replicas.written.get('replica-a')!.spec!.renewTime!);
+    // It kept leading for its whole renew deadline after that renewal, read from its own record
+    // rather than a stopwatch (a lower bound: load only delays it; renewTime has ms precision).
+    expect(replicas.stoppedAt.get('replica-a')! - lastRenewal).toBeGreaterThanOrEqual(RENEW_DEADLINE - 1);
     // The standby takes over only after the old leader's work stopped (afterEach checks overlaps).
     const takeover = await until(() => replicas.started.get('replica-b'));
     expect(takeover).toBeGreaterThan(replicas.stopped.get('replica-a')!);
@@ -182,21 +262,14 @@ describe('LeaderElector with two replicas on the real control plane', () => {
     replicas = new Replicas();
     await replicas.add('replica-a');
     await until(() => (replicas.leading.has('replica-a') ? true : undefined));
-    const current = await lease();
-    const now = new Date().toISOString().replace(/Z$/, '000Z');
-    await cluster.client.request(
-      'PUT',
-      `/apis/coordination.k8s.io/v1/namespaces/${cluster.namespace}/leases/${LEASE_NAME}`,
-      {
-        body: {
-          ...current,
-          spec: { ...current.spec, holderIdentity: 'intruder', renewTime: now, acquireTime: now },
-        },
-      },
-    );
-    const changedAt = performance.now();
-    const steppedDown = (await until(() => replicas.stopped.get('replica-a'))) - changedAt;
-    expect(steppedDown).toBeLessThan(RETRY * 3);
+    await intrude('intruder');
+    const from = replicas.requests.length;
+    const to = await until(() => replicas.stoppedAfter.get('replica-a'));
+    // At once: at its next attempt, a renewal the server refuses (the lease changed) and one read
+    // that finds the intruder; not after more attempts, nor at its renew deadline.
+    const sent = replicas.sentBy('replica-a', from, to).map((r) => `${r.method} ${r.ok}`);
+    expect(sent.at(-1)).toBe('GET true');
+    expect(sent.length).toBeLessThanOrEqual(2);
     expect(replicas.get('replica-a').leader).toBe('intruder');
   });
 

@@ -10,11 +10,21 @@ import { parseCatalog } from './parse-catalog.js';
 const CATALOG_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 /**
- * The most bytes read from one catalog path, its files together: 300 times the largest catalog in
- * this repository (`catalogs/community-operators`, 108 KiB) and roughly a whole `opm render` of a
- * large operator with every bundle. A catalog is parsed in the agent itself, not in the sandbox.
+ * The most bytes read from one catalog path of a repository, its files together: 600 times the
+ * largest catalog in this repository (`catalogs/community-operators`, 108 KiB), about 40,000 FBC
+ * entries of a real index's shape. A repository's catalog is parsed in the agent itself, not in
+ * the sandbox, and parsing takes about six times its size in memory (`npm run bench -- catalog`):
+ * 64 MiB keeps that well inside the agent's 1 GiB limit. Commit the packages the platform uses
+ * (`opm render` filtered), not a whole index.
  */
-export const CATALOG_MAX_BYTES = 32 * 1024 * 1024;
+export const CATALOG_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The bound for a catalog the user names on the command line (`catalog ... -f FILE`): their own
+ * file on their own machine, so only a guard against a wrong path (a whole rendered index of 100k
+ * entries is about 150 MB).
+ */
+export const USER_CATALOG_MAX_BYTES = 1024 * 1024 * 1024;
 
 export interface LoadCatalogOptions {
   /**

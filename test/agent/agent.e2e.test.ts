@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
 import type { K8sObject } from '../../src/core/object.js';
-import { eventually, useCluster } from '../harness/cluster.js';
+import { auditedWrites, auditOffset, eventually, useCluster } from '../harness/cluster.js';
 import { listRequests } from '../../src/cluster/list.js';
 import { memoryLogger, platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
 
@@ -78,6 +78,18 @@ async function syncStatus(ns: string, repo: PlatformRepo) {
 
 const condition = (status: Awaited<ReturnType<typeof syncStatus>>, type: string) =>
   status?.conditions?.find((c) => c.type === type);
+
+/** Each completed cycle in the agent's log (its `cycle` and `revision applied` lines): when it started, and its timings. */
+function cyclesLogged(text: string): { startedAt: number; plan?: number }[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) => JSON.parse(line) as { msg?: string; time: number; ms?: number; timings?: { plan?: number } },
+    )
+    .filter((l) => (l.msg === 'cycle' || l.msg === 'revision applied') && l.timings && l.ms !== undefined)
+    .map((l) => ({ startedAt: l.time - l.ms!, ...l.timings }));
+}
 
 describe('the sync agent against a real git smart-HTTP server', () => {
   it('applies a pushed commit', async () => {
@@ -183,17 +195,20 @@ describe('the sync agent against a real git smart-HTTP server', () => {
   });
 
   it('reports an out-of-band edit in detect-only mode, and leaves it', async () => {
-    const { ns, repo } = await setup({ mode: 'detect-only' });
+    // Every cycle plans in full (no quiet cycles), so each one after the edit could revert it.
+    const { ns, repo, logs } = await setup({ mode: 'detect-only', fullPlanEveryMs: 0 });
     await eventually(
       async () => (condition(await syncStatus(ns, repo), 'Ready')?.status === 'True' ? true : undefined),
       30_000,
       'Ready',
     );
+    const audited = auditOffset();
     const live = await cm(ns, 'a');
     await cluster.client.request('PUT', `/api/v1/namespaces/${ns}/configmaps/a`, {
       body: { ...live, data: { value: 'edited' } },
       query: { fieldManager: 'kubectl-edit' },
     });
+    const editedAt = Date.now();
     const event = await eventually(
       async () => {
         const events = await cluster.client.request<{
@@ -214,7 +229,20 @@ describe('the sync agent against a real git smart-HTTP server', () => {
       'drift in the status',
     );
     expect(condition(status, 'Ready')?.reason).toBe('DriftDetected');
-    await new Promise((r) => setTimeout(r, 1500));
+    // The agent had its chance: the drift watch checked the object, and a cycle that started after
+    // the edit planned in full (its log line). Neither wrote to the object (the audit log).
+    await eventually(
+      async () =>
+        cyclesLogged(logs.text()).some((c) => c.startedAt >= editedAt && c.plan !== undefined)
+          ? true
+          : undefined,
+      30_000,
+      'a full cycle after the edit',
+    );
+    const writes = auditedWrites(audited, 'groundwork-agent').filter(
+      (w) => w.uri.split('?')[0] === `/api/v1/namespaces/${ns}/configmaps/a`,
+    );
+    expect(writes).toEqual([]);
     expect((await cm(ns, 'a')).data.value).toBe('edited');
   });
 

@@ -1,5 +1,6 @@
 // Groundwork against a real Flux kustomize-controller (issue 11), side by side on one local control
-// plane, interleaved, in fresh namespaces, median of REPS:
+// plane, interleaved, in fresh namespaces, median of REPS; Flux twice, with its defaults and with
+// its client limits raised (configs.ts), each configuration in its own controller process:
 //   1. first sync: from a new revision to applied (Flux: GitRepository status written -> Kustomization
 //      Ready at the revision; Groundwork: the engine's plan and apply in its own process);
 //   2. a one-object change, the same way;
@@ -7,7 +8,6 @@
 //   4. peak RSS of each tool.
 // Usage: npm run bench -- flux [--sizes 1000,5000] [--mixed 150] [--reps 3] [--drift-interval 1m] [--flux-timeout 15m]
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,54 +15,15 @@ import { KubeClient } from '../../src/cluster/client.js';
 import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { writeObjects } from '../engine.js';
-import { benchApp, benchConfigMap, changeFirstConfigMap } from '../objects.js';
+import { benchApp, benchConfigMap } from '../objects.js';
 import { ensureFluxBuild, FLUX_VERSION } from './build.js';
-import {
-  ArtifactServer,
-  createKustomization,
-  kustomizationApplied,
-  kustomizationSettled,
-  patchKustomization,
-  publishGitRepository,
-  startKustomizeController,
-} from './flux.js';
+import { FLUX_CONFIGS, type FluxConfig } from './configs.js';
+import { ArtifactServer, startKustomizeController, type RunningFlux } from './flux.js';
+import { measureFluxRep, type FluxBench, type FluxRep } from './flux-rep.js';
+import { renderFluxTable, type GroundworkRep } from './flux-table.js';
+import { cpuMs, memoryMb } from './proc-stats.js';
 
 const REPS = 3;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-/** utime + stime of a process, in milliseconds (Linux /proc). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
-}
-
-function memoryMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-/** Audit-log lines since `offset` whose user agent starts with `agent`. */
-function requestsSince(
-  log: string,
-  offset: number,
-  agent: string,
-): { total: number; writes: number; lists: number } {
-  const lines = readFileSync(log, 'utf8').slice(offset).split('\n').filter(Boolean);
-  let total = 0;
-  let writes = 0;
-  let lists = 0;
-  for (const line of lines) {
-    const e = JSON.parse(line) as { userAgent?: string; verb?: string; stage?: string };
-    if (e.stage !== 'ResponseComplete' || !e.userAgent?.startsWith(agent)) continue;
-    total++;
-    if (e.verb === 'list') lists++;
-    if (!['get', 'list', 'watch'].includes(e.verb ?? '')) writes++;
-  }
-  return { total, writes, lists };
-}
 
 interface GroundworkRun {
   first: { totalMs: number };
@@ -122,204 +83,108 @@ export const mixedPlatform = (apps: number): Workload => ({
   objects: (ns) => Array.from({ length: apps }, (_, i) => benchApp(ns, i)).flat(),
 });
 
-/**
- * Flux's drift correction: with the Kustomization's interval set to `interval`, an out-of-band
- * edit of one managed ConfigMap, until kustomize-controller has put it back. Flux reports nothing
- * in between: the next interval's apply corrects it (and names it in its change-set event).
- */
-async function fluxDrift(
-  client: KubeClient,
-  ns: string,
-  objects: readonly { kind: string; metadata: { name: string } }[],
-  interval: string,
-): Promise<number> {
-  await patchKustomization(client, ns, 'platform', { interval });
-  await kustomizationSettled(client, ns, 'platform');
-  const name = objects.find((o) => o.kind === 'ConfigMap')!.metadata.name;
-  const path = `/api/v1/namespaces/${ns}/configmaps/${name}`;
-  const before = await client.request<{ data: Record<string, string> }>('GET', path);
-  const t = performance.now();
-  await client.request('PATCH', path, {
-    body: { data: Object.fromEntries(Object.keys(before.data).map((k) => [k, 'drifted'])) },
-    contentType: 'application/merge-patch+json',
-    query: { fieldManager: 'kubectl-edit' },
-  });
-  for (;;) {
-    const now = await client.request<{ data: Record<string, string> }>('GET', path);
-    if (JSON.stringify(now.data) === JSON.stringify(before.data)) return performance.now() - t;
-    if (performance.now() - t > 1_800_000) throw new Error(`Flux did not correct ${ns}/${name}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 export async function benchFlux(
   workloads: Workload[],
-  opts: { reps?: number; driftInterval?: string; fluxTimeoutMs?: number } = {},
+  opts: {
+    reps?: number;
+    driftInterval?: string;
+    fluxTimeoutMs?: number;
+    /** @default FLUX_CONFIGS (defaults and tuned) */
+    configs?: readonly FluxConfig[];
+  } = {},
 ): Promise<string> {
   const reps = opts.reps ?? REPS;
-  // Past this, Flux's first sync counts as not finished: the workload reports Groundwork alone.
+  // Past this, a configuration's first sync counts as not finished: it is left out of the
+  // workload's remaining repetitions.
   const fluxTimeoutMs = opts.fluxTimeoutMs ?? 900_000;
   const driftInterval = opts.driftInterval ?? '1m';
+  const configs = opts.configs ?? FLUX_CONFIGS;
   const build = await ensureFluxBuild();
   const cp = await LocalControlPlane.start({ auditLog: true });
   const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig, maxSockets: 32 });
   const work = await mkdtemp(join(tmpdir(), 'gw-bench-flux-'));
   const artifacts = await ArtifactServer.start();
-  let flux = await startKustomizeController(client, build, cp.info.kubeconfig, work);
-  const apiserver = cp.info.pids.kubeApiserver;
-  const log = cp.info.auditLog!;
+  const start = (config: FluxConfig) =>
+    startKustomizeController(client, build, { kubeconfig: cp.info.kubeconfig, logDir: work, config });
+  const controllers = new Map<FluxConfig, RunningFlux>();
+  const peaks = new Map<FluxConfig, number>();
+  const bench: FluxBench = {
+    client,
+    artifacts,
+    apiserverPid: cp.info.pids.kubeApiserver,
+    auditLog: cp.info.auditLog!,
+  };
+  const notePeak = (config: FluxConfig) =>
+    peaks.set(config, Math.max(peaks.get(config) ?? 0, memoryMb(controllers.get(config)!.process.pid).peak));
   const rows: string[] = [];
-  let fluxPeak = 0;
   let gwPeak = 0;
   try {
+    for (const c of configs) controllers.set(c, await start(c));
     for (const w of workloads) {
-      const f = {
-        first: [] as number[],
-        change: [] as number[],
-        noop: [] as number[],
-        noopCpu: [] as number[],
-        noopApi: [] as number[],
-        noopReq: [] as number[],
-        drift: [] as number[],
-      };
-      const g = {
-        first: [] as number[],
-        change: [] as number[],
-        noop: [] as number[],
-        noopCpu: [] as number[],
-        noopApi: [] as number[],
-        noopWrites: [] as number[],
-      };
-      /** Groundwork's engine on the same objects in a fresh namespace: first sync, no-op, change. */
-      const groundwork = async (rep: number) => {
+      const series: { config: FluxConfig; reps: FluxRep[]; unfinishedMs?: number }[] = configs.map(
+        (config) => ({ config, reps: [] }),
+      );
+      const gw: GroundworkRep[] = [];
+      for (let rep = 0; rep < reps; rep++) {
+        for (const f of series) {
+          if (f.unfinishedMs !== undefined) continue;
+          const namespace = `flux-${f.config.name}-${w.key}-${rep}`;
+          const r = await measureFluxRep(bench, controllers.get(f.config)!, {
+            config: f.config,
+            namespace,
+            objects: w.objects(namespace) as K8sObject[],
+            rep,
+            timeoutMs: fluxTimeoutMs,
+            // Drift once per workload and configuration (it waits for Flux's interval).
+            ...(rep === 0 ? { driftInterval } : {}),
+          });
+          notePeak(f.config);
+          if ('unfinishedMs' in r) {
+            // A fresh controller, so that the reconcile still in flight ends.
+            f.unfinishedMs = r.unfinishedMs;
+            await controllers.get(f.config)!.stop();
+            controllers.set(f.config, await start(f.config));
+          } else f.reps.push(r);
+        }
+        // Groundwork's engine on the same objects in a fresh namespace: first sync, no-op, change.
         const gns = `gw-${w.key}-${rep}`;
         await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: gns } } });
         const dir = await writeObjects(join(work, gns), w.objects(gns));
-        const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${w.key}-${rep}`, apiserver);
-        g.first.push(r.first.totalMs);
-        g.noop.push(r.noop.totalMs);
-        g.noopCpu.push(r.noop.cpuMs);
-        g.noopApi.push(r.apiserverNoopCpuMs);
-        g.noopWrites.push(r.noop.writes);
-        if (r.change) g.change.push(r.change.totalMs);
+        const r = await groundworkChild(cp.info.kubeconfig, dir, `bench-${w.key}-${rep}`, bench.apiserverPid);
+        gw.push({
+          first: r.first.totalMs,
+          noop: r.noop.totalMs,
+          noopCpu: r.noop.cpuMs,
+          noopApi: r.apiserverNoopCpuMs,
+          noopWrites: r.noop.writes,
+          ...(r.change ? { change: r.change.totalMs } : {}),
+        });
         gwPeak = Math.max(gwPeak, r.maxRssMb);
-      };
-      let fluxUnfinished: number | undefined;
-      for (let rep = 0; rep < reps; rep++) {
-        // Flux.
-        const fns = `flux-${w.key}-${rep}`;
-        await client.request('POST', '/api/v1/namespaces', { body: { metadata: { name: fns } } });
-        const objects = w.objects(fns) as K8sObject[];
-        const a1 = artifacts.publish(fns, 'platform', objects, `${rep}${'1'.repeat(39)}`);
-        let t = performance.now();
-        await publishGitRepository(client, fns, 'platform', a1);
-        await createKustomization(client, fns, 'platform', { interval: '60m' });
-        const applied = await kustomizationApplied(client, fns, 'platform', a1.revision, fluxTimeoutMs).then(
-          () => true,
-          () => false,
-        );
-        if (!applied) {
-          // Not finished: stop Flux's work on it (suspend, and a fresh controller so that the
-          // reconcile in flight ends), then measure Groundwork alone on the same objects.
-          fluxUnfinished = performance.now() - t;
-          await patchKustomization(client, fns, 'platform', { suspend: true });
-          fluxPeak = Math.max(fluxPeak, memoryMb(flux.process.pid).peak);
-          await flux.stop();
-          flux = await startKustomizeController(client, build, cp.info.kubeconfig, work);
-          await groundwork(rep);
-          break;
-        }
-        f.first.push(performance.now() - t);
-
-        const before = {
-          flux: cpuMs(flux.process.pid),
-          api: cpuMs(apiserver),
-          at: readFileSync(log, 'utf8').length,
-        };
-        const requestedAt = new Date().toISOString();
-        t = performance.now();
-        await client.request(
-          'PATCH',
-          `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${fns}/kustomizations/platform`,
-          {
-            body: { metadata: { annotations: { 'reconcile.fluxcd.io/requestedAt': requestedAt } } },
-            contentType: 'application/merge-patch+json',
-          },
-        );
-        for (;;) {
-          const k = await client.request<{ status?: { lastHandledReconcileAt?: string } }>(
-            'GET',
-            `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${fns}/kustomizations/platform`,
-          );
-          if (k.status?.lastHandledReconcileAt === requestedAt) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        f.noop.push(performance.now() - t);
-        f.noopCpu.push(cpuMs(flux.process.pid) - before.flux);
-        f.noopApi.push(cpuMs(apiserver) - before.api);
-        f.noopReq.push(requestsSince(log, before.at, 'kustomize-controller').total);
-
-        const changed = changeFirstConfigMap(objects, String(rep));
-        const a2 = artifacts.publish(fns, 'platform', changed, `${rep}${'2'.repeat(39)}`);
-        t = performance.now();
-        await publishGitRepository(client, fns, 'platform', a2);
-        await kustomizationApplied(client, fns, 'platform', a2.revision, 1_800_000);
-        f.change.push(performance.now() - t);
-        // Drift once per workload (it waits for Flux's interval).
-        if (rep === 0) f.drift.push(await fluxDrift(client, fns, changed, driftInterval));
-        // Done with this namespace: no reconcile of it may run during the next measurements.
-        await patchKustomization(client, fns, 'platform', { suspend: true });
-        fluxPeak = Math.max(fluxPeak, memoryMb(flux.process.pid).peak);
-
-        await groundwork(rep);
+        if (series.every((f) => f.unfinishedMs !== undefined)) break;
       }
-      const ratio = (gw: number[], fx: number[]) => `${(median(gw) / median(fx)).toFixed(2)}×`;
-      const toolAndApi = (cpu: number[], api: number[]) => median(cpu.map((c, i) => c + api[i]!));
-      if (fluxUnfinished !== undefined) {
-        const min =
-          fluxUnfinished >= 120_000 ? `${(fluxUnfinished / 60_000).toFixed(0)} min` : s(fluxUnfinished);
-        rows.push(
-          `### ${w.label} (one run: Flux did not finish its first sync within ${min})`,
-          '',
-          '| measure | Groundwork | Flux kustomize-controller | Groundwork / Flux | target |',
-          '|---|---|---|---|---|',
-          `| first sync (new revision to applied) | ${s(median(g.first))} | not finished after ${min} | < ${(median(g.first) / fluxUnfinished).toFixed(3)}× | ≤ 0.5× (5k, 20k) |`,
-          `| one-object change | ${s(median(g.change))} | | | |`,
-          `| no-op reconcile, wall | ${s(median(g.noop))} | | | |`,
-          `| no-op CPU, tool + apiserver | ${s(toolAndApi(g.noopCpu, g.noopApi))} | | | |`,
-          `| no-op CPU of the tool alone | ${s(median(g.noopCpu))} | | | |`,
-          `| no-op writes (Groundwork) | ${Math.max(...g.noopWrites)} writes | | | 0 writes |`,
-          `| Flux's first sync, stopped unfinished | | ${min} | | |`,
-          '',
-        );
-        process.stderr.write(`${rows.slice(-12).join('\n')}\n`);
-        continue;
-      }
-      rows.push(
-        `### ${w.label} (median of ${reps}, interleaved, fresh namespaces)`,
-        '',
-        '| measure | Groundwork | Flux kustomize-controller | Groundwork / Flux | target |',
-        '|---|---|---|---|---|',
-        `| first sync (new revision to applied) | ${s(median(g.first))} | ${s(median(f.first))} | ${ratio(g.first, f.first)} | ≤ 0.5× (5k, 20k) |`,
-        `| one-object change | ${s(median(g.change))} | ${s(median(f.change))} | ${ratio(g.change, f.change)} | |`,
-        `| no-op reconcile, wall | ${s(median(g.noop))} | ${s(median(f.noop))} | ${ratio(g.noop, f.noop)} | |`,
-        `| no-op CPU, tool + apiserver | ${s(toolAndApi(g.noopCpu, g.noopApi))} | ${s(toolAndApi(f.noopCpu, f.noopApi))} | ${(toolAndApi(g.noopCpu, g.noopApi) / toolAndApi(f.noopCpu, f.noopApi)).toFixed(2)}× | ≤ 0.10× |`,
-        `| no-op CPU of the tool alone | ${s(median(g.noopCpu))} | ${s(median(f.noopCpu))} | ${ratio(g.noopCpu, f.noopCpu)} | |`,
-        `| no-op writes (Groundwork) / dry-run and write requests (Flux, audit log) | ${Math.max(...g.noopWrites)} writes | ${median(f.noopReq)} requests | | 0 writes |`,
-        `| out-of-band edit corrected (Flux: interval ${driftInterval}, one run) | see the agent benchmark | ${s(f.drift[0]!)} | | |`,
-        '',
-      );
+      const table = renderFluxTable({
+        label: w.label,
+        reps,
+        groundwork: gw,
+        flux: series,
+        driftInterval,
+      });
+      rows.push(table);
       // Each workload's table as soon as it is measured: a long run keeps what it found.
-      process.stderr.write(`${rows.slice(-12).join('\n')}\n`);
+      process.stderr.write(`${table}\n`);
     }
     rows.push(
-      `Peak RSS over the run: Groundwork's engine process ${gwPeak.toFixed(0)} MB, kustomize-controller ${FLUX_VERSION} ${fluxPeak.toFixed(0)} MB.`,
+      `Peak RSS over the run: Groundwork's engine process ${gwPeak.toFixed(0)} MB, ${configs
+        .map((c) => `kustomize-controller ${FLUX_VERSION} (${c.name}) ${(peaks.get(c) ?? 0).toFixed(0)} MB`)
+        .join(', ')}.`,
+      '',
+      `Flux configurations: ${configs.map((c) => `${c.title}: ${c.args.length ? c.args.map((a) => `\`${a}\``).join(' ') : 'as shipped (--concurrent 4, --concurrent-ssa 4, --kube-api-qps 50, --kube-api-burst 300)'}`).join('; ')}. Each runs as its own process and reconciles only the Kustomizations labelled for it (--watch-label-selector); the other one is idle meanwhile.`,
       '',
       "What each side does: Flux downloads the artifact (a tar.gz served on loopback, with the GitRepository status written as source-controller would: source-controller itself cannot be built here), verifies its digest, runs kustomize build, then a server-side dry-run and apply of every object; Groundwork's engine reads the synthesized files, plans against the live objects (one LIST per kind, dry-runs only for objects that differ) and applies with server-side apply. Neither side's git fetch is in the figures; Groundwork's synth is not either (bench synth measures it). Drift: Flux has no watch on what it applied, so an out-of-band edit stays until its next interval's apply; the Groundwork agent's drift watch reports and corrects it (bench agent measures it at the same sizes).",
       '',
     );
   } finally {
-    await flux.stop();
+    for (const f of controllers.values()) await f.stop();
     await artifacts.stop();
     client.close();
     await cp.stop();

@@ -17,6 +17,7 @@ import { startProcess, type ManagedProcess } from '../../src/controlplane/proces
 import type { K8sObject } from '../../src/core/object.js';
 import { readObjects } from '../../src/core/yaml-files.js';
 import type { FluxBuild } from './build.js';
+import { CONFIG_LABEL, controllerArgs, type FluxConfig } from './configs.js';
 
 const SOURCE_API = '/apis/source.toolkit.fluxcd.io/v1';
 const KUSTOMIZE_API = '/apis/kustomize.toolkit.fluxcd.io/v1';
@@ -27,28 +28,23 @@ export interface RunningFlux {
   stop(): Promise<void>;
 }
 
-/** Installs the Flux CRDs and starts kustomize-controller as its own process, metrics on loopback. */
+/**
+ * Installs the Flux CRDs and starts kustomize-controller in `config` as its own process, metrics on
+ * loopback. It reconciles only Kustomizations labelled for `config` (see `createKustomization`).
+ */
 export async function startKustomizeController(
   client: KubeClient,
   build: FluxBuild,
-  kubeconfig: string,
-  logDir: string,
+  opts: { kubeconfig: string; logDir: string; config: FluxConfig },
 ): Promise<RunningFlux> {
   await installCrds(client, await readObjects(build.crds));
   const [metrics, health] = [await freePort(), await freePort()];
   const proc = startProcess({
-    name: 'kustomize-controller',
+    name: `kustomize-controller-${opts.config.name}`,
     binary: build.binary,
-    args: [
-      '--watch-all-namespaces',
-      `--metrics-addr=127.0.0.1:${metrics}`,
-      `--health-addr=127.0.0.1:${health}`,
-      '--enable-leader-election=false',
-      '--no-remote-bases=true',
-      '--log-level=info',
-    ],
-    logFile: join(logDir, 'kustomize-controller.log'),
-    env: { ...process.env, KUBECONFIG: kubeconfig },
+    args: controllerArgs(opts.config, { metrics, health }),
+    logFile: join(opts.logDir, `kustomize-controller-${opts.config.name}.log`),
+    env: { ...process.env, KUBECONFIG: opts.kubeconfig },
   });
   const metricsUrl = `http://127.0.0.1:${metrics}/metrics`;
   for (let i = 0; i < 120; i++) {
@@ -164,18 +160,21 @@ export async function publishGitRepository(
   });
 }
 
-/** A Kustomization applying the GitRepository's root, pruning, every `interval`. */
+/**
+ * A Kustomization applying the GitRepository's root, pruning, every `interval`, labelled for the
+ * controller of `config`.
+ */
 export async function createKustomization(
   client: KubeClient,
   namespace: string,
   name: string,
-  opts: { interval: string; wait?: boolean },
+  opts: { interval: string; config: FluxConfig; wait?: boolean },
 ): Promise<void> {
   await client.request('POST', `${KUSTOMIZE_API}/namespaces/${namespace}/kustomizations`, {
     body: {
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
       kind: 'Kustomization',
-      metadata: { name, namespace },
+      metadata: { name, namespace, labels: { [CONFIG_LABEL]: opts.config.name } },
       spec: {
         interval: opts.interval,
         path: './',

@@ -95,10 +95,8 @@ export function assessClusterUpdate(input: ClusterUpdateInput): ClusterUpdateHea
   const pools = input.machineConfigPools.map((pool): ObjectVerdict => {
     const own = machineConfigPoolHealth(pool);
     const parsed = machineConfigPoolSchema.safeParse(pool);
-    if (!parsed.success) {
-      poolsBehind++; // unreadable (own says why): not known to be at the target
-      return { subject: describe(pool), ...own };
-    }
+    // Unreadable: its own verdict (Unknown, InvalidObject) says why; it is not counted as behind.
+    if (!parsed.success) return { subject: describe(pool), ...own };
     const p = poolProgress(parsed.data);
     const release = p.current ? releases.get(p.current) : undefined;
     const atTarget =

@@ -66,6 +66,26 @@ describe('cluster-state/not-upgrading', () => {
   });
 });
 
+describe('cluster-state/not-upgrading, with a pool that cannot be read', () => {
+  const s = scenario('not-upgrading');
+  const pools = s.machineConfigPools.map((p) =>
+    p.metadata.name === 'worker'
+      ? variant(p, (w) => ((w.status as Record<string, unknown>).machineCount = '3'))
+      : p,
+  );
+
+  it('shows that pool as Unknown, naming the field, instead of reading its count as 0', () => {
+    const u = assessClusterUpdate({ ...s, machineConfigPools: pools });
+    expect(u.objects.find((o) => o.subject === 'MachineConfigPool/worker')).toMatchObject({
+      status: 'Unknown',
+      reason: 'InvalidObject',
+      message: expect.stringContaining('status.machineCount'),
+    });
+    expect(u.verdict.status).not.toBe('Healthy');
+    expect(u.updating).toBe(false);
+  });
+});
+
 describe('cluster-state/4.14.1-paused-worker-pool', () => {
   const s = scenario('4.14.1-paused-worker-pool');
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `groundwork` command. From an installed package it runs the compiled
-// JavaScript in dist/; from a git checkout (src/ present) it runs the TypeScript sources through
-// tsx. Either way it first registers the module hooks that load platform TypeScript and resolve
-// platform imports (see src/synth/child/register-hooks.mjs).
+// JavaScript in dist/ as plain Node (no module hooks: the CLI process runs no platform code, the
+// synth child runs a bundle, and every hook would cost each import a round trip to the hooks
+// thread). From a git checkout (src/ present) it runs the TypeScript sources through tsx, after
+// the hooks of src/synth/child/register-hooks.mjs.
 import { existsSync, readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -15,8 +16,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // GROUNDWORK_RUN_FROM=dist runs a checkout's build (the benchmarks measure what users install).
   const fromSource =
     process.env.GROUNDWORK_RUN_FROM !== 'dist' && existsSync(new URL('../src/cli/main.ts', import.meta.url));
-  const base = fromSource ? '../src' : '../dist/src';
-  await import(`${base}/synth/child/register-hooks.mjs`);
-  const { main } = await import(`${base}/cli/main.${fromSource ? 'ts' : 'js'}`);
+  if (fromSource) await import('../src/synth/child/register-hooks.mjs');
+  const { main } = await import(fromSource ? '../src/cli/main.ts' : '../dist/src/cli/main.js');
   process.exitCode = await main(process.argv);
 }

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { ClusterSession } from '../engine/reconcile.js';
 import { KubeClient } from '../cluster/client.js';
@@ -6,25 +5,7 @@ import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import { synthesizeInChild } from '../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../synth/config.js';
 import type { SynthResult } from '../synth/synthesize.js';
-
-/** kubectl's connection flags plus the repository flags shared by plan, apply and drift. */
-export interface ClusterFlags {
-  dir: string;
-  overlay?: string;
-  kubeconfig?: string;
-  context?: string;
-}
-
-export function withClusterFlags(cmd: Command): Command {
-  return cmd
-    .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
-    .option('--overlay <name>', 'overlay (default: groundwork.yaml defaultOverlay)')
-    .option(
-      '--kubeconfig <file>',
-      'kubeconfig file (default: $KUBECONFIG, in-cluster config, ~/.kube/config)',
-    )
-    .option('--context <name>', 'kubeconfig context');
-}
+import type { ClusterFlags } from './cluster-flags.js';
 
 /** Opens a session on the cluster named by the flags. */
 export async function openSession(flags: ClusterFlags): Promise<ClusterSession> {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { riskyChanges } from '../../src/cli/commands/fleet.js';
-import { previewRevisions } from '../../src/cli/commands/preview.js';
+import { riskyChanges } from '../../src/cli/actions/fleet.js';
+import { previewRevisions } from '../../src/cli/actions/preview.js';
 import { previewMarkdown, previewText } from '../../src/report/preview/index.js';
 import { git } from '../source/git.js';
 

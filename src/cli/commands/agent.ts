@@ -1,36 +1,6 @@
 import type { Command } from 'commander';
-import pino from 'pino';
-import { httpBindOf } from '../../agent/http-server.js';
-import { startAgent } from '../../agent/start.js';
-import { parseDuration } from './engine.js';
-import { sourceRefOf } from '../source-flags.js';
+import type { AgentFlags } from '../actions/agent.js';
 import type { CommandModule } from './command-module.js';
-import { checkRepoUrl } from '../../source/repo-url.js';
-
-interface AgentFlags {
-  repo: string;
-  branch?: string;
-  tag?: string;
-  commit?: string;
-  path?: string;
-  overlay: string;
-  mode: string;
-  interval: string;
-  resyncInterval: string;
-  namespace: string;
-  syncName?: string;
-  credentialsSecret?: string;
-  leaderElect?: boolean;
-  leaseDuration: string;
-  httpPort: string;
-  httpBind?: string;
-  prune: boolean;
-  maxPruneShare: string;
-  synthTimeout: string;
-  kubeconfig?: string;
-  context?: string;
-  logLevel: string;
-}
 
 /** `groundwork agent`: the in-cluster sync agent (also runnable from a workstation with a kubeconfig). */
 export const registerAgent: CommandModule = (program: Command) => {
@@ -83,64 +53,5 @@ export const registerAgent: CommandModule = (program: Command) => {
     .option('--kubeconfig <file>', 'kubeconfig (default: in-cluster config, $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--log-level <level>', 'trace, debug, info, warn or error', 'info')
-    .action(async (flags: AgentFlags) => {
-      const log = pino({ name: 'groundwork-agent', level: flags.logLevel });
-      checkRepoUrl(flags.repo);
-      const ref = sourceRefOf(flags);
-      if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
-        throw new Error(`--mode must be detect-only or self-heal, not ${flags.mode}`);
-      const leaseMs = parseDuration(flags.leaseDuration);
-      const port = Number(flags.httpPort);
-      const host = httpBindOf(flags.httpBind, process.env);
-      const agent = await startAgent({
-        repository: { url: flags.repo, ref, ...(flags.path ? { path: flags.path } : {}) },
-        overlay: flags.overlay,
-        mode: flags.mode,
-        intervalMs: parseDuration(flags.interval),
-        resyncMs: parseDuration(flags.resyncInterval),
-        namespace: flags.namespace,
-        ...(flags.syncName ? { syncName: flags.syncName } : {}),
-        ...(flags.credentialsSecret ? { credentialsSecret: flags.credentialsSecret } : {}),
-        ...(process.env.GROUNDWORK_WEBHOOK_SECRET
-          ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
-          : {}),
-        ...(port > 0 ? { http: { host, port } } : {}),
-        ...(flags.leaderElect
-          ? {
-              leaderElection: {
-                leaseDurationMs: leaseMs,
-                renewDeadlineMs: Math.round(leaseMs * 0.66),
-                retryPeriodMs: Math.round(leaseMs / 7.5),
-              },
-            }
-          : {}),
-        prune: flags.prune,
-        maxPruneShare: Number(flags.maxPruneShare),
-        synthTimeoutMs: parseDuration(flags.synthTimeout),
-        ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-        ...(flags.context ? { context: flags.context } : {}),
-        log,
-      });
-      log.info(
-        {
-          port: agent.port,
-          bind: port > 0 ? host : undefined,
-          repo: flags.repo.replace(/\/\/[^@/]*@/, '//'),
-          overlay: flags.overlay,
-          mode: flags.mode,
-        },
-        'agent started',
-      );
-      // SIGTERM/SIGINT: finish the objects being written, release the lease, exit cleanly.
-      await new Promise<void>((resolve) => {
-        const onSignal = (sig: string) => {
-          log.info({ signal: sig }, 'stopping');
-          resolve();
-        };
-        process.once('SIGTERM', () => onSignal('SIGTERM'));
-        process.once('SIGINT', () => onSignal('SIGINT'));
-      });
-      await agent.stop();
-      log.info('stopped');
-    });
+    .action(async (flags: AgentFlags) => (await import('../actions/agent.js')).runAgent(flags));
 };

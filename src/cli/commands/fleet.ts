@@ -1,51 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
-import { membersFromKubeconfig, observeFleet } from '../../cluster/fleet-reader.js';
-import { GroundworkError } from '../../core/errors.js';
-import { environmentOf } from '../../synth/environments.js';
-import { parseFleetFile, type FleetMember } from '../../fleet/fleet-file.js';
-import { commitOf, fleetRows, fleetText, type ClusterObservation } from '../../fleet/gates.js';
-import { promote, promotionText, type RiskyChange } from '../../fleet/promotion.js';
-import { credentialsFromEnv } from '../../source/credentials.js';
-import { commitsBehind, PromotionRepo } from '../../source/promote.js';
-import { loadProjectConfig } from '../../synth/config.js';
-import { ExitCode } from '../exit-code.js';
-import { outputOf, render, withOutput } from '../output.js';
-import { parseDuration } from './engine.js';
-import { previewRevisions } from './preview.js';
+import { fleetOptions, type FleetFlags, type PromoteFlags } from '../fleet-flags.js';
+import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
-
-interface FleetFlags {
-  dir: string;
-  fleet?: string;
-  kubeconfig?: string;
-  repo?: string;
-  clusterTimeout: string;
-  output?: string;
-  format?: string;
-}
-
-interface PromoteFlags extends FleetFlags {
-  dryRun?: boolean;
-  force?: boolean;
-  reason?: string;
-}
-
-/** `fleet.yaml` next to groundwork.yaml is the default fleet file. */
-export const FLEET_FILE = 'fleet.yaml';
-
-const fleetOptions = (cmd: Command): Command =>
-  cmd
-    .option('--dir <dir>', 'the platform repository (holds groundwork.yaml)', '.')
-    .option(
-      '--fleet <file>',
-      `fleet file: the clusters and their kube contexts (default: ${FLEET_FILE} in --dir, else every context of the kubeconfig)`,
-    )
-    .option('--kubeconfig <file>', 'kubeconfig holding the contexts')
-    .option('--repo <url>', "the platform's git repository (default: the one the agents follow)")
-    .option('--cluster-timeout <duration>', 'how long to wait for one cluster', '10s');
 
 /**
  * `groundwork fleet status` and `groundwork promote <environment>`: the fleet as its agents report
@@ -60,39 +15,9 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     .description(
       'one row per cluster: environment, overlay, revision, commits behind its ref, Ready, health, drift, last applied',
     )
-    .action(async (flags: FleetFlags) => {
-      const dir = resolve(flags.dir);
-      const config = await loadProjectConfig(dir);
-      const environments = config.environments ?? [];
-      const observations = await observe(flags, dir);
-      const wanted = observations.flatMap((o) =>
-        o.syncs.flatMap((s) => {
-          const env = environmentOf(environments, s.overlay);
-          const commit = commitOf(s.status?.lastAppliedRevision);
-          return env && commit ? [{ branch: env.ref, commit, url: s.repository.url }] : [];
-        }),
-      );
-      const url = flags.repo ?? wanted[0]?.url;
-      const behind = url
-        ? await commitsBehind({ url, auth: credentialsFromEnv(process.env), wanted }).catch(
-            (err: unknown) => {
-              process.stderr.write(
-                `warning: cannot count commits behind: ${String((err as Error).message ?? err)}\n`,
-              );
-              return new Map<string, number>();
-            },
-          )
-        : new Map<string, number>();
-      const rows = fleetRows({ platform: config.name, environments, observations, behind });
-      const data = {
-        apiVersion: 'groundwork.io/v1',
-        kind: 'FleetStatus',
-        platform: config.name,
-        clusters: rows,
-      };
-      process.stdout.write(render(data, outputOf(flags), { text: () => fleetText(rows) }));
-      setExitCode(ExitCode.Ok);
-    });
+    .action(async (flags: FleetFlags) =>
+      (await import('../actions/fleet.js')).runFleetStatus(flags, setExitCode),
+    );
 
   fleetOptions(withOutput(program.command('promote'), ['text', 'json', 'yaml'], 'text'))
     .description(
@@ -102,85 +27,7 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     .option('--dry-run', 'check every gate and show what would be pushed; push nothing')
     .option('--force', 'promote past failed gates (never past a non-fast-forward); needs --reason')
     .option('--reason <text>', 'why the gates are forced: recorded in the promotion tag')
-    .action(async (environment: string, flags: PromoteFlags) => {
-      if (flags.force && !flags.reason?.trim()) {
-        throw new GroundworkError({
-          code: 'MissingFlag',
-          subject: 'promote --force',
-          message: '--force needs --reason',
-          fix: 'say why, e.g. --reason "hotfix for CVE-2026-1234, staging soak waived by the on-call"',
-        });
-      }
-      const dir = resolve(flags.dir);
-      const config = await loadProjectConfig(dir);
-      const auth = credentialsFromEnv(process.env);
-      let platformPath = '.';
-      const result = await promote(
-        {
-          platform: config.name,
-          environments: config.environments ?? [],
-          target: environment,
-          ...(flags.repo ? { repoUrl: flags.repo } : {}),
-          dryRun: flags.dryRun === true,
-          ...(flags.force ? { force: { reason: flags.reason!.trim() } } : {}),
-        },
-        {
-          observe: async () => {
-            const observations = await observe(flags, dir);
-            platformPath =
-              observations.flatMap((o) => o.syncs).find((s) => s.repository.path)?.repository.path ?? '.';
-            return observations;
-          },
-          openGit: (url) => PromotionRepo.open({ url, ...(auth ? { auth } : {}) }),
-          riskyChanges: (repoDir, base, head, overlays) =>
-            riskyChanges(join(repoDir, platformPath), base, head, overlays),
-          now: () => new Date(),
-        },
-      );
-      process.stdout.write(render(result, outputOf(flags), { text: () => promotionText(result) }));
-      setExitCode(result.outcome === 'refused' ? ExitCode.Changes : ExitCode.Ok);
-    });
+    .action(async (environment: string, flags: PromoteFlags) =>
+      (await import('../actions/fleet.js')).runPromote(environment, flags, setExitCode),
+    );
 };
-
-async function observe(flags: FleetFlags, dir: string): Promise<ClusterObservation[]> {
-  const members = await membersOf(flags, dir);
-  return observeFleet(members, {
-    timeoutMs: parseDuration(flags.clusterTimeout),
-    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-  });
-}
-
-async function membersOf(flags: FleetFlags, dir: string): Promise<FleetMember[]> {
-  const file = flags.fleet ?? (existsSync(join(dir, FLEET_FILE)) ? join(dir, FLEET_FILE) : undefined);
-  if (file) {
-    if (!existsSync(file))
-      throw new GroundworkError({ code: 'InvalidFleetFile', subject: file, message: 'not found' });
-    return parseFleetFile(await readFile(file, 'utf8'), flags.fleet ?? FLEET_FILE);
-  }
-  return membersFromKubeconfig(flags.kubeconfig);
-}
-
-/** ClusterVersion and MachineConfig changes between two commits, per overlay, from the PR preview's risk notes. */
-export async function riskyChanges(
-  repoDir: string,
-  base: string,
-  head: string,
-  overlays: readonly string[],
-): Promise<RiskyChange[]> {
-  const out: RiskyChange[] = [];
-  for (const overlay of overlays) {
-    const preview = await previewRevisions({ repoDir, base, head, overlay });
-    if (preview.status === 'head-failed') {
-      out.push({
-        code: 'ClusterVersionUnknown',
-        subject: `overlay ${overlay}`,
-        message: 'head does not synthesize',
-      });
-      continue;
-    }
-    for (const o of preview.overlays)
-      for (const r of o.risks)
-        out.push({ code: r.code, subject: `${r.subject} [${overlay}]`, message: r.message });
-  }
-  return out;
-}

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { CommandModule, SetExitCode } from './command-module.js';
 
 /**
- * Every command module, by the top-level commands it registers, in help order. Loaded on demand:
- * a command's module imports what it needs (the Kubernetes client, cdk8s, isomorphic-git, ...),
- * and a person at a terminal should not wait for the others' imports.
+ * Every command module, by the top-level commands it registers, in help order. A command module
+ * only declares (commander, its flags, its help): its action imports what it needs (the Kubernetes
+ * client, the synth child, isomorphic-git, ...) from `../actions/` when it runs, so `--help` and
+ * completion load no action and a command loads only its own (test/cli/command-tree.test.ts).
  */
 const MODULES: readonly { commands: readonly string[]; load: () => Promise<CommandModule> }[] = [
   { commands: ['quickstart'], load: async () => (await import('./quickstart.js')).registerQuickstart },

@@ -1,21 +1,7 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SynthValidationError, formatIssue } from '../../synth/validation.js';
-import { synthesizeInChild } from '../../synth/child/run-in-child.js';
-import { loadProjectConfig } from '../../synth/config.js';
-import type { SynthResult } from '../../synth/synthesize.js';
-import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
-import { ExitCode } from '../exit-code.js';
+import type { SynthFlags } from '../actions/synth.js';
+import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
-import { outputOf, withOutput } from '../output.js';
-
-interface SynthFlags {
-  dir: string;
-  overlay?: string;
-  allOverlays?: boolean;
-  out?: string;
-  format: string;
-}
 
 /** `groundwork synth`: constructs → deterministic manifests, with no cluster and no network. */
 export const registerSynth: CommandModule = (program: Command, setExitCode) => {
@@ -25,43 +11,5 @@ export const registerSynth: CommandModule = (program: Command, setExitCode) => {
     .option('--overlay <name>', 'overlay to synthesize (default: groundwork.yaml defaultOverlay)')
     .option('--all-overlays', 'synthesize every overlay')
     .option('--out <dir>', 'write files to <dir>/<overlay>/ instead of printing a stream')
-    .action(async (flags: SynthFlags) => {
-      const format = parseFormat(outputOf(flags));
-      const dir = resolve(flags.dir);
-      let results: SynthResult[];
-      try {
-        // Platform code runs in the synth child, with a stripped environment (no credentials).
-        results = await synthesizeInChild({
-          dir,
-          overlay: flags.allOverlays
-            ? { all: true }
-            : (flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay),
-        });
-      } catch (err) {
-        if (!(err instanceof SynthValidationError)) throw err;
-        process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\n`);
-        process.stderr.write(
-          `synth failed: ${err.issues.filter((i) => i.severity === 'error').length} error(s); nothing was written\n`,
-        );
-        setExitCode(ExitCode.Error);
-        return;
-      }
-      for (const r of results) for (const w of r.warnings) process.stderr.write(`${formatIssue(w)}\n`);
-      if (flags.out) {
-        const dirs = await writeSynthOutput(results, resolve(flags.out), format);
-        for (const [i, r] of results.entries()) {
-          process.stdout.write(`${r.overlay}: ${r.manifests.length} objects, ${r.hash} -> ${dirs[i]}\n`);
-        }
-      } else {
-        for (const r of results) {
-          if (results.length > 1) process.stdout.write(`# overlay: ${r.overlay}\n`);
-          process.stdout.write(renderStream(r, format));
-        }
-      }
-    });
+    .action(async (flags: SynthFlags) => (await import('../actions/synth.js')).runSynth(flags, setExitCode));
 };
-
-function parseFormat(value: string): OutputFormat {
-  if (value === 'yaml' || value === 'json') return value;
-  throw new Error(`--format must be yaml or json, not ${JSON.stringify(value)}`);
-}

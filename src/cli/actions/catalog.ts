@@ -1,0 +1,134 @@
+import { KubeClient } from '../../cluster/client.js';
+import { Discovery } from '../../cluster/discovery.js';
+import { listAll } from '../../cluster/list.js';
+import { GroundworkError } from '../../core/errors.js';
+import { catalogFromPackageManifests } from '../../olm/catalog/from-package-manifests.js';
+import {
+  listChannels,
+  listPackages,
+  loadCatalog,
+  USER_CATALOG_MAX_BYTES,
+  type Catalog,
+} from '../../olm/catalog/index.js';
+import { upgradePath } from '../../olm/upgrade-path.js';
+import type { SetExitCode } from '../commands/command-module.js';
+import { ExitCode } from '../exit-code.js';
+import { outputOf } from '../output.js';
+import { render } from '../render.js';
+
+/** Where a catalog command reads its catalog: a file-based catalog, or a cluster's PackageManifests. */
+export interface CatalogSourceFlags {
+  file?: string;
+  kubeconfig?: string;
+  context?: string;
+  format: string;
+}
+
+export interface CatalogPathFlags extends CatalogSourceFlags {
+  channel?: string;
+  to: string;
+  from?: string;
+}
+
+/** `catalog packages`: every package with its default channel and channels. */
+export async function runCatalogPackages(flags: CatalogSourceFlags): Promise<void> {
+  const packages = listPackages(await load(flags));
+  print(flags, packages, () =>
+    packages
+      .map(
+        (p) => `${p.name.padEnd(40)} default ${p.defaultChannel ?? '-'}   channels ${p.channels.join(', ')}`,
+      )
+      .join('\n'),
+  );
+}
+
+/** `catalog channels <package>`: each channel's head and versions in update order. */
+export async function runCatalogChannels(pkg: string, flags: CatalogSourceFlags): Promise<void> {
+  const channels = listChannels(await load(flags), pkg);
+  if (channels.length === 0)
+    throw new GroundworkError({ code: 'UnknownPackage', subject: pkg, message: 'not in the catalog' });
+  print(flags, channels, () =>
+    channels
+      .map((c) =>
+        [
+          `${c.name}${c.isDefault ? ' (default)' : ''}: head ${c.head ?? '-'}`,
+          `  update order: ${c.versions.map((v) => v.version).join(' → ')}`,
+          ...(c.excluded.length
+            ? [`  install-only (never offered as update): ${c.excluded.join(', ')}`]
+            : []),
+          ...c.problems.map((p) => `  problem: ${p}`),
+        ].join('\n'),
+      )
+      .join('\n'),
+  );
+}
+
+/** `catalog path <package>`: the InstallPlans from `--from` to `--to` (exit 2 when there is no path). */
+export async function runCatalogPath(
+  pkg: string,
+  flags: CatalogPathFlags,
+  setExitCode: SetExitCode,
+): Promise<void> {
+  const catalog = await load(flags);
+  const channel = flags.channel ?? defaultChannelOf(catalog, pkg);
+  if (!flags.channel) process.stderr.write(`channel: ${channel} (the default channel of ${pkg})\n`);
+  const result = upgradePath(catalog, { package: pkg, channel, from: flags.from, to: flags.to });
+  print(flags, result, () => result.toString());
+  setExitCode(result.ok ? ExitCode.Ok : ExitCode.Error);
+}
+
+async function load(flags: CatalogSourceFlags): Promise<Catalog> {
+  if (flags.file) return loadCatalog(flags.file, { maxBytes: USER_CATALOG_MAX_BYTES });
+  if (!flags.kubeconfig && !process.env.KUBECONFIG) {
+    throw new GroundworkError({
+      code: 'NoCatalog',
+      message: 'no catalog given',
+      fix: 'pass --file <catalog> or --kubeconfig to read PackageManifests',
+    });
+  }
+  const client = await KubeClient.load({
+    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+  });
+  try {
+    const info = await new Discovery(client).tryResolve(
+      'packages.operators.coreos.com/v1',
+      'PackageManifest',
+    );
+    if (!info)
+      throw new GroundworkError({
+        code: 'NoPackageServer',
+        message: 'this cluster serves no PackageManifests (no OLM package server)',
+        fix: 'pass --file <catalog>',
+      });
+    return catalogFromPackageManifests(await listAll(client, info, undefined));
+  } finally {
+    client.close();
+  }
+}
+
+function print(flags: CatalogSourceFlags, data: object, text: () => string): void {
+  process.stdout.write(render(data, outputOf(flags), { text }));
+}
+
+/** A package's default channel (FBC `olm.package` defaultChannel, or a PackageManifest's), or an error. */
+function defaultChannelOf(catalog: Catalog, pkg: string): string {
+  const found = catalog.packages.get(pkg);
+  if (!found) {
+    throw new GroundworkError({
+      code: 'UnknownPackage',
+      subject: pkg,
+      message: 'not in the catalog',
+      fix: `use one of: ${[...catalog.packages.keys()].join(', ')}`,
+    });
+  }
+  if (!found.defaultChannel) {
+    throw new GroundworkError({
+      code: 'NoDefaultChannel',
+      subject: pkg,
+      message: 'the package names no default channel',
+      fix: `pass --channel, one of: ${[...found.channels.keys()].join(', ')}`,
+    });
+  }
+  return found.defaultChannel;
+}

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { defaultCrdDirs } from '../../controlplane/crd-dirs.js';
+import {
+  downInstance,
+  instanceStatus,
+  notRunning,
+  readInstance,
+  upInstance,
+} from '../../controlplane/instance.js';
+import type { SetExitCode } from '../commands/command-module.js';
+import { ExitCode } from '../exit-code.js';
+import { outputOf } from '../output.js';
+import { terminalProgress } from '../progress.js';
+import { render } from '../render.js';
+
+/** `cluster up`: starts (building once) the local control plane and says how to use it. */
+export async function runClusterUp(opts: { name: string; crds?: string[] }): Promise<void> {
+  const { state, started } = await upInstance(opts.name, {
+    crdDirs: opts.crds ?? defaultCrdDirs(),
+    progress: terminalProgress(),
+  });
+  const out = process.stdout;
+  out.write(
+    started
+      ? `Local control plane "${state.name}" is up.\n`
+      : `Local control plane "${state.name}" was already running.\n`,
+  );
+  out.write(
+    `  server:     ${state.server}\n  kubeconfig: ${state.kubeconfig}\n  CRDs:       ${state.crds.length}\n\n`,
+  );
+  out.write(`Point kubectl at it:\n  export KUBECONFIG=${state.kubeconfig}\n`);
+  if (state.binaries.kubectl) out.write(`  ${state.binaries.kubectl} get crds\n`);
+  out.write(
+    `Stop it with: groundwork cluster down${opts.name === 'default' ? '' : ` --name ${opts.name}`}\n`,
+  );
+}
+
+/** `cluster down`: stops the instance's recorded processes and deletes what `up` created. */
+export async function runClusterDown(opts: { name: string }): Promise<void> {
+  const state = await downInstance(opts.name);
+  process.stdout.write(
+    state
+      ? `Stopped "${opts.name}" (pids ${Object.values(state.pids).join(', ')}).\n`
+      : `No instance "${opts.name}".\n`,
+  );
+}
+
+/** `cluster status`: versions, endpoints, processes and CRDs (exit 2 when not healthy). */
+export async function runClusterStatus(
+  opts: { name: string; output?: string; format?: string },
+  setExitCode: SetExitCode,
+): Promise<void> {
+  const status = await instanceStatus(opts.name);
+  if (!status) throw notRunning(opts.name);
+  const healthy = status.processes.every((p) => p.alive) && !status.error;
+  const format = outputOf(opts);
+  if (format !== 'text') {
+    process.stdout.write(render(status, format));
+  } else {
+    const out: string[] = [
+      `Local control plane "${opts.name}": ${healthy ? 'running' : 'NOT HEALTHY'}`,
+      `  Kubernetes: ${status.version ?? `unreachable (${status.error})`}`,
+      `  server:     ${status.state.server}`,
+      `  etcd:       ${status.state.etcdUrl} (data in ${status.state.etcdDir})`,
+      `  kubeconfig: ${status.state.kubeconfig}`,
+      `  binaries:   ${status.state.binaries.source} (${status.state.binaries.kubeApiserver})`,
+      '  processes:',
+      ...status.processes.map(
+        (p) => `    ${p.name.padEnd(24)} pid ${String(p.pid).padEnd(8)} ${p.alive ? 'running' : 'GONE'}`,
+      ),
+      `  CRDs (${status.crds?.length ?? 0}):`,
+      ...(status.crds ?? []).map((c) => `    ${c.name}${c.established ? '' : ' (not Established)'}`),
+    ];
+    process.stdout.write(`${out.join('\n')}\n`);
+  }
+  if (!healthy) setExitCode(ExitCode.Error);
+}
+
+/** `cluster kubeconfig`: the kubeconfig's path, or with `--raw` its contents. */
+export async function runClusterKubeconfig(opts: { name: string; raw?: boolean }): Promise<void> {
+  const state = await readInstance(opts.name);
+  if (!state) throw notRunning(opts.name);
+  process.stdout.write(opts.raw ? await readFile(state.kubeconfig, 'utf8') : `${state.kubeconfig}\n`);
+}

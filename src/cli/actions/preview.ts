@@ -1,0 +1,143 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  buildPreview,
+  previewMarkdown,
+  previewText,
+  synthFailureOf,
+  type PreviewData,
+  type SynthOutcome,
+} from '../../report/preview/index.js';
+import { exportRevision } from '../../source/read-revision.js';
+import { synthesizeInChild } from '../../synth/child/run-in-child.js';
+import { loadProjectConfig } from '../../synth/config.js';
+import { reach } from '../../synth/environments.js';
+import { ExitCode } from '../exit-code.js';
+import type { SetExitCode } from '../commands/command-module.js';
+import { outputOf } from '../output.js';
+import { render } from '../render.js';
+import { gateFailures, type FailOn } from '../../report/preview/gate.js';
+
+export interface PreviewRevisionsOptions {
+  /** A directory in the git repository: the platform repository root (holds groundwork.yaml). */
+  repoDir: string;
+  base: string;
+  head: string;
+  /** One overlay, every overlay, or (undefined) head's `defaultOverlay`. */
+  overlay?: string | { all: true };
+  /** Per synth child. @default 60_000 */
+  timeoutMs?: number;
+}
+
+/**
+ * Exports both revisions' trees into a temporary directory (never touching the checkout),
+ * synthesizes each in its own child process, builds the preview and removes the temporary
+ * directory. A revision that fails synth is part of the preview, not an error; a revision that
+ * cannot be read is (`RevisionNotFound`, `MissingObject`, ...). Temporary paths never reach the
+ * preview: failure messages name files relative to the repository.
+ */
+export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<PreviewData> {
+  const tmp = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-preview-')));
+  try {
+    // allSettled: neither export may still be writing when `finally` removes the directory.
+    const [base, head] = settled(
+      await Promise.allSettled([
+        exportRevision({ repoDir: opts.repoDir, ref: opts.base, dest: join(tmp, 'base') }),
+        exportRevision({ repoDir: opts.repoDir, ref: opts.head, dest: join(tmp, 'head') }),
+      ]),
+    );
+    // Head's groundwork.yaml, read once: its default overlay and its environments. An unreadable
+    // config is head's synth failure.
+    const config = await loadProjectConfig(head.dir).catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
+    const overlay = opts.overlay ?? (config instanceof Error ? config : config.defaultOverlay);
+    const synth = async (dir: string, treeRoot: string): Promise<SynthOutcome> => {
+      if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
+      try {
+        return await synthesizeInChild({
+          dir,
+          treeRoot,
+          overlay,
+          ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+        });
+      } catch (err) {
+        return synthFailureOf(err, { hidePaths: [dir, tmp] });
+      }
+    };
+    const [baseOutcome, headOutcome] = await Promise.all([
+      synth(base.dir, join(tmp, 'base')),
+      synth(head.dir, join(tmp, 'head')),
+    ]);
+    const environments = config instanceof Error ? [] : (config.environments ?? []);
+    const branch = branchName(opts.base);
+    const reached = environments.length > 0 && branch ? reach(environments, branch) : undefined;
+    return buildPreview({
+      ...(reached && branch
+        ? {
+            reach: {
+              branch,
+              now: reached.now.map((e) => e.name),
+              byPromotion: reached.byPromotion.map((e) => e.name),
+            },
+          }
+        : {}),
+      base: baseOutcome,
+      head: headOutcome,
+      baseRevision: { ref: opts.base, oid: base.oid },
+      headRevision: { ref: opts.head, oid: head.oid },
+    });
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The branch a ref names (`origin/main`, `refs/heads/main`, `main`); undefined for a commit id or `HEAD`. */
+function branchName(ref: string): string | undefined {
+  if (/^[0-9a-f]{7,40}$/i.test(ref) || /^HEAD([~^]|$)/.test(ref) || /[~^]/.test(ref)) return undefined;
+  return ref
+    .replace(/^refs\/heads\//, '')
+    .replace(/^refs\/remotes\/[^/]+\//, '')
+    .replace(/^origin\//, '');
+}
+
+function settled<T>(results: [PromiseSettledResult<T>, PromiseSettledResult<T>]): [T, T] {
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return [(results[0] as PromiseFulfilledResult<T>).value, (results[1] as PromiseFulfilledResult<T>).value];
+}
+
+export interface PreviewFlags {
+  base: string;
+  head: string;
+  dir: string;
+  overlay?: string;
+  allOverlays?: boolean;
+  output?: string;
+  format?: string;
+  failOn?: FailOn;
+}
+
+/** `groundwork preview`: the preview of `--base..--head`, printed; exit 1 when `--fail-on` finds what it names. */
+export async function runPreview(flags: PreviewFlags, setExitCode: SetExitCode): Promise<void> {
+  const preview = await previewRevisions({
+    repoDir: resolve(flags.dir),
+    base: flags.base,
+    head: flags.head,
+    ...(flags.allOverlays
+      ? { overlay: { all: true } as const }
+      : flags.overlay
+        ? { overlay: flags.overlay }
+        : {}),
+  });
+  process.stdout.write(
+    render(preview, outputOf(flags), {
+      text: () => previewText(preview),
+      markdown: () => previewMarkdown(preview),
+    }),
+  );
+  const failures = flags.failOn ? gateFailures(preview, flags.failOn) : [];
+  for (const f of failures) process.stderr.write(`preview gate (--fail-on ${flags.failOn}): ${f}\n`);
+  setExitCode(failures.length > 0 ? ExitCode.Changes : ExitCode.Ok);
+}

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually, useCluster } from '../harness/cluster.js';
 
 const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const fastClock = fileURLToPath(new URL('../harness/fast-clock.mjs', import.meta.url));
 const cluster = useCluster({ namespacePrefix: 'gw-terminal' });
 
 /**
@@ -27,6 +28,12 @@ async function scaffold(): Promise<string> {
       .replace("namespace: 'cert-manager-operator'", `namespace: 'cert-manager-${suffix}'`),
   );
   return dir;
+}
+
+/** Seconds a progress line says its wait has lasted (`waiting 12.5s for ...`, `waiting 1m05s for ...`). */
+function elapsedOf(line: string): number {
+  const [, m, s] = /waiting (?:(\d+)m)?([\d.]+)s for/.exec(line)!;
+  return Number(m ?? 0) * 60 + Number(s);
 }
 
 /** Runs `groundwork <args>` on a pseudo-terminal of the given shape (script(1)), logging to a file. */
@@ -83,7 +90,9 @@ describe('progress output in every terminal shape', () => {
 
   it('without a terminal, a long wait prints one progress line per interval, and SIGTERM ends it', async () => {
     const repo = await scaffold();
-    const child = spawn(process.execPath, [bin, 'apply', '--timeout', '10m'], {
+    // The process's clock runs ten times as fast (test/harness/fast-clock.mjs): the 30 s interval of
+    // plain progress lines passes in 3 s, and the wait reports progress at each of its polls.
+    const child = spawn(process.execPath, ['--import', fastClock, bin, 'apply', '--timeout', '10m'], {
       cwd: repo,
       env: { ...process.env, KUBECONFIG: cluster.kubeconfig, CI: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,17 +101,22 @@ describe('progress output in every terminal shape', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.resume();
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The wait reports progress every 2 s; after the first report, let it report three times more.
-    await eventually(
-      async () => (/waiting [\d.]+s for \d+ item/.test(stderr) ? true : undefined),
+    // The positive signal: the second progress line of the wait, one interval after the first.
+    const waits = await eventually(
+      async () => {
+        const lines = stderr.match(/^.*waiting \S+ for \d+ item.*$/gm) ?? [];
+        return lines.length >= 2 ? lines : undefined;
+      },
       60_000,
-      'apply waiting for the CSV',
+      'two progress lines of the wait',
     );
-    await new Promise((r) => setTimeout(r, 7_000));
     child.kill('SIGTERM');
     const code = await exited;
     expect(code).not.toBeNull();
-    // Within the 30 s interval the repeated "waiting Ns for ..." lines collapse to the first one.
-    expect(stderr.match(/waiting [\d.]+s for \d+ item/g)).toHaveLength(1);
+    // Within the interval the repeated "waiting Ns for ..." lines collapse: the second line comes
+    // only after it (by the wait's own clock), and counts the updates it held back.
+    const [first, second] = waits.map(elapsedOf);
+    expect(second! - first!).toBeGreaterThanOrEqual(29);
+    expect(Number(/\(\+(\d+) update\(s\)\)/.exec(waits[1]!)?.[1])).toBeGreaterThanOrEqual(1);
   });
 });

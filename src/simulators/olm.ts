@@ -15,33 +15,21 @@ import {
 import { catalogSourceStatus } from './olm-catalog-source.js';
 import { syncCsvPhases } from './olm-csv.js';
 import { createInstallPlan, syncInstallPlan } from './olm-install-plan.js';
-import { componentLabel, type ResolvedOperator } from './olm-manifests.js';
+import { componentLabel } from './olm-manifests.js';
+import { resolveNamespace } from './olm-resolve-namespace.js';
+import type { VisibleCatalog } from './olm-resolve.js';
 import {
-  bundleIn,
-  presentOf,
-  resolutionFailedMessage,
-  resolveDependencies,
-  resolveSubscription,
-  type PresentOperator,
-  type SubscriptionResolution,
-  type VisibleCatalog,
-} from './olm-resolve.js';
-import {
-  removeConditions,
-  sameCondition,
-  setCondition,
   statusChanged,
   subscriptionStatus,
   withCatalogHealth,
   withCsvState,
   withInstallPlanRef,
   withInstallPlanState,
-  conditionOf,
   type CatalogHealth,
   type SubscriptionStatus,
 } from './olm-subscription-status.js';
 import { writeStatus } from './status.js';
-import { installedOf, reference, specOf } from './olm-refs.js';
+import { reference, specOf } from './olm-refs.js';
 
 /** A synthetic package served by one CatalogSource (`<namespace>/<name>`). */
 export interface SourcedSyntheticPackage extends SyntheticPackage {
@@ -257,6 +245,11 @@ export class OlmSimulator implements Simulator {
     }
   }
 
+  /**
+   * Resolves the namespace (`resolveNamespace`, pure) and acts on the decision: records every
+   * Subscription's status in `next`, and when Subscriptions moved, finds the namespace's
+   * InstallPlan of the requested generation or creates it, and points the moved ones at it.
+   */
   private async resolve(
     namespace: string,
     subs: readonly K8sObject[],
@@ -264,112 +257,34 @@ export class OlmSimulator implements Simulator {
     csvs: ReadonlyMap<string, K8sObject>,
     plans: readonly K8sObject[],
   ): Promise<void> {
-    const updated: { sub: K8sObject; op: ResolvedOperator }[] = [];
-    const dependencies: ResolvedOperator[] = [];
-    const visible = this.visibleCatalogs(namespace);
-    // Every operator with a CSV in the namespace counts, whichever Subscription (if any) brought it.
-    const present: PresentOperator[] = [...csvs.keys()].flatMap((name) => {
-      for (const c of visible) {
-        for (const pkg of c.served.catalog.packages.values()) {
-          const bundle = pkg.bundles.get(name);
-          if (bundle) return [presentOf(bundle)];
-        }
-      }
-      return [];
+    const generationOf = (p: K8sObject) => (p.spec as { generation?: number }).generation ?? 0;
+    const decision = resolveNamespace({
+      subscriptions: subs.map((sub) => ({
+        spec: { name: sub.metadata.name, ...specOf(sub) },
+        status: next.get(sub.metadata.name)!,
+        manual: (sub.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual',
+      })),
+      csvs,
+      served: (source) => this.served(source),
+      visible: this.visibleCatalogs(namespace),
+      planGenerations: plans.map(generationOf),
     });
-    for (const sub of subs) {
-      const spec = specOf(sub);
-      const status = next.get(sub.metadata.name) as SubscriptionStatus;
-      const installed = installedOf(status, csvs);
-      let result: SubscriptionResolution = resolveSubscription(
-        { name: sub.metadata.name, ...spec },
-        this.served(`${spec.sourceNamespace}/${spec.source}`),
-        installed,
-      );
-      if (result.kind === 'resolved' && !installed && csvs.has(result.operator.csv)) {
-        // The CSV is already in the namespace (e.g. a dependency's generated Subscription, whose
-        // CSV the plan that created it installed): OLM's resolver counts it as this Subscription's.
-        next.set(sub.metadata.name, {
-          ...status,
-          currentCSV: result.operator.csv,
-          installedCSV: result.operator.csv,
-          state: 'AtLatestKnown',
-        });
-        continue;
-      }
-      if (result.kind === 'resolved' && result.operator.csv !== status.currentCSV) {
-        const served = this.served(`${spec.sourceNamespace}/${spec.source}`);
-        const bundle = bundleIn(served, spec.package, result.operator.csv);
-        const others = present.filter((p) => p.package !== spec.package);
-        const deps = resolveDependencies(result.operator, visible, [
-          ...others,
-          ...(bundle ? [presentOf(bundle)] : []),
-          ...dependencies.map((d) => ({
-            csv: d.csv,
-            package: d.package,
-            version: d.version,
-            provides: d.ownedCRDs.flatMap((c) =>
-              c.versions.map((version) => ({ group: c.group, version, kind: c.kind })),
-            ),
-          })),
-        ]);
-        if (deps.kind === 'failed') result = deps;
-        else dependencies.push(...deps.deps.filter((d) => !dependencies.some((x) => x.csv === d.csv)));
-      }
-      if (result.kind === 'failed') {
-        // OLM's solver fails the whole namespace: every Subscription gets the condition, none a plan.
-        const cond = {
-          type: 'ResolutionFailed',
-          status: 'True',
-          reason: 'ConstraintsNotSatisfiable',
-          message: resolutionFailedMessage(sub.metadata.name, result.reason),
-        };
-        for (const s of subs) {
-          const st = next.get(s.metadata.name) as SubscriptionStatus;
-          if (!sameCondition(conditionOf(st, 'ResolutionFailed'), cond)) setCondition(st, { ...cond });
-        }
-        return;
-      }
-      if (result.kind === 'resolved' && result.operator.csv !== status.currentCSV)
-        updated.push({ sub, op: result.operator });
-    }
-    if (updated.length > 0) {
-      const generation =
-        Math.max(
-          0,
-          ...subs.map((s) => (next.get(s.metadata.name) as SubscriptionStatus).installPlanGeneration ?? 0),
-          ...plans.map((p) => (p.spec as { generation?: number }).generation ?? 0),
-        ) + 1;
-      const plan =
-        plans.find((p) => (p.spec as { generation?: number }).generation === generation) ??
-        (await createInstallPlan(this.client, {
-          namespace,
-          generation,
-          manual: subs.some(
-            (s) =>
-              // OLM compares with the exact string `Manual` (operators.ApprovalManual); anything else is automatic.
-              (s.spec as { installPlanApproval?: string }).installPlanApproval === 'Manual',
-          ),
-          ops: [...updated.map((u) => u.op), ...dependencies],
-          owners: subs,
-        }));
-      for (const { sub, op } of updated) {
-        next.set(
-          sub.metadata.name,
-          withInstallPlanRef(
-            next.get(sub.metadata.name) as SubscriptionStatus,
-            reference(plan),
-            generation,
-            op.csv,
-          ),
-        );
-      }
-    }
-    for (const s of subs)
-      removeConditions(
-        next.get(s.metadata.name) as SubscriptionStatus,
-        'BundleUnpacking',
-        'ResolutionFailed',
+    for (const [name, status] of decision.statuses) next.set(name, status);
+    const want = decision.plan;
+    if (!want) return;
+    const plan =
+      plans.find((p) => generationOf(p) === want.generation) ??
+      (await createInstallPlan(this.client, {
+        namespace,
+        generation: want.generation,
+        manual: want.manual,
+        ops: [...want.operators],
+        owners: subs,
+      }));
+    for (const { subscription, csv } of want.moved)
+      next.set(
+        subscription,
+        withInstallPlanRef(next.get(subscription)!, reference(plan), want.generation, csv),
       );
   }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { ApplyFlags, PlanFlags } from '../actions/engine.js';
+import type { ApplyFlags } from '../actions/apply.js';
+import type { PlanFlags } from '../actions/plan.js';
 import { withClusterFlags } from '../cluster-flags.js';
 import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
@@ -11,7 +12,7 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
   withOutput(withClusterFlags(program.command('plan')), ['text', 'markdown', 'json', 'yaml'], 'text')
     .description('show what apply would change (exit 0: nothing, 1: changes, 2: error)')
     .option('--force-conflicts', 'plan as if conflicts will be forced')
-    .action(async (flags: PlanFlags) => (await import('../actions/engine.js')).runPlan(flags, setExitCode));
+    .action(async (flags: PlanFlags) => (await import('../actions/plan.js')).runPlan(flags, setExitCode));
 
   withOutput(withClusterFlags(program.command('apply')), ['text', 'json', 'yaml'], 'text')
     .description('apply the platform in stages (server-side apply, field manager "groundwork")')
@@ -26,9 +27,9 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
       '--wait-workloads',
       'after applying, wait (up to --timeout) until Deployments, StatefulSets and DaemonSets are Healthy',
     )
-    .action(async (flags: ApplyFlags) => (await import('../actions/engine.js')).runApply(flags, setExitCode));
+    .action(async (flags: ApplyFlags) => (await import('../actions/apply.js')).runApply(flags, setExitCode));
 
   withOutput(withClusterFlags(program.command('drift')), ['table', 'markdown', 'json', 'yaml'], 'table')
     .description('report drift between git and the cluster; changes nothing (exit 1 on drift)')
-    .action(async (flags: PlanFlags) => (await import('../actions/engine.js')).runDrift(flags, setExitCode));
+    .action(async (flags: PlanFlags) => (await import('../actions/plan.js')).runDrift(flags, setExitCode));
 };

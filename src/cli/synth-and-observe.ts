@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { ClusterSession, Observed } from '../engine/reconcile.js';
+import type { SynthResult } from '../synth/synthesize.js';
+import type { ClusterFlags } from './cluster-flags.js';
+import { synthForCommand } from './synth-for-command.js';
+
+/** What `plan`, `drift` and `apply` start from. The caller closes `session.client`. */
+export interface CommandObservation {
+  synth: SynthResult;
+  session: ClusterSession;
+  /** The work tree's revision, `<branch>@sha1:<hex>[+dirty]`. */
+  revision: string;
+  observed: Observed;
+}
+
+/**
+ * Synthesizes the platform in the synth child, then observes the cluster and plans. The child is
+ * started before this process loads the cluster client, the engine and isomorphic-git, so those
+ * imports (most of a short command's own time) run while the child synthesizes. The cluster is
+ * contacted only once synth has succeeded: on validation errors the issues are printed and the
+ * result is undefined (exit 2, nothing planned). Failures are reported in that order too: a synth
+ * error before a kubeconfig or work-tree error.
+ */
+export async function synthAndObserve(
+  flags: ClusterFlags,
+  opts: { force?: boolean } = {},
+): Promise<CommandObservation | undefined> {
+  const synthesis = settle(synthForCommand(flags));
+  const [{ openSession }, { observeAndPlan }, { describeWorkTree }] = await Promise.all([
+    import('./cluster-options.js'),
+    import('../engine/reconcile.js'),
+    import('../source/local-revision.js'),
+  ]);
+  const described = settle(describeWorkTree(resolve(flags.dir)));
+  const synth = unwrap(await synthesis);
+  if (!synth) return undefined;
+  const revision = unwrap(await described);
+  const session = await openSession(flags);
+  try {
+    const observed = await observeAndPlan(session, synth, { revision, force: opts.force ?? false });
+    warnUnavailableApis(observed.unavailableApis);
+    return { synth, session, revision, observed };
+  } catch (err) {
+    session.client.close();
+    throw err;
+  }
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects, so it can wait unobserved while other work runs. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unwrap<T>(settled: Settled<T>): T {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
+/** kubectl's habit: an unavailable aggregated API is a warning, not a failure, unless the platform uses it. */
+function warnUnavailableApis(apis: readonly string[]): void {
+  for (const api of apis)
+    process.stderr.write(`warning: ${api} is unavailable on the server (discovery: Stale); skipped\n`);
+}

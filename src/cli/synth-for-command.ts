@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import { SynthValidationError, formatIssue } from '../synth/validation.js';
+import { synthesizeInChild } from '../synth/child/run-in-child.js';
+import { loadProjectConfig } from '../synth/config.js';
+import type { SynthResult } from '../synth/synthesize.js';
+import type { ClusterFlags } from './cluster-flags.js';
+
+/**
+ * Synthesizes for a cluster command, in the synth child with a stripped environment (platform
+ * code from a pull request must not see the caller's credentials); on validation errors prints
+ * every issue and returns undefined (the caller exits 2 without touching the cluster).
+ */
+export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
+  try {
+    const dir = resolve(flags.dir);
+    // Platform code runs in the synth child: no kubeconfig, no git token, no cluster credentials.
+    const overlay = flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay;
+    const [result] = await synthesizeInChild({ dir, overlay });
+    if (!result) throw new Error(`synth of overlay ${overlay} returned nothing`);
+    for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
+    return result;
+  } catch (err) {
+    if (!(err instanceof SynthValidationError)) throw err;
+    process.stderr.write(
+      `${err.issues.map(formatIssue).join('\n')}\nsynth failed: nothing was planned or applied\n`,
+    );
+    return undefined;
+  }
+}

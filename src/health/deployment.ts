@@ -19,10 +19,15 @@ import { verdict, type HealthVerdict } from './types.js';
  * - `Degraded` (ProgressDeadlineExceeded) when the Progressing condition says the rollout passed
  *   `spec.progressDeadlineSeconds`;
  * - `Suspended` (Paused) when `spec.paused` is set;
+ * - `Progressing` (NotProgressing) when `Progressing` is False for another reason, and
+ *   (NotAvailable) when `Available` is False, even with every replica counted available: the
+ *   controller says the rollout is not done (kstatus `deploymentConditions`);
  * - `Healthy` (RolloutComplete) otherwise.
  *
  * It does not judge pods (crash loops surface as replicas that never become available, then as
- * the progress deadline) nor the `ReplicaFailure` condition, which the deadline also catches.
+ * the progress deadline) nor the `ReplicaFailure` condition, which the deadline also catches. Unlike
+ * kstatus it does not require `Progressing=True` (NewReplicaSetAvailable): `kubectl rollout status`
+ * does not either, and the counts above already say whether the new ReplicaSet is available.
  *
  * @example deploymentHealth(deployment).status // 'Progressing'
  */
@@ -53,6 +58,9 @@ export function deploymentHealth(obj: K8sObject): HealthVerdict {
   if (available < updated) {
     return rolling(`${available} of ${updated} updated replicas are available`);
   }
+  if (progressing) return verdict('Progressing', 'NotProgressing', describeCondition(progressing));
+  const unavailable = conditionWith(obj, 'Available', 'False');
+  if (unavailable) return verdict('Progressing', 'NotAvailable', describeCondition(unavailable));
   return verdict('Healthy', 'RolloutComplete', `${available} of ${desired} replicas updated and available`);
 }
 

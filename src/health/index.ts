@@ -8,8 +8,13 @@ import { daemonSetHealth } from './daemon-set.js';
 import { deploymentHealth } from './deployment.js';
 import { genericHealth } from './generic.js';
 import { installPlanHealth } from './install-plan.js';
+import { jobHealth } from './job.js';
 import { machineConfigPoolHealth } from './machine-config-pool.js';
 import { namespaceHealth } from './namespace.js';
+import { persistentVolumeClaimHealth } from './persistent-volume-claim.js';
+import { podHealth } from './pod.js';
+import { replicaSetHealth } from './replica-set.js';
+import { serviceHealth } from './service.js';
 import { statefulSetHealth } from './stateful-set.js';
 import { subscriptionHealth } from './subscription.js';
 import { verdict, type HealthCheck, type HealthVerdict } from './types.js';
@@ -28,8 +33,13 @@ export {
   deploymentHealth,
   genericHealth,
   installPlanHealth,
+  jobHealth,
   machineConfigPoolHealth,
   namespaceHealth,
+  persistentVolumeClaimHealth,
+  podHealth,
+  replicaSetHealth,
+  serviceHealth,
   statefulSetHealth,
   subscriptionHealth,
 };
@@ -42,6 +52,11 @@ export const HEALTH_CHECKS: ReadonlyMap<string, HealthCheck> = new Map<string, H
   ['Deployment.apps', deploymentHealth],
   ['StatefulSet.apps', statefulSetHealth],
   ['DaemonSet.apps', daemonSetHealth],
+  ['ReplicaSet.apps', replicaSetHealth],
+  ['Pod', podHealth],
+  ['PersistentVolumeClaim', persistentVolumeClaimHealth],
+  ['Service', serviceHealth],
+  ['Job.batch', jobHealth],
   ['CustomResourceDefinition.apiextensions.k8s.io', customResourceDefinitionHealth],
   ['Namespace', namespaceHealth],
   ['Subscription.operators.coreos.com', subscriptionHealth],

@@ -7,8 +7,10 @@ import { verdict, type HealthVerdict } from './types.js';
  *
  * - `Unknown` (NoStatus) before the controller writes status;
  * - `Progressing` while `status.observedGeneration` is behind, while fewer than `spec.replicas`
- *   pods are ready, while a partitioned rolling update has not updated the pods at or above the
- *   partition, or while `currentRevision` has not caught up with `updateRevision`;
+ *   pods exist or are ready, while more pods exist than `spec.replicas` (scaling down: the extra
+ *   pods are still terminating), while a partitioned rolling update has not updated the pods at or
+ *   above the partition, or while fewer than `spec.replicas` pods run `currentRevision` or
+ *   `currentRevision` has not caught up with `updateRevision` (kstatus `stsConditions`);
  * - `Healthy` otherwise. With the `OnDelete` strategy only readiness is judged: the controller
  *   never replaces pods by itself, so an outdated revision is not a rollout in progress.
  *
@@ -24,8 +26,19 @@ export function statefulSetHealth(obj: K8sObject): HealthVerdict {
   const spec = specOf(obj);
   const desired = numberAt(spec, 'replicas') ?? 1;
   const ready = numberAt(status, 'readyReplicas') ?? 0;
+  const replicas = numberAt(status, 'replicas') ?? 0;
+  if (replicas < desired) {
+    return verdict('Progressing', 'RollingOut', `waiting for pods to be created: ${replicas} of ${desired}`);
+  }
   if (ready < desired) {
     return verdict('Progressing', 'RollingOut', `waiting for pods to be ready: ${ready} of ${desired} ready`);
+  }
+  if (replicas > desired) {
+    return verdict(
+      'Progressing',
+      'ScalingDown',
+      `scaling down to ${desired}: ${replicas - desired} pods pending termination`,
+    );
   }
 
   const strategy = objectAt(spec, 'updateStrategy');
@@ -52,7 +65,8 @@ export function statefulSetHealth(obj: K8sObject): HealthVerdict {
 
   const updateRevision = stringAt(status, 'updateRevision');
   const currentRevision = stringAt(status, 'currentRevision');
-  if (updateRevision !== undefined && updateRevision !== currentRevision) {
+  const current = numberAt(status, 'currentReplicas') ?? 0;
+  if (current < desired || (updateRevision !== undefined && updateRevision !== currentRevision)) {
     return verdict(
       'Progressing',
       'RollingOut',

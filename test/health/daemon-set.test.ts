@@ -11,32 +11,50 @@ const cases = [
   { name: 'daemonset-no-status', yaml: 'spec: {}', status: 'Unknown', reason: 'NoStatus' },
   {
     name: 'daemonset-generation-outdated',
-    yaml: 'status: {observedGeneration: 3, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3}',
+    yaml: 'status: {observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 3}',
     status: 'Progressing',
     reason: 'ObservedGenerationOutdated',
   },
   {
     name: 'daemonset-updating',
-    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, updatedNumberScheduled: 1, numberAvailable: 3}',
+    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 1, numberAvailable: 3}',
     status: 'Progressing',
     reason: 'RollingOut',
   },
   {
     name: 'daemonset-unavailable',
-    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 2}',
+    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 2}',
     status: 'Progressing',
     reason: 'RollingOut',
   },
   {
     name: 'daemonset-on-delete-outdated',
     yaml: `spec: {updateStrategy: {type: OnDelete}}
-status: {observedGeneration: 4, desiredNumberScheduled: 3, updatedNumberScheduled: 0, numberAvailable: 3}`,
+status: {observedGeneration: 4, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 0, numberAvailable: 3}`,
     status: 'Healthy',
     reason: 'RolloutComplete',
   },
   {
+    name: 'daemonset-not-observed',
+    yaml: 'status: {desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 3}',
+    status: 'Progressing',
+    reason: 'NotObserved',
+  },
+  {
+    name: 'daemonset-no-desired-count',
+    yaml: 'status: {observedGeneration: 4, currentNumberScheduled: 1}',
+    status: 'Progressing',
+    reason: 'NotObserved',
+  },
+  {
+    name: 'daemonset-not-ready',
+    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 3}',
+    status: 'Progressing',
+    reason: 'RollingOut',
+  },
+  {
     name: 'daemonset-healthy',
-    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3}',
+    yaml: 'status: {observedGeneration: 4, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 3}',
     status: 'Healthy',
     reason: 'RolloutComplete',
   },
@@ -46,6 +64,12 @@ describe('daemonSetHealth', () => {
   it.each(cases)('$name is $status ($reason)', ({ yaml, status, reason }) => {
     const v = daemonSetHealth(obj(head + yaml));
     expect([v.status, v.reason]).toEqual([status, reason]);
+  });
+
+  it('says which fields the controller has not set yet', () => {
+    expect(daemonSetHealth(obj(head + 'status: {currentNumberScheduled: 1}')).message).toBe(
+      'waiting for the DaemonSet controller to act on it: status.observedGeneration, status.desiredNumberScheduled not set',
+    );
   });
 
   it('counts updated pods first, then available ones', () => {

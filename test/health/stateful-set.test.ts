@@ -17,40 +17,52 @@ const cases = [
   },
   {
     name: 'statefulset-not-ready',
-    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, readyReplicas: 2, currentRevision: a, updateRevision: a}',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, replicas: 3, currentReplicas: 3, readyReplicas: 2, currentRevision: a, updateRevision: a}',
     status: 'Progressing',
     reason: 'RollingOut',
   },
   {
     name: 'statefulset-on-delete-outdated',
     yaml: `spec: {replicas: 3, updateStrategy: {type: OnDelete}}
-status: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 0, currentRevision: a, updateRevision: b}`,
+status: {observedGeneration: 3, replicas: 3, currentReplicas: 3, readyReplicas: 3, updatedReplicas: 0, currentRevision: a, updateRevision: b}`,
     status: 'Healthy',
     reason: 'Ready',
   },
   {
     name: 'statefulset-partition-pending',
     yaml: `spec: {replicas: 3, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}}
-status: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 1, currentRevision: a, updateRevision: b}`,
+status: {observedGeneration: 3, replicas: 3, currentReplicas: 3, readyReplicas: 3, updatedReplicas: 1, currentRevision: a, updateRevision: b}`,
     status: 'Progressing',
     reason: 'RollingOut',
   },
   {
     name: 'statefulset-partition-rolled-out',
     yaml: `spec: {replicas: 3, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}}
-status: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 2, currentRevision: a, updateRevision: b}`,
+status: {observedGeneration: 3, replicas: 3, currentReplicas: 3, readyReplicas: 3, updatedReplicas: 2, currentRevision: a, updateRevision: b}`,
     status: 'Healthy',
     reason: 'PartitionRolledOut',
   },
   {
     name: 'statefulset-revision-rolling',
-    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 2, currentRevision: a, updateRevision: b}',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, replicas: 3, currentReplicas: 3, readyReplicas: 3, updatedReplicas: 2, currentRevision: a, updateRevision: b}',
+    status: 'Progressing',
+    reason: 'RollingOut',
+  },
+  {
+    name: 'statefulset-scaling-down',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, replicas: 5, currentReplicas: 5, readyReplicas: 5, updatedReplicas: 5, currentRevision: b, updateRevision: b}',
+    status: 'Progressing',
+    reason: 'ScalingDown',
+  },
+  {
+    name: 'statefulset-pods-not-created',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, replicas: 1, currentReplicas: 1, readyReplicas: 1, currentRevision: b, updateRevision: b}',
     status: 'Progressing',
     reason: 'RollingOut',
   },
   {
     name: 'statefulset-healthy',
-    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, readyReplicas: 3, updatedReplicas: 3, currentRevision: b, updateRevision: b}',
+    yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 3, replicas: 3, currentReplicas: 3, readyReplicas: 3, updatedReplicas: 3, currentRevision: b, updateRevision: b}',
     status: 'Healthy',
     reason: 'RolloutComplete',
   },
@@ -60,6 +72,12 @@ describe('statefulSetHealth', () => {
   it.each(cases)('$name is $status ($reason)', ({ yaml, status, reason }) => {
     const v = statefulSetHealth(obj(head + yaml));
     expect([v.status, v.reason]).toEqual([status, reason]);
+  });
+
+  it('counts the pods a scale-down still has to remove', () => {
+    expect(statefulSetHealth(obj(head + cases[7].yaml)).message).toBe(
+      'scaling down to 3: 2 pods pending termination',
+    );
   });
 
   it('names the revision a rolling update moves to', () => {

@@ -4,8 +4,6 @@ import { splitApiVersion, type K8sObject } from '../core/object.js';
 import { guessPlural, READ, RuleSet, WRITE, type PolicyRule } from './rbac-rules.js';
 import { REDACTION_KEY_SECRET } from './redaction-key-secret.js';
 
-export { guessPlural, type PolicyRule } from './rbac-rules.js';
-
 /** An object the agent manages, or must still prune, as RBAC sees it. */
 export interface ManagedRef {
   group: string;

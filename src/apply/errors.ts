@@ -4,7 +4,7 @@ import { describeRef } from '../core/object-id.js';
 import { isImmutableStatus, RECREATE_HINT, trimServerMessage } from '../plan/immutable.js';
 
 /** A failed object write, classified: code and a message that says what to do. */
-export interface WriteFailure {
+interface WriteFailure {
   code: string;
   message: string;
 }

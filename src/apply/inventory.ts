@@ -24,7 +24,7 @@ export interface Inventory {
   dropped?: readonly string[];
 }
 
-export const INVENTORY_FORMAT = 'groundwork.io/inventory/v1';
+const INVENTORY_FORMAT = 'groundwork.io/inventory/v1';
 export const INVENTORY_NAMESPACE = 'groundwork-system';
 export const INVENTORY_LABEL = 'groundwork.io/inventory';
 

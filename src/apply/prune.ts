@@ -14,10 +14,10 @@ import type { ApplyTarget } from './target.js';
  * collector removes its dependents afterwards; for a Namespace, the namespace controller deletes
  * everything in it. Namespaces are deleted last, after every other pruned object.
  */
-export const PRUNE_PROPAGATION = 'Background' as const;
+const PRUNE_PROPAGATION = 'Background' as const;
 
 /** What a prune did: its entries, the ids that are gone (deleted, or already absent), and why it failed. */
-export interface PruneOutcome {
+interface PruneOutcome {
   entries: ChangeSetEntry[];
   gone: Set<ObjectId>;
   error?: Error;

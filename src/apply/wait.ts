@@ -11,7 +11,7 @@ export interface WaitCheck {
   deferred?: string;
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   what: string;
   timeoutMs: number;
   /** @default 500 */

@@ -97,8 +97,8 @@ const clusterOperator = z.object({
 });
 
 export type ClusterVersionState = z.output<typeof clusterVersion>;
-export type ClusterVersionStatus = NonNullable<ClusterVersionState['status']>;
-export type HistoryEntry = ClusterVersionStatus['history'][number];
+type ClusterVersionStatus = NonNullable<ClusterVersionState['status']>;
+type HistoryEntry = ClusterVersionStatus['history'][number];
 export type ClusterOperatorState = z.output<typeof clusterOperator>;
 
 /**

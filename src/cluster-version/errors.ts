@@ -46,4 +46,4 @@ export class InvalidChannelError extends GroundworkError {
 }
 
 /** Shared with every zod-parsed input; defined once in core. */
-export { formatIssues, formatPath } from '../core/zod-issues.js';
+export { formatIssues } from '../core/zod-issues.js';

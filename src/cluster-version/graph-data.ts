@@ -21,7 +21,7 @@ export interface ChannelFile {
  * A `blocked-edges/*.yaml` file. Without `name` the matching edges are dropped; with `name`, `url`,
  * `message` and `matchingRules` they become conditional on that risk.
  */
-export interface BlockedEdge {
+interface BlockedEdge {
   readonly to: string;
   /** Unanchored regular expression, matched against `<version>+<architecture>` (see `applyBlockedEdges`). */
   readonly from: string;

@@ -5,7 +5,7 @@ import { compareVersions, isVersion, sameImage } from './version.js';
 import { failureLocation, jsonFailure } from '../core/parse-failure.js';
 
 /** Release metadata key listing the channels a release is in (comma-separated). */
-export const CHANNELS_METADATA = 'io.openshift.upgrades.graph.release.channels';
+const CHANNELS_METADATA = 'io.openshift.upgrades.graph.release.channels';
 
 /** A known risk of a conditional update (Cincinnati `conditionalEdges[].risks[]`). */
 export interface Risk {
@@ -16,7 +16,7 @@ export interface Risk {
 }
 
 /** One release: version, payload pullspec and the channels it is published in. */
-export interface ReleaseNode {
+interface ReleaseNode {
   readonly version: string;
   readonly payload: string;
   /** Channels from release metadata; empty when unknown. */

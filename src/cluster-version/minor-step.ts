@@ -1,7 +1,7 @@
 import { tryParseChannel } from './channel.js';
 
 /** A version's major and minor. */
-export interface MajorMinor {
+interface MajorMinor {
   readonly major: number;
   readonly minor: number;
 }

@@ -32,7 +32,7 @@ export interface UpdateStep {
 }
 
 /** EUS-to-EUS control-plane-only update: which steps run with the non-master pools paused (indexes into `steps`). */
-export interface PausePools {
+interface PausePools {
   readonly pools: 'non-master';
   readonly pauseBeforeStep: number;
   readonly unpauseAfterStep: number;
@@ -47,7 +47,7 @@ export interface UpdatePathFound {
   readonly pausePools?: PausePools;
 }
 
-export interface UpdatePathRefused {
+interface UpdatePathRefused {
   readonly ok: false;
   readonly from: string;
   readonly to: string;
@@ -63,7 +63,7 @@ export interface UpdatePathRefused {
 /** A path result as plain data (JSON-serialisable); `renderUpdatePath` and `updatePathMarkdown` render it. */
 export type UpdatePath = UpdatePathFound | UpdatePathRefused;
 
-export interface PlanUpdatePathOptions {
+interface PlanUpdatePathOptions {
   readonly from: string;
   readonly to: string;
   /** When set, the target (and every intermediate release) must be in this channel. */

@@ -2,7 +2,7 @@ import { type Channel, releaseInChannel } from './channel.js';
 import { type UpdateEdge, type UpdateGraph, edgesFrom } from './graph.js';
 import { type SemVer, compareVersions, parseVersion } from './version.js';
 
-export interface RouteOptions {
+interface RouteOptions {
   /** Intermediate releases and the target must be in this channel. */
   readonly channel?: Channel;
   /** Whether a risk (by name) is accepted; a conditional edge needs all of its risks accepted. */

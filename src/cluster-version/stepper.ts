@@ -25,9 +25,9 @@ export interface UpdateTarget {
 }
 
 /** The default of `UpdateTarget.failingGraceSeconds`. */
-export const DEFAULT_FAILING_GRACE_SECONDS = 600;
+const DEFAULT_FAILING_GRACE_SECONDS = 600;
 
-export type WaitReason =
+type WaitReason =
   | 'UpdateInProgress'
   | 'UpdateFailingTransient'
   | 'DesiredUpdatePending'
@@ -37,7 +37,7 @@ export type WaitReason =
   | 'UpgradeableFalse';
 
 /** A refused path's own reason, or why the live cluster cannot take the next step. */
-export type BlockedReason =
+type BlockedReason =
   | UpdatePathRefusal
   | 'UpdateFailing'
   | 'InvalidClusterVersion'
@@ -56,7 +56,7 @@ export type UpdateAction =
   | { readonly action: 'done'; readonly message: string }
   | { readonly action: 'blocked'; readonly reason: BlockedReason; readonly message: string };
 
-export interface NextUpdateActionInput {
+interface NextUpdateActionInput {
   /** The live ClusterVersion (validated here; a `List` of one is accepted). */
   readonly clusterVersion: unknown;
   /** The live ClusterOperators, as an array or a `List`. */

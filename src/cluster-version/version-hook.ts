@@ -16,7 +16,7 @@ import { compareVersions, parseVersion } from './version.js';
 import { ownersOf } from '../plan/managed-fields.js';
 
 /** Field manager of `spec.desiredUpdate` and of pool pauses for EUS updates, apart from `groundwork`. */
-export const VERSION_MANAGER = 'groundwork-version';
+const VERSION_MANAGER = 'groundwork-version';
 
 const CV = 'config.openshift.io/v1';
 const MCP = 'machineconfiguration.openshift.io/v1';

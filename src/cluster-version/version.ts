@@ -23,19 +23,9 @@ export function compareVersions(a: string, b: string): number {
   return semver.compare(a, b);
 }
 
-/** `4.14` for `4.14.1`. */
-export function minorOf(version: SemVer): string {
-  return `${version.major}.${version.minor}`;
-}
-
 /** `patch` when both versions share major.minor, `minor` otherwise. */
 export function stepKind(from: SemVer, to: SemVer): StepKind {
   return from.major === to.major && from.minor === to.minor ? 'patch' : 'minor';
-}
-
-/** Sorts versions ascending by SemVer precedence, leaving the input untouched. */
-export function sortVersions(versions: Iterable<string>): string[] {
-  return [...versions].sort(compareVersions);
 }
 
 /**
@@ -43,7 +33,7 @@ export function sortVersions(versions: Iterable<string>): string[] {
  * The same release is often pulled through a mirror (`registry.ci/...@sha256:X` and
  * `quay.io/...@sha256:X`), so equality of releases is equality of digests.
  */
-export function imageDigest(image: string): string {
+function imageDigest(image: string): string {
   const at = image.lastIndexOf('@');
   return at < 0 ? image : image.slice(at + 1);
 }

@@ -31,7 +31,7 @@ export async function installCrds(
 }
 
 /** Polls until every named CRD has `Established=True`; throws `CrdNotEstablished` naming the laggards. */
-export async function waitForCrdsEstablished(
+async function waitForCrdsEstablished(
   client: KubeClient,
   names: readonly string[],
   timeoutMs: number,

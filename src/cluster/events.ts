@@ -9,7 +9,7 @@ import type { KubeClient } from './client.js';
 import { microTime } from './lease-store.js';
 
 /** The object an Event is about, as `events.k8s.io/v1` `regarding` holds it. */
-export interface EventObjectReference {
+interface EventObjectReference {
   /** Left out when unknown (an object that does not exist, known only by its ObjectRef). */
   apiVersion?: string;
   kind: string;
@@ -20,7 +20,7 @@ export interface EventObjectReference {
 }
 
 /** One occurrence to record. `note` must already be redacted by the caller; it is redacted again. */
-export interface EventInput {
+interface EventInput {
   /** The object (live, with uid and resourceVersion when it exists) or a reference to it. */
   regarding: K8sObject | EventObjectReference | ObjectRef;
   related?: K8sObject | EventObjectReference | ObjectRef;
@@ -35,13 +35,13 @@ export interface EventInput {
 }
 
 /** What `record` did: the Event's name and its occurrence count (1, or the series count). */
-export interface RecordedEvent {
+interface RecordedEvent {
   namespace: string;
   name: string;
   count: number;
 }
 
-export interface EventRecorderOptions {
+interface EventRecorderOptions {
   /** `reportingInstance`, e.g. the pod name. @default os.hostname() */
   reportingInstance?: string;
   /** @default 'groundwork.io/agent' */
@@ -239,7 +239,7 @@ export class EventRecorder {
 }
 
 /** The `regarding` reference of an object (with uid and resourceVersion when it has them). */
-export function referenceOf(obj: K8sObject | EventObjectReference | ObjectRef): EventObjectReference {
+function referenceOf(obj: K8sObject | EventObjectReference | ObjectRef): EventObjectReference {
   if ('group' in obj && !('metadata' in obj))
     return { kind: obj.kind, name: obj.name, ...(obj.namespace ? { namespace: obj.namespace } : {}) };
   const meta = 'metadata' in obj && obj.metadata ? obj.metadata : (obj as EventObjectReference);

@@ -13,7 +13,7 @@ import { isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
 import { dataObjectSchema } from './response-body.js';
 
-export interface InventoryStoreOptions {
+interface InventoryStoreOptions {
   /** @default INVENTORY_NAMESPACE */
   namespace?: string;
   /** Told about entries a read dropped (not valid object ids). @default a `warning:` line on stderr */

@@ -4,10 +4,10 @@ import { delimiter, join } from 'node:path';
 import { GroundworkError } from '../core/errors.js';
 
 /** The service-account token an in-cluster client reads (as client-go and client-node do). */
-export const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
 /** Where a client's configuration comes from, in kubectl's order. */
-export type KubeconfigSource = { kind: 'file'; paths: string[] } | { kind: 'in-cluster' };
+type KubeconfigSource = { kind: 'file'; paths: string[] } | { kind: 'in-cluster' };
 
 /**
  * Decides where the configuration comes from without reading it: `--kubeconfig`, then

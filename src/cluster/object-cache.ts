@@ -23,7 +23,7 @@ export interface KindCacheOptions {
 }
 
 /** What the cache did: how many LISTs (first fill and relists) and watch events it handled. */
-export interface KindCacheStats {
+interface KindCacheStats {
   lists: number;
   /** Relists after an expired watch (410 Gone). */
   expired: number;

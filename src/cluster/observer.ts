@@ -22,9 +22,9 @@ export interface ObservedState {
 }
 
 /** An object to look up: full apiVersion known (desired) or only group/kind (inventory ids). */
-export type Wanted = { id: ObjectId; apiVersion?: string; kind: string; group: string; namespace: string };
+type Wanted = { id: ObjectId; apiVersion?: string; kind: string; group: string; namespace: string };
 
-export interface ObserverOptions {
+interface ObserverOptions {
   /** Parallel list requests. @default 8 */
   listConcurrency?: number;
   /** Parallel dry-run requests. @default 16 */
@@ -167,7 +167,7 @@ export class ClusterObserver {
 }
 
 /** A server error as a plan problem; conflicts keep the other managers and their fields. */
-export function toProblem(err: unknown): DryRunProblem {
+function toProblem(err: unknown): DryRunProblem {
   if (err instanceof ApiError) {
     const conflicts =
       err.reason === 'Conflict'

@@ -7,9 +7,9 @@ import { ApiError, isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
 
 export const PLATFORM_SYNC_API_VERSION = 'groundwork.io/v1alpha1';
-export const PLATFORM_SYNC_KIND = 'PlatformSync';
+const PLATFORM_SYNC_KIND = 'PlatformSync';
 /** Field manager of the agent's writes to PlatformSync objects. */
-export const AGENT_FIELD_MANAGER = 'groundwork-agent';
+const AGENT_FIELD_MANAGER = 'groundwork-agent';
 
 /** What the agent syncs, mirrored into the PlatformSync spec (see crds/groundwork.io_platformsyncs.yaml). */
 export interface PlatformSyncSpec {
@@ -60,13 +60,13 @@ export interface PlatformSyncObject extends K8sObject {
 }
 
 /** What `read` and `ensure` return: the object, its generation and its validated status (if any). */
-export interface StoredSync {
+interface StoredSync {
   object: PlatformSyncObject;
   generation: number;
   status: SyncStatus | undefined;
 }
 
-export interface SyncStatusStoreOptions {
+interface SyncStatusStoreOptions {
   /** Namespace of the PlatformSync objects (the agent's own namespace). */
   namespace: string;
   /** @default 'groundwork-agent' */

@@ -20,7 +20,7 @@ export const watchEventSchema = z.discriminatedUnion('type', [
 
 const versionOnlySchema = z.looseObject({ metadata: z.looseObject({ resourceVersion: z.string() }) });
 
-export interface WatchOptions {
+interface WatchOptions {
   onEvent: (type: WatchEventType, obj: K8sObject) => void;
   /** Called when the watch had to start over from a fresh list (history expired, 410 Gone): events may have been missed. */
   onResync?: () => void;

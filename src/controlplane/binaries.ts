@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GroundworkError } from '../core/errors.js';
-import { buildControlPlane, isCompleteBinaryDir, type BuildRecord } from './build/build.js';
+import { buildControlPlane, isCompleteBinaryDir } from './build/build.js';
 import { cacheRoot } from '../core/cache-root.js';
 import { silentProgress, type Progress } from './progress.js';
 
@@ -16,7 +16,7 @@ export interface BinarySet {
   source: 'env' | 'cache' | 'built';
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
   progress?: Progress;
   /** Build when nothing is found. @default true */
@@ -95,7 +95,7 @@ function binariesFromEnv(env: NodeJS.ProcessEnv, cachedDir: string | undefined):
 }
 
 /** The newest complete build under `<cache>/controlplane/`, by Kubernetes version. */
-export async function newestCachedBuild(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+async function newestCachedBuild(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const root = join(cacheRoot(env), 'controlplane');
   if (!existsSync(root)) return undefined;
   const dirs = (await readdir(root)).filter(
@@ -107,13 +107,4 @@ export async function newestCachedBuild(env: NodeJS.ProcessEnv = process.env): P
     return pb[0]! - pa[0]! || pb[1]! - pa[1]! || pb[2]! - pa[2]!;
   });
   return dirs[0] ? join(root, dirs[0]) : undefined;
-}
-
-/** Reads the build record of a cached build, if present. */
-export async function readBuildRecord(dir: string): Promise<BuildRecord | undefined> {
-  try {
-    return JSON.parse(await readFile(join(dir, 'versions.json'), 'utf8')) as BuildRecord;
-  } catch {
-    return undefined;
-  }
 }

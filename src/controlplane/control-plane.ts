@@ -11,7 +11,7 @@ import { formatElapsed, silentProgress, type Progress } from './progress.js';
 import { waitForServer } from './readiness.js';
 
 /** Controllers of kube-controller-manager that make deletion and cascades behave as on a cluster. */
-export const DEFAULT_CONTROLLERS = [
+const DEFAULT_CONTROLLERS = [
   'namespace',
   'garbagecollector',
   'serviceaccount',
@@ -20,7 +20,7 @@ export const DEFAULT_CONTROLLERS = [
   'replicaset',
 ] as const;
 
-export interface ControlPlaneOptions {
+interface ControlPlaneOptions {
   binaries?: BinarySet;
   progress?: Progress;
   env?: NodeJS.ProcessEnv;

@@ -13,12 +13,12 @@ import { silentProgress, type Progress } from './progress.js';
 import { checkCrdDirs } from './crd-dirs.js';
 
 /** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */
-export interface InstanceState extends ControlPlaneInfo {
+interface InstanceState extends ControlPlaneInfo {
   name: string;
   crds: string[];
 }
 
-export interface InstanceStatus {
+interface InstanceStatus {
   state: InstanceState;
   processes: { name: string; pid: number; alive: boolean }[];
   version?: string;

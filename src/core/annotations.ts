@@ -48,9 +48,6 @@ export const ANNOTATIONS = {
  */
 export const OWNER_ANNOTATION = 'groundwork.io/owning-inventory';
 
-/** Label put on every object Groundwork applies: the platform it belongs to. */
-export const PLATFORM_LABEL = 'groundwork.io/platform';
-
 /** Per-object policy read from annotations. */
 export interface ObjectPolicy {
   ignorePointers: string[];

@@ -13,7 +13,7 @@ import { formatIssues, summarizeProblems } from './zod-issues.js';
  */
 
 /** A condition as Kubernetes and OpenShift controllers write it. */
-export const conditionSchema = z.looseObject({
+const conditionSchema = z.looseObject({
   type: z.string(),
   status: z.string(),
   reason: z.string().optional(),

@@ -11,7 +11,7 @@ export function isWithin(dir: string, path: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-export interface ConfinedPathOptions {
+interface ConfinedPathOptions {
   /** The checkout. The bound is its real path. */
   readonly root: string;
   /** The path as the repository names it: relative to `root` (or absolute, and then inside it). */
@@ -43,7 +43,7 @@ export async function confinedRealPath(opts: ConfinedPathOptions): Promise<strin
   return real;
 }
 
-export interface ReadBoundedOptions {
+interface ReadBoundedOptions {
   /** Refuse a file larger than this many bytes (`FileTooLarge`). */
   readonly maxBytes: number;
   /** What the file is, for messages: `update graph`, `overlay`. */

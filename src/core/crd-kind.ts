@@ -11,7 +11,7 @@ const crdKindSchema = z.looseObject({
 });
 
 /** The API group and kind a CRD defines. */
-export interface DefinedKind {
+interface DefinedKind {
   readonly group: string;
   readonly kind: string;
 }

@@ -25,7 +25,7 @@ export interface K8sMetadata {
   [field: string]: unknown;
 }
 
-export interface OwnerReference {
+interface OwnerReference {
   apiVersion: string;
   kind: string;
   name: string;

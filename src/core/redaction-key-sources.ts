@@ -6,7 +6,7 @@ import { GroundworkError } from './errors.js';
 import { MIN_REDACTION_KEY_BYTES, perRunRedactionKey, type RedactionKey } from './redaction-key.js';
 
 /** The environment variable that gives every route the same key (a CI secret, a mounted Secret). */
-export const REDACTION_KEY_ENV = 'GROUNDWORK_REDACTION_KEY';
+const REDACTION_KEY_ENV = 'GROUNDWORK_REDACTION_KEY';
 
 /** A redaction key given from outside that is too short, or a key file that cannot be used. */
 export class RedactionKeyInvalidError extends GroundworkError {

@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
  * Where a redaction key came from: `env` (`GROUNDWORK_REDACTION_KEY`), `file` (the CLI's key file),
  * `secret` (the agent's Secret) or `per-run` (random, this process only).
  */
-export type RedactionKeySource = 'env' | 'file' | 'secret' | 'per-run';
+type RedactionKeySource = 'env' | 'file' | 'secret' | 'per-run';
 
 /** The HMAC key that Secret values are tagged with, and where it came from. */
 export interface RedactionKey {

@@ -16,7 +16,7 @@ export type StageName =
   | 'cluster-version';
 
 /** What the engine waits for after applying a stage (see src/apply/wait.ts). */
-export type StageWait =
+type StageWait =
   | 'none'
   /** every CRD of the stage is Established */
   | 'crds-established'
@@ -105,9 +105,9 @@ export const STAGES: readonly StageSpec[] = [
 ];
 
 /** Annotation that places an object in a stage explicitly (e.g. a plain object that must wait for operands). */
-export const STAGE_ANNOTATION = 'groundwork.io/stage';
+const STAGE_ANNOTATION = 'groundwork.io/stage';
 /** Annotation naming the operator (`<namespace>/<subscription>`) whose CSV an operand waits for. */
-export const OPERATOR_ANNOTATION = 'groundwork.io/operator';
+const OPERATOR_ANNOTATION = 'groundwork.io/operator';
 
 const byKind = new Map<string, StageName>(STAGES.flatMap((s) => s.kinds.map((k) => [k, s.name] as const)));
 

@@ -6,7 +6,7 @@ import { addDays, civilDateAt, isTimeZone, weekday, zonedInstant } from './zoned
 
 /** Week days, indexed like `Date.getUTCDay()` (0 = Sunday). */
 export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+type Weekday = (typeof WEEKDAYS)[number];
 
 /**
  * When a pool may start updating. Each window opens on every listed day at `start` wall-clock time
@@ -29,7 +29,7 @@ const DURATION = /^(?:(\d+)h)?(?:(\d+)m)?$/;
 const MAX_MINUTES = 7 * 24 * 60;
 
 /** Minutes in a `2h` / `90m` / `1h30m` duration; NaN when malformed. */
-export function durationMinutes(duration: string): number {
+function durationMinutes(duration: string): number {
   const m = DURATION.exec(duration);
   if (!m || duration === '') return NaN;
   return Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0);
@@ -66,7 +66,7 @@ export const maintenanceWindowSchema = z.strictObject({
 export const maintenanceWindowsSchema = z.array(maintenanceWindowSchema);
 
 /** Whether a pool may start updating now, and when that changes. */
-export interface WindowState {
+interface WindowState {
   readonly open: boolean;
   /** When open: when the window (and any window overlapping it) closes. When closed: when the next one opens. */
   readonly next?: Date;
@@ -74,7 +74,7 @@ export interface WindowState {
 }
 
 /** `Sat,Sun 02:00+4h Europe/Berlin`. */
-export function describeWindow(w: MaintenanceWindow): string {
+function describeWindow(w: MaintenanceWindow): string {
   return `${w.days ? `${w.days.join(',')} ` : 'daily '}${w.start}+${w.duration} ${w.timezone ?? 'UTC'}`;
 }
 

@@ -9,7 +9,7 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): 
 }
 
 /** `prefix` followed by `path` as `a.b[2].c`; `(root)` when both are empty. */
-export function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;
   for (const key of path) {
     out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;

@@ -1,7 +1,7 @@
 /** Civil-time arithmetic in IANA time zones, on top of `Intl` (no time zone data of our own). */
 
 /** A calendar date; `month` is 1–12. */
-export interface CivilDate {
+interface CivilDate {
   readonly year: number;
   readonly month: number;
   readonly day: number;

@@ -41,7 +41,7 @@ export interface GateFailure {
   readonly message: string;
 }
 
-export interface SourceVerdict {
+interface SourceVerdict {
   /** The commit every cluster of the source environment runs, when they agree. */
   readonly commit: string | undefined;
   readonly failures: readonly GateFailure[];
@@ -62,7 +62,7 @@ const condition = (status: SyncStatusJson | undefined, type: string) =>
   status?.conditions.find((c) => c.type === type);
 
 /** A duration in words: `1h05m`, `4m30s`. */
-export function humanDuration(ms: number): string {
+function humanDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -174,7 +174,7 @@ export function checkSource(input: {
 }
 
 /** A fleet status row: one cluster and platform overlay, or one unreachable cluster. */
-export interface FleetRow {
+interface FleetRow {
   readonly cluster: string;
   readonly context: string;
   readonly environment?: string;

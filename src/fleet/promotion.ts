@@ -41,7 +41,7 @@ export interface PromotionDeps {
   now(): Date;
 }
 
-export interface PromotionRequest {
+interface PromotionRequest {
   readonly platform: string;
   readonly environments: readonly Environment[];
   /** The environment to promote into. */
@@ -53,7 +53,7 @@ export interface PromotionRequest {
   readonly force?: { readonly reason: string };
 }
 
-export interface GateResult {
+interface GateResult {
   readonly gate: GateName;
   readonly passed: boolean;
   readonly failures: readonly GateFailure[];
@@ -209,7 +209,7 @@ function stamp(d: Date): string {
 }
 
 /** The annotated tag's message: what was promoted, from where, and which gates passed or were forced. */
-export function record(r: PromotionResult): string {
+function record(r: PromotionResult): string {
   const passed = r.gates.filter((g) => g.passed).map((g) => g.gate);
   return [
     `Promote ${r.commit?.slice(0, 12)} to ${r.environment} (${r.ref}) from ${r.from}`,

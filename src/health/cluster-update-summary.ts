@@ -12,7 +12,7 @@ export type ClusterUpdateReason =
   | 'AtDesiredVersion';
 
 /** The per-object verdicts of an update, already seen in the update's view. */
-export interface ClusterUpdateParts {
+interface ClusterUpdateParts {
   clusterVersion: ObjectVerdict;
   operators: readonly ObjectVerdict[];
   pools: readonly ObjectVerdict[];

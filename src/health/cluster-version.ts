@@ -16,7 +16,7 @@ import {
 import { verdict, type HealthVerdict } from './types.js';
 
 /** A release as ClusterVersion names it: by version, by image, or both. */
-export interface Release {
+interface Release {
   version?: string;
   image?: string;
 }

@@ -12,7 +12,7 @@ import { machineConfigPoolSchema, type MachineConfigPool } from './machine-confi
 import { verdict, type HealthVerdict } from './types.js';
 
 /** Where a pool's machines stand, read from its status. */
-export interface PoolProgress {
+interface PoolProgress {
   machines: number;
   updated: number;
   ready: number;

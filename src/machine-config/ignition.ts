@@ -2,14 +2,14 @@ import type { ParsedMachineConfigProps } from './machine-config-schema.js';
 import type { IgnitionVersion } from './openshift-support.js';
 
 /** A file as Ignition 3.x writes it: `mode` is a decimal integer, `contents.source` a `data:` URL. */
-export interface IgnitionFile {
+interface IgnitionFile {
   path: string;
   mode: number;
   overwrite: boolean;
   contents: { source: string };
 }
 
-export interface IgnitionUnit {
+interface IgnitionUnit {
   name: string;
   enabled?: boolean;
   mask?: boolean;
@@ -18,7 +18,7 @@ export interface IgnitionUnit {
 }
 
 /** The Ignition sections a MachineConfig renders; raw sections pass through unchanged. */
-export interface IgnitionConfig {
+interface IgnitionConfig {
   ignition: { version: IgnitionVersion; [field: string]: unknown };
   storage?: { files?: IgnitionFile[]; [field: string]: unknown };
   systemd?: { units?: IgnitionUnit[]; [field: string]: unknown };

@@ -18,12 +18,12 @@ import {
 } from './rules.js';
 
 /** What the schema needs to know about the target cluster. */
-export interface SchemaContext {
+interface SchemaContext {
   readonly minor: number;
   readonly ignitionVersion: IgnitionVersion;
 }
 
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** A pool role: a DNS label (it is also the name part of the `node-role.kubernetes.io/<role>` label). */

@@ -221,7 +221,7 @@ export class MachineConfig extends Construct implements RegisteredConfig {
  * `99-<role>-<id>`: the id lowercased, runs of other characters as `-`. The MCO merges configs in name
  * order, later ones winning; `99-` sorts after its base configs (`00-`, `01-`, `97-`, `98-`).
  */
-export function defaultName(role: unknown, id: string): string {
+function defaultName(role: unknown, id: string): string {
   const slug = id
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '-')

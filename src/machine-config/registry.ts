@@ -17,7 +17,7 @@ export interface RegisteredConfig extends IConstruct {
 }
 
 /** What the platform-wide checks need from a MachineConfigPool construct. */
-export interface RegisteredPool extends IConstruct {
+interface RegisteredPool extends IConstruct {
   readonly name: string;
   readonly inheritsWorker: boolean;
 }

@@ -10,7 +10,7 @@ import { poolRollout } from './rollout-state.js';
 import { parseWindows, windowState } from '../core/window.js';
 
 /** Field manager of the pauses a maintenance window imposes, apart from `groundwork`. */
-export const ROLLOUT_MANAGER = 'groundwork-rollout';
+const ROLLOUT_MANAGER = 'groundwork-rollout';
 
 const MCP = 'machineconfiguration.openshift.io/v1';
 

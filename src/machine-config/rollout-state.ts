@@ -4,7 +4,7 @@ import type { MachineConfigPool } from '../health/machine-config-pool-schema.js'
 const DEGRADED = ['RenderDegraded', 'NodeDegraded', 'Degraded'];
 
 /** Where one pool's rollout of the platform's MachineConfigs stands. */
-export type PoolRollout =
+type PoolRollout =
   | { readonly state: 'done' }
   | { readonly state: 'degraded'; readonly message: string }
   | { readonly state: 'paused'; readonly message: string }

@@ -14,7 +14,7 @@ export interface Problem {
 const MCD_FORCE_FILE = '/run/machine-config-daemon-force';
 
 /** systemd unit types Ignition accepts (`.snapshot` is gone from systemd). */
-export const UNIT_SUFFIXES = [
+const UNIT_SUFFIXES = [
   '.service',
   '.socket',
   '.device',

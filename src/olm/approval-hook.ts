@@ -17,7 +17,7 @@ import {
 import { wantedCSVs } from './pin.js';
 
 /** Field manager of InstallPlan approvals, apart from the platform's own `groundwork`. */
-export const APPROVER_MANAGER = 'groundwork-approver';
+const APPROVER_MANAGER = 'groundwork-approver';
 
 const OLM = 'operators.coreos.com/v1alpha1';
 

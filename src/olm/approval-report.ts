@@ -10,7 +10,7 @@
  */
 export type ApprovalDecision = 'blocked' | 'failed' | 'wait' | 'approve' | 'already-approved' | 'complete';
 
-export const APPROVAL_DECISION_ORDER: readonly ApprovalDecision[] = [
+const APPROVAL_DECISION_ORDER: readonly ApprovalDecision[] = [
   'blocked',
   'failed',
   'wait',

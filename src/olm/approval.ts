@@ -9,7 +9,7 @@ import type { DependencyLookup } from './dependencies.js';
 import type { InstallPlanLike, SubscriptionLike } from './olm-objects.js';
 
 /** Everything the decision reads for one namespace (OLM resolves, and batches, per namespace). */
-export interface ApprovalInput {
+interface ApprovalInput {
   readonly namespace: string;
   readonly installPlans: readonly InstallPlanLike[];
   readonly subscriptions: readonly SubscriptionLike[];
@@ -66,7 +66,7 @@ export function decideApprovals(input: ApprovalInput): ApprovalReport {
 }
 
 /** The decision for one InstallPlan; see `decideApprovals`. */
-export function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'installPlans'>): PlanVerdict {
+function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'installPlans'>): PlanVerdict {
   const csvs = withDependencies(
     plan.spec.clusterServiceVersionNames.map((csv) => attribute(csv, ctx)),
     ctx,

@@ -11,7 +11,7 @@ export interface InstalledCSV {
 }
 
 /** An update candidate and the edges that make it one. */
-export interface Candidate {
+interface Candidate {
   readonly entry: ChannelEntry;
   readonly reasons: readonly CandidateReason[];
 }

@@ -11,7 +11,7 @@ import { clusterServiceVersionSchema, subscriptionStatusSchema } from '../health
 
 const metadata = z.looseObject({ name: z.string().min(1), namespace: z.string().optional() });
 
-export const installPlanSchema = z.looseObject({
+const installPlanSchema = z.looseObject({
   metadata,
   spec: z.looseObject({
     clusterServiceVersionNames: z.array(z.string()),
@@ -22,7 +22,7 @@ export const installPlanSchema = z.looseObject({
   status: z.looseObject({ phase: z.string().optional() }).optional(),
 });
 
-export const subscriptionSchema = z.looseObject({
+const subscriptionSchema = z.looseObject({
   metadata,
   spec: z.looseObject({
     name: z.string().min(1),

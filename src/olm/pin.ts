@@ -9,7 +9,7 @@ import {
 } from './upgrade-path-result.js';
 
 /** A Subscription's pin and where it stands. */
-export interface PinRequest {
+interface PinRequest {
   readonly package: string;
   readonly channel: string;
   /** The CSV the operator must end at. */
@@ -40,7 +40,7 @@ export class PinUnreachableError extends GroundworkError {
   }
 }
 
-export type PinResult =
+type PinResult =
   | { readonly ok: true; readonly wanted: ReadonlySet<string>; readonly path: UpgradePathFound }
   | { readonly ok: false; readonly path: UpgradePathUnreachable; readonly error: PinUnreachableError };
 

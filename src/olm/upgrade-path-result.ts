@@ -1,7 +1,7 @@
 import type { CandidateReason } from './candidates.js';
 
 /** Why a hop is taken: one of OLM's update edges, or the first install (`startingCSV`). */
-export type HopReason = CandidateReason | 'startingCSV';
+type HopReason = CandidateReason | 'startingCSV';
 
 /** One hop: one InstallPlan that installs `csv`, over `replaces` when it is an update. */
 export interface Hop {
@@ -106,7 +106,7 @@ export class UpgradePathUnreachable {
 export type UpgradePathResult = UpgradePathFound | UpgradePathUnreachable;
 
 /** Human words for a hop's reasons: `replaces foo.v1; skipRange <0.2.0 contains 0.1.0`. */
-export function explainHop(hop: Hop): string {
+function explainHop(hop: Hop): string {
   return hop.via
     .map((v) => {
       if (v === 'startingCSV') return 'fresh install (startingCSV)';

@@ -18,7 +18,7 @@ import {
  * Ignores dependencies: OLM's solver may pass over a candidate whose
  * dependencies cannot be met, which this walk cannot see.
  */
-export function olmWalk(pkg: CatalogPackage, channel: Channel, installed: InstalledCSV): Hop[] {
+function olmWalk(pkg: CatalogPackage, channel: Channel, installed: InstalledCSV): Hop[] {
   const hops: Hop[] = [];
   const seen = new Set([installed.csv]);
   for (let cur = installed; ;) {

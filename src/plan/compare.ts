@@ -4,7 +4,7 @@ import { appliedPaths, hasManagedPath, ownersOf, type ManagedStep } from './mana
 import { sameQuantityIn } from './quantity.js';
 
 /** What `isSubset` may consult to accept a zero value the server dropped (see `looksUnchanged`). */
-export interface SubsetContext {
+interface SubsetContext {
   /** The whole live object, for managedFields. */
   liveRoot: K8sObject;
   /** The manager whose applied fields count as present. */

@@ -4,7 +4,7 @@ import { isOwnershipStamp } from './ownership.js';
 import type { Plan } from './plan-result.js';
 
 /** One drifted field: what git says, what the cluster has, and who wrote it. */
-export interface DriftField {
+interface DriftField {
   path: string;
   expected: unknown;
   actual: unknown;

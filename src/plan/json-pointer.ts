@@ -19,7 +19,7 @@ export function parsePointer(pointer: string): string[] {
 }
 
 /** The value at `path`, or undefined. */
-export function getAt(value: unknown, path: Path): unknown {
+function getAt(value: unknown, path: Path): unknown {
   let cur = value;
   for (const seg of path) {
     if (Array.isArray(cur)) cur = cur[Number(seg)];

@@ -10,10 +10,10 @@ import { toPointer } from './json-pointer.js';
  * ids to it. The decision rests on the object's own record (as kubernetes-sigs/cli-utils'
  * `config.k8s.io/owning-inventory`, Flux's owner labels, kapp's app label).
  */
-export type Ownership =
+type Ownership =
   { owned: true; by: 'annotation' | 'field-manager' } | { owned: false; message: string };
 
-export interface OwnershipOptions {
+interface OwnershipOptions {
   /**
    * This inventory, `<namespace>/<name>` of its ConfigMap (see `inventoryOwner`). Absent: no
    * annotation matches, so only the field-manager rule can make an object owned.

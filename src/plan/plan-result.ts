@@ -3,7 +3,7 @@ import { isSecretPath } from './redact.js';
 import { stageIndex } from '../core/stages.js';
 import { PLAN_ACTIONS, type PlanAction, type PlanItem, type PruneRefusal } from './types.js';
 
-export interface PlanInit {
+interface PlanInit {
   platform: string;
   overlay: string;
   revision?: string;

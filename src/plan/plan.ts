@@ -36,7 +36,7 @@ export interface Observation {
   customResources?: ReadonlyMap<ObjectId, readonly ObjectId[]>;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   platform: string;
   overlay: string;
   revision?: string;

@@ -3,7 +3,7 @@
  * `1000m` and `1` compare equal the way the apiserver canonicalizes them. Returns undefined for
  * anything that is not a quantity.
  */
-export function parseQuantity(text: string): { num: bigint; den: bigint } | undefined {
+function parseQuantity(text: string): { num: bigint; den: bigint } | undefined {
   const m = /^([+-]?)(\d+)(?:\.(\d+))?(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$/.exec(text);
   if (!m) return undefined;
   const [, sign, int, frac = '', suffix, exp] = m;
@@ -33,7 +33,7 @@ export function sameQuantity(a: string, b: string): boolean {
 }
 
 /** Keys of maps whose values are resource quantities (`resources.limits`, `requests`, quota `hard`, ...). */
-export const QUANTITY_MAPS: ReadonlySet<string> = new Set([
+const QUANTITY_MAPS: ReadonlySet<string> = new Set([
   'limits',
   'requests',
   'hard',

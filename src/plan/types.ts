@@ -17,7 +17,7 @@ export type PlanAction = 'create' | 'update' | 'prune' | 'skip' | 'unchanged';
 export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'prune', 'skip', 'unchanged'];
 
 /** Why an object is skipped; stable codes. */
-export type SkipReason =
+type SkipReason =
   | 'ListFailed'
   | 'KeepAnnotation'
   | 'NotCreatedByGroundwork'

@@ -5,7 +5,7 @@ import type { HealthVerdict, ObjectVerdict } from '../health/types.js';
 import type { Manifest } from '../synth/manifest.js';
 
 /** One row: an object of the platform, its apply stage and its health verdict. */
-export interface HealthRow extends ObjectVerdict {
+interface HealthRow extends ObjectVerdict {
   id: ObjectId;
   stage: string;
 }

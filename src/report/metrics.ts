@@ -2,13 +2,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { ChangeAction } from '../apply/changeset.js';
 
 /** How a reconcile ended: wrote changes, found nothing to do, or failed. */
-export type ReconcileResult = 'applied' | 'noop' | 'failed';
+type ReconcileResult = 'applied' | 'noop' | 'failed';
 
 /** States counted by `groundwork_objects`: the change-set actions (deleted shown as pruned) plus drifted. */
-export type ObjectState =
+type ObjectState =
   'created' | 'configured' | 'unchanged' | 'pruned' | 'skipped' | 'failed' | 'drifted';
 
-export const OBJECT_STATES: readonly ObjectState[] = [
+const OBJECT_STATES: readonly ObjectState[] = [
   'created',
   'configured',
   'unchanged',
@@ -18,7 +18,7 @@ export const OBJECT_STATES: readonly ObjectState[] = [
   'drifted',
 ];
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** Labels on every series, e.g. `{ platform, overlay }`. */
   labels?: Record<string, string>;
   /** Also collect prom-client's process and Node.js metrics (`process_*`, `nodejs_*`). @default true */

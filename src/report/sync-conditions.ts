@@ -15,7 +15,7 @@ import { driftText } from './sync-status-render.js';
 
 export type WantedCondition = Pick<SyncCondition, 'type' | 'status' | 'reason' | 'message'>;
 
-export function want(
+function want(
   type: SyncConditionType,
   status: SyncCondition['status'],
   reason: SyncReason,

@@ -15,7 +15,7 @@ export function factLines(s: SyncStatusJson, code: (text: string) => string): st
   return lines;
 }
 
-export function inventoryText(inv: NonNullable<SyncStatusJson['inventory']>): string {
+function inventoryText(inv: NonNullable<SyncStatusJson['inventory']>): string {
   const stages = Object.entries(inv.byStage ?? {}).map(([stage, n]) => `${stage} ${n}`);
   return `${inv.objects} objects${stages.length ? ` (${stages.join(', ')})` : ''}`;
 }

@@ -13,7 +13,7 @@ export type SyncConditionType = (typeof SYNC_CONDITION_TYPES)[number];
  * `CycleFailure` values are a subset; `Interrupted` (stopped or lost leadership mid-cycle) is
  * normally reported as transient.
  */
-export const FAILURE_REASONS = [
+const FAILURE_REASONS = [
   'FetchFailed',
   'SynthFailed',
   'ObserveFailed',
@@ -35,7 +35,7 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
  * - `Suspended` (Ready=False): objects intentionally held (a paused pool, an update awaiting approval);
  * - `ReconciliationSucceeded` (Ready=True): the latest revision is applied, healthy and without drift.
  */
-export const SYNC_REASONS = [
+const SYNC_REASONS = [
   ...(['Progressing', 'ProgressingWithRetry', 'WaitingForHealth', 'Pending'] as const),
   ...FAILURE_REASONS,
   ...(['HealthCheckFailed', 'DriftDetected', 'Suspended', 'ReconciliationSucceeded'] as const),

@@ -26,24 +26,10 @@ import type { HealthStatus } from '../health/types.js';
 import type { StageName } from '../core/stages.js';
 import type { DriftReport } from './drift-report.js';
 
-export {
-  DRIFT_ITEMS,
-  FAILURE_REASONS,
-  SYNC_CONDITION_TYPES,
-  SYNC_REASONS,
-  clip,
-  rfc3339,
-  type DriftStatus,
-  type FailureReason,
-  type PendingWait,
-  type SyncCondition,
-  type SyncConditionType,
-  type SyncReason,
-  type SyncStatusJson,
-} from './sync-status-schema.js';
+export { type FailureReason, type SyncStatusJson } from './sync-status-schema.js';
 
 /** Where a reconcile is while `Progressing`. */
-export type SyncPhase = 'fetching' | 'synthesizing' | 'planning' | 'applying' | 'waiting';
+type SyncPhase = 'fetching' | 'synthesizing' | 'planning' | 'applying' | 'waiting';
 
 /**
  * What happened, as the agent reports it to `nextStatus`. `at` and `generation` come from the caller

@@ -12,9 +12,9 @@ import { GroundworkError } from '../core/errors.js';
 /** The metadata key listing the channels a release is in, comma-separated. */
 export const CHANNELS_KEY = 'io.openshift.upgrades.graph.release.channels';
 /** The metadata key with the release's errata URL. */
-export const URL_KEY = 'url';
+const URL_KEY = 'url';
 
-export interface CincinnatiNode {
+interface CincinnatiNode {
   readonly version: string;
   readonly payload: string;
   readonly metadata?: Readonly<Record<string, string>>;
@@ -48,7 +48,7 @@ export interface ServedRelease {
 }
 
 /** An update edge; `risks` is empty for an unconditional one. */
-export interface ServedUpdate {
+interface ServedUpdate {
   readonly to: ServedRelease;
   readonly risks: readonly CincinnatiRisk[];
 }

@@ -8,7 +8,7 @@ import { statusRelease, type StatusCondition, type StatusRelease } from './cvo-u
 import { writeStatus } from './status.js';
 
 /** Capabilities of a default 4.14 install (`cluster-state/*\/cv.yaml`). */
-export const CAPABILITIES_4_14 = [
+const CAPABILITIES_4_14 = [
   'Build',
   'CSISnapshot',
   'Console',
@@ -60,7 +60,7 @@ export const CLUSTER_OPERATORS_4_14 = [
   'storage',
 ] as const;
 
-export interface InstallClusterVersionOptions {
+interface InstallClusterVersionOptions {
   /** @default 'version' */
   readonly name?: string;
   readonly version: string;
@@ -79,7 +79,7 @@ export interface InstallClusterVersionOptions {
 }
 
 /** `quay.io/openshift-release-dev/ocp-release@sha256:<digest>`, stable per version, for releases not in a graph. */
-export function madeUpReleaseImage(version: string): string {
+function madeUpReleaseImage(version: string): string {
   return `quay.io/openshift-release-dev/ocp-release@sha256:${createHash('sha256').update(version).digest('hex')}`;
 }
 
@@ -89,7 +89,7 @@ export function versionHash(image: string): string {
 }
 
 /** The release the installer would write for `version`: from the graph when it has the node. */
-export function releaseFor(
+function releaseFor(
   version: string,
   opts: { image?: string; updateService?: UpdateService },
 ): StatusRelease {
@@ -182,7 +182,7 @@ export async function installClusterVersion(
   });
 }
 
-export interface CreateClusterOperatorsOptions {
+interface CreateClusterOperatorsOptions {
   /** The ClusterVersion that owns them (the CVO creates ClusterOperators from the release payload). */
   readonly clusterVersion: K8sObject;
   /** The release version every operator reports. */

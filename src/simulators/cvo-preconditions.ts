@@ -13,7 +13,7 @@ function parseVersion(version: string): semver.SemVer | undefined {
  */
 
 /** A failed precondition; `nonBlocking` ones are warnings that do not stop the update. */
-export interface PreconditionFailure {
+interface PreconditionFailure {
   readonly name: string;
   readonly reason: string;
   readonly message: string;

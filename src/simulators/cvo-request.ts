@@ -3,7 +3,7 @@ import { sameDigest, type UpdateService } from './cincinnati.js';
 import type { StatusRelease } from './cvo-updates.js';
 
 /** What `spec.desiredUpdate` asks for, after the CVO's validation. */
-export type UpdateRequest =
+type UpdateRequest =
   | { readonly kind: 'none' }
   | { readonly kind: 'invalid'; readonly message: string }
   | {
@@ -59,7 +59,7 @@ export function resolveDesiredUpdate(
 }
 
 /** A requested release with what the update service knows of it; `verified` when the graph has its image. */
-export interface LoadedRelease {
+interface LoadedRelease {
   readonly version: string;
   readonly image: string;
   readonly channels: string[];

@@ -28,7 +28,7 @@ export interface ConditionalUpdate {
 }
 
 /** What the CVO learned from the update service for one channel and version. */
-export interface RetrievedUpdates {
+interface RetrievedUpdates {
   /** `null` when there is none, as the CVO writes it. */
   readonly availableUpdates: StatusRelease[] | null;
   readonly conditionalUpdates: ConditionalUpdate[];

@@ -22,7 +22,7 @@ export interface FbcFile {
   readonly text: string;
 }
 
-export interface FbcEntry {
+interface FbcEntry {
   readonly name: string;
   readonly replaces?: string;
   readonly skips: readonly string[];
@@ -76,7 +76,7 @@ export interface FbcCatalog {
 }
 
 /** A catalog file the simulator cannot read. */
-export class FbcUnreadableError extends GroundworkError {
+class FbcUnreadableError extends GroundworkError {
   constructor(subject: string, message: string) {
     super({
       code: 'FbcUnreadable',
@@ -88,7 +88,7 @@ export class FbcUnreadableError extends GroundworkError {
 }
 
 /** Every document of a YAML stream or a JSON object stream. */
-export function fbcDocuments(file: FbcFile): unknown[] {
+function fbcDocuments(file: FbcFile): unknown[] {
   const trimmed = file.text.trimStart();
   if (file.path.endsWith('.json') || trimmed.startsWith('{')) return jsonStream(file);
   const docs = parseAllDocuments(file.text);

@@ -17,8 +17,3 @@ function sortKeys(value: unknown): unknown {
   for (const key of Object.keys(value).sort()) if (value[key] !== undefined) out[key] = sortKeys(value[key]);
   return out;
 }
-
-/** A deep copy of JSON data. */
-export function clone<T>(value: T): T {
-  return structuredClone(value);
-}

@@ -2,7 +2,7 @@ import { isPlainObject } from '../core/object.js';
 import { canonical } from './json.js';
 
 /** Ignition spec versions the 4.14 MCO reads (`IgnitionConverter.GetSupportedMinorVersions`). */
-export const SUPPORTED_IGNITION_VERSIONS = ['2.2', '3.0', '3.1', '3.2', '3.3', '3.4'] as const;
+const SUPPORTED_IGNITION_VERSIONS = ['2.2', '3.0', '3.1', '3.2', '3.3', '3.4'] as const;
 
 const KERNEL_TYPES = ['', 'default', 'realtime', '64k-pages'];
 /**

@@ -38,7 +38,7 @@ export function countMachines(nodes: readonly SimNode[], target: string): PoolCo
 }
 
 /** A node being updated (or stuck mid-update) is unavailable: cordoned, drained, rebooting. */
-export function isUnavailable(n: SimNode): boolean {
+function isUnavailable(n: SimNode): boolean {
   return n.state === 'Working' || n.current !== n.desired;
 }
 

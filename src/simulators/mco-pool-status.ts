@@ -1,7 +1,7 @@
 import { countMachines, type PoolCounts, type SimNode } from './mco-nodes.js';
 
 /** A MachineConfigPool condition: the MCO always writes `message` and `reason`, empty or not. */
-export interface PoolCondition {
+interface PoolCondition {
   lastTransitionTime: string;
   message: string;
   reason: string;

@@ -4,9 +4,9 @@ import { formatSelector, matchesLabelSelector, type LabelSelector } from '../cor
 import { nodeApplyFailure, validateMachineConfig } from './mco-ignition.js';
 import { canonical } from './json.js';
 
-export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
-export const GENERATED_BY_ANNOTATION = 'machineconfiguration.openshift.io/generated-by-controller-version';
-export const RELEASE_VERSION_ANNOTATION = 'machineconfiguration.openshift.io/release-image-version';
+const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
+const GENERATED_BY_ANNOTATION = 'machineconfiguration.openshift.io/generated-by-controller-version';
+const RELEASE_VERSION_ANNOTATION = 'machineconfiguration.openshift.io/release-image-version';
 
 /** The render controller's salt for rendered names (`pkg/controller/render/hash.go`). */
 const RENDER_SALT = Buffer.from([
@@ -17,7 +17,7 @@ const RENDER_SALT = Buffer.from([
 ]);
 
 /** The outcome of rendering one pool: the rendered config, or the RenderDegraded message. */
-export type RenderResult =
+type RenderResult =
   | {
       readonly ok: true;
       readonly name: string;
@@ -29,7 +29,7 @@ export type RenderResult =
   | { readonly ok: false; readonly message: string };
 
 /** True for MachineConfigs the render controller generated (owned by a pool); they are never inputs. */
-export function isRendered(mc: K8sObject): boolean {
+function isRendered(mc: K8sObject): boolean {
   return mc.metadata.ownerReferences?.some((o) => o.kind === 'MachineConfigPool') ?? false;
 }
 
@@ -88,7 +88,7 @@ export function renderPool(
  * Without an `osImageURL` from any config, the release's OS image is used (the MCO takes it from
  * the ControllerConfig), so each release renders differently.
  */
-export function mergeConfigs(
+function mergeConfigs(
   configs: readonly K8sObject[],
   releaseVersion?: string,
 ): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { poolStatus, type PoolStatus } from './mco-pool-status.js';
 import { renderPool, renderedMachineConfig } from './mco-render.js';
 import { writeStatus } from './status.js';
 
-export interface McoSimulatorOptions {
+interface McoSimulatorOptions {
   /** Only these pools are reconciled (tests pass their own). @default every MachineConfigPool */
   readonly pools?: readonly string[];
   /** Simulated nodes per pool. @default master 3, worker 3, any other pool 2 */
@@ -34,7 +34,7 @@ export interface McoSimulatorOptions {
 }
 
 /** The pool asked for by `degradeNode`/`recoverNode` is not simulated (yet). */
-export class UnknownPoolError extends GroundworkError {
+class UnknownPoolError extends GroundworkError {
   constructor(pool: string) {
     super({
       code: 'UnknownPool',

@@ -31,7 +31,7 @@ export interface SimulatorCatalog {
 }
 
 /** One CSV of a synthetic package. */
-export interface SyntheticCSV {
+interface SyntheticCSV {
   readonly name: string;
   readonly version: string;
   readonly replaces?: string;
@@ -80,7 +80,7 @@ const syntheticSchema = z.array(
 );
 
 /** Synthetic packages that do not validate; lists every problem with its path. */
-export class SyntheticCatalogInvalidError extends GroundworkError {
+class SyntheticCatalogInvalidError extends GroundworkError {
   constructor(problems: readonly string[]) {
     super({
       code: 'SyntheticCatalogInvalid',
@@ -97,7 +97,7 @@ export class SyntheticCatalogInvalidError extends GroundworkError {
  * the lowercase kind plus `s` (`ArgoCD` → `argocds`), which is what most operators use. Kinds with
  * irregular plurals need the CRD object in the catalog or a synthetic package.
  */
-export function defaultPlural(kind: string): string {
+function defaultPlural(kind: string): string {
   return `${kind.toLowerCase()}s`;
 }
 

@@ -5,7 +5,7 @@ import { sameJson } from './json.js';
 import { writeStatus } from './status.js';
 
 /** One entry of a CSV's `status.conditions`: the phase history OLM keeps (`SetPhase`). */
-export interface CsvCondition {
+interface CsvCondition {
   phase: string;
   reason: string;
   message: string;
@@ -13,7 +13,7 @@ export interface CsvCondition {
   lastUpdateTime: string;
 }
 
-export interface RequirementStatus {
+interface RequirementStatus {
   group: string;
   version: string;
   kind: string;
@@ -23,7 +23,7 @@ export interface RequirementStatus {
   uuid?: string;
 }
 
-export interface CsvStatus {
+interface CsvStatus {
   phase?: string;
   reason?: string;
   message?: string;
@@ -35,7 +35,7 @@ export interface CsvStatus {
 }
 
 /** What the next phase of a CSV depends on besides the CSV itself. */
-export interface CsvContext {
+interface CsvContext {
   /** Another CSV of the namespace whose `spec.replaces` names this one. */
   readonly replacement: K8sObject | undefined;
   /** CustomResourceDefinitions by name. */
@@ -134,7 +134,7 @@ function setPhase(status: CsvStatus, phase: string, reason: string, message: str
 }
 
 /** OLM's `requirementStatus` entries for the owned CRDs (the ones it checks before installing). */
-export function requirementStatus(csv: K8sObject, crds: ReadonlyMap<string, K8sObject>): RequirementStatus[] {
+function requirementStatus(csv: K8sObject, crds: ReadonlyMap<string, K8sObject>): RequirementStatus[] {
   const owned =
     (csv.spec as { customresourcedefinitions?: { owned?: { name: string }[] } } | undefined)
       ?.customresourcedefinitions?.owned ?? [];

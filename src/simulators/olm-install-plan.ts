@@ -16,7 +16,7 @@ import {
 import { writeStatus } from './status.js';
 
 /** One `status.plan[]` step of an InstallPlan, with the manifest OLM applies embedded as JSON. */
-export interface PlanStep {
+interface PlanStep {
   resolving: string;
   resource: {
     group: string;
@@ -30,7 +30,7 @@ export interface PlanStep {
   status: string;
 }
 
-export interface InstallPlanStatus {
+interface InstallPlanStatus {
   phase: string;
   catalogSources: string[];
   plan?: PlanStep[];
@@ -52,7 +52,7 @@ export interface InstallPlanStatus {
  * then the Subscriptions OLM generates for dependencies, each `Unknown` until executed, as
  * `v1alpha1.OrderSteps` orders them (CRDs first).
  */
-export function planSteps(ops: readonly ResolvedOperator[], namespace: string): PlanStep[] {
+function planSteps(ops: readonly ResolvedOperator[], namespace: string): PlanStep[] {
   const crds = new Map<string, PlanStep>();
   const csvs: PlanStep[] = [];
   for (const op of ops) {

@@ -58,7 +58,7 @@ export function componentLabel(pkg: string, namespace: string): string {
  * Kubernetes version priority (`v1` > `v1beta2` > `v1beta1` > `v1alpha1` > others by name), the
  * order `kubectl` and the apiserver use; the first is the storage version of a built CRD.
  */
-export function byVersionPriority(a: string, b: string): number {
+function byVersionPriority(a: string, b: string): number {
   const rank = (v: string): [number, number, number] => {
     const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
     if (!m) return [3, 0, 0];

@@ -32,7 +32,7 @@ export interface NamespaceSubscription {
   readonly manual: boolean;
 }
 
-export interface NamespaceResolutionInput {
+interface NamespaceResolutionInput {
   /** The namespace's Subscriptions, in the order OLM visits them (by name). */
   readonly subscriptions: readonly NamespaceSubscription[];
   /** The namespace's CSVs by name. */
@@ -46,7 +46,7 @@ export interface NamespaceResolutionInput {
 }
 
 /** The InstallPlan a resolution asks for: reuse the namespace's plan of `generation`, else create it. */
-export interface InstallPlanRequest {
+interface InstallPlanRequest {
   readonly generation: number;
   readonly manual: boolean;
   /** Every operator the plan installs: the moved Subscriptions' CSVs, then their dependencies. */

@@ -8,7 +8,7 @@ import { sameJson } from './json.js';
  * differs, stamping `lastUpdated`.
  */
 
-export interface SubscriptionCondition {
+interface SubscriptionCondition {
   type: string;
   status: string;
   reason?: string;
@@ -141,7 +141,7 @@ export function withCatalogHealth(
 }
 
 /** The parts of an InstallPlan's status a Subscription projects. */
-export interface InstallPlanView {
+interface InstallPlanView {
   phase: string;
   conditions: { type: string; status: string; reason?: string; message?: string }[];
 }

@@ -36,7 +36,7 @@ export interface SourcedSyntheticPackage extends SyntheticPackage {
   readonly source: string;
 }
 
-export interface OlmSimulatorOptions {
+interface OlmSimulatorOptions {
   /** Catalogs by CatalogSource, keyed `<namespace>/<name>`. @default none */
   readonly catalogs?: Readonly<Record<string, CatalogInput>>;
   /** Packages without FBC files, added to their source's catalog. @default none */

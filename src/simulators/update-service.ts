@@ -19,13 +19,13 @@ import {
  */
 
 /** A channel file: its name and releases. */
-export interface GraphDataChannel {
+interface GraphDataChannel {
   readonly name: string;
   readonly versions: readonly string[];
 }
 
 /** A blocked-edges file: edges into `to` from releases matching `from`; `risk` makes them conditional. */
-export interface GraphDataBlock {
+interface GraphDataBlock {
   readonly to: string;
   readonly from: RegExp;
   readonly risk: CincinnatiRisk | undefined;
@@ -72,7 +72,7 @@ export function meshGraph(channels: readonly GraphDataChannel[]): CincinnatiGrap
  * `4[.]13[.]17[+].*`), matches `from` is dropped when the block names no risk, else moved to the
  * conditional edges with that risk.
  */
-export function withBlocks(
+function withBlocks(
   graph: CincinnatiGraph,
   blocks: readonly GraphDataBlock[],
   arch = 'amd64',
@@ -96,7 +96,7 @@ export function withBlocks(
 }
 
 /** Reads a channel file. @throws CincinnatiResponseInvalidError naming the file. */
-export function readChannelFile(text: string, file: string): GraphDataChannel {
+function readChannelFile(text: string, file: string): GraphDataChannel {
   const data = yamlObject(text, file);
   if (typeof data.name !== 'string' || !data.name)
     throw new CincinnatiResponseInvalidError(file, ['name: required']);
@@ -108,7 +108,7 @@ export function readChannelFile(text: string, file: string): GraphDataChannel {
 }
 
 /** Reads a blocked-edges file. @throws CincinnatiResponseInvalidError naming the file. */
-export function readBlockFile(text: string, file: string): GraphDataBlock {
+function readBlockFile(text: string, file: string): GraphDataBlock {
   const data = yamlObject(text, file);
   if (typeof data.to !== 'string' || typeof data.from !== 'string') {
     throw new CincinnatiResponseInvalidError(file, ['to and from: required strings']);

@@ -11,7 +11,7 @@ import { UpdateService, type CincinnatiGraph } from './cincinnati.js';
 import { updateServiceGraph } from './update-service.js';
 
 /** What an OpenShift cluster has before any platform is applied, as the simulators need it. */
-export interface SimulatedOpenShiftOptions {
+interface SimulatedOpenShiftOptions {
   kubeconfig: string;
   /** Version the "installer" leaves the cluster at. @default '4.14.38' */
   version?: string;

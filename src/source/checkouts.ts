@@ -4,7 +4,7 @@ import { join, posix, relative, resolve, sep } from 'node:path';
 import { exportRevision } from './read-revision.js';
 import { PathNotFoundError } from './source-errors.js';
 
-export interface CheckoutOptions {
+interface CheckoutOptions {
   /** The repository's work dir (holding `.git`) whose object store has the commit. */
   readonly repoDir: string;
   /** Where checkouts live: one directory per commit, named by its id. */

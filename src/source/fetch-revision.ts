@@ -32,7 +32,7 @@ export interface FetchRevisionOptions {
   readonly http?: HttpClient;
 }
 
-export interface FetchedRevision {
+interface FetchedRevision {
   /** Frozen format: `<branch>@sha1:<hex>`, `<tag>@sha1:<hex>`, or `HEAD@sha1:<hex>` for a commit pin without a branch. */
   readonly revision: string;
   /** The full commit id checked out (an annotated tag peeled). */

@@ -10,7 +10,7 @@ import { authorizationHeader, redact, type GitAuth } from './credentials.js';
 import { fetchError, scrubUrl } from './fetch-error.js';
 
 /** How a branch of the remote stands against a commit that is to be promoted onto it. */
-export interface BranchState {
+interface BranchState {
   /** The branch's head; undefined when the branch does not exist yet. */
   readonly head: string | undefined;
   /** True when moving the branch to the commit is a fast-forward (or the branch does not exist). */

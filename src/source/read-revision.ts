@@ -10,7 +10,7 @@ import {
 } from './revision-errors.js';
 import { resolveRevision } from './resolve-revision.js';
 
-export interface ExportRevisionOptions {
+interface ExportRevisionOptions {
   /** A directory inside the repository's working tree (usually the platform repository root). */
   repoDir: string;
   /** Branch, tag or commit id, with optional `~N`/`^N` (see `resolveRevision`). */
@@ -21,7 +21,7 @@ export interface ExportRevisionOptions {
   fs?: typeof nodeFs;
 }
 
-export interface ExportedRevision {
+interface ExportedRevision {
   /** The commit id `ref` resolved to. */
   oid: string;
   /** Where `repoDir` lives in the export: `dest`, or `dest/<sub>` when `repoDir` is a subdirectory of the repository. */

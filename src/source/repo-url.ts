@@ -2,7 +2,7 @@ import { GroundworkError } from '../core/errors.js';
 import { scrubUrl } from './fetch-error.js';
 
 /** URL schemes the git source speaks (isomorphic-git's smart-HTTP transport). */
-export const SUPPORTED_SCHEMES = ['https', 'http'] as const;
+const SUPPORTED_SCHEMES = ['https', 'http'] as const;
 
 /**
  * Checks a repository URL before anything starts: a scheme the source cannot fetch (`file://`,

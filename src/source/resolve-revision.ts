@@ -7,7 +7,7 @@ import {
   RevisionNotFoundError,
 } from './revision-errors.js';
 
-export interface ResolveRevisionOptions {
+interface ResolveRevisionOptions {
   /** A file system client (node:fs or a compatible implementation). */
   fs: FsClient;
   /** The repository's working tree root (holding `.git`, a directory or a `gitdir:` file). */

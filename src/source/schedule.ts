@@ -1,4 +1,4 @@
-export interface PollScheduleOptions {
+interface PollScheduleOptions {
   /** Time between two polls when all is well, in milliseconds. */
   readonly intervalMs: number;
   /** Fraction of the delay that is randomized: 0.1 gives interval ± 10 %. @default 0.1 */

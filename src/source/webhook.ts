@@ -7,17 +7,17 @@ import { InvalidWebhookPayloadError } from './source-errors.js';
 export type WebhookProvider = 'github' | 'generic';
 
 /** Why a webhook's signature was not accepted. */
-export type WebhookRejection = 'MissingSignature' | 'MalformedSignature' | 'SignatureMismatch';
+type WebhookRejection = 'MissingSignature' | 'MalformedSignature' | 'SignatureMismatch';
 
-export type WebhookVerdict =
+type WebhookVerdict =
   | { readonly valid: true; readonly provider: WebhookProvider }
   | { readonly valid: false; readonly reason: WebhookRejection };
 
 /** Header names are matched case-insensitively, as HTTP wants. */
-export type WebhookHeaders = IncomingHttpHeaders | Readonly<Record<string, string | string[] | undefined>>;
+type WebhookHeaders = IncomingHttpHeaders | Readonly<Record<string, string | string[] | undefined>>;
 
-export const GITHUB_SIGNATURE_HEADER = 'x-hub-signature-256';
-export const GENERIC_SIGNATURE_HEADER = 'x-groundwork-signature';
+const GITHUB_SIGNATURE_HEADER = 'x-hub-signature-256';
+const GENERIC_SIGNATURE_HEADER = 'x-groundwork-signature';
 
 /**
  * Checks a webhook's signature: `sha256=<hex>`, the HMAC-SHA256 of the raw body keyed with the
@@ -45,7 +45,7 @@ export function verifyWebhook(opts: {
 }
 
 /** What a webhook asks for. `commit` is absent when the push deleted the ref. */
-export interface WebhookEvent {
+interface WebhookEvent {
   readonly provider: WebhookProvider;
   readonly event: 'push' | 'ping' | 'other';
   /** The pushed ref, as sent: `refs/heads/main`, `refs/tags/v1`. */
@@ -122,7 +122,7 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return undefined;
 }
 
-export interface WebhookHandlerOptions {
+interface WebhookHandlerOptions {
   /** The shared secret configured at the sender. Must not be empty. */
   readonly secret: string;
   /** Called for every verified push; should only schedule a fetch (the response does not wait for it). */

@@ -29,14 +29,14 @@ export interface ProjectConfig {
 export const CONFIG_FILE = 'groundwork.yaml';
 
 /** The largest groundwork.yaml read (real ones are a few hundred bytes). */
-export const CONFIG_MAX_BYTES = 1024 * 1024;
+const CONFIG_MAX_BYTES = 1024 * 1024;
 
 /**
  * Whether groundwork.yaml may name `path` (`overlays`, `catalogs`, `graphs`): relative, inside the
  * repository (no `..` segment), and not the repository itself. Symbolic links are checked when
  * the path is read (`readConfinedFile`).
  */
-export function isRepositoryPath(path: string): boolean {
+function isRepositoryPath(path: string): boolean {
   const segments = path.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
   return !isAbsolute(path) && !path.includes('\0') && segments.length > 0 && !segments.includes('..');
 }

@@ -34,7 +34,7 @@ export function soakMs(text: string): number {
   return ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
-export const environmentSchema = z
+const environmentSchema = z
   .object({
     name: z.string().regex(DNS_LABEL, 'must be a DNS label (lowercase letters, digits, -)').max(40),
     overlays: z.array(z.string().min(1)).min(1, 'list the overlays (clusters) of this environment'),

@@ -24,7 +24,7 @@ export async function listOverlays(dir: string): Promise<string[]> {
 }
 
 /** The largest overlay file read (values, not data: real ones are a few KiB). */
-export const OVERLAY_MAX_BYTES = 4 * 1024 * 1024;
+const OVERLAY_MAX_BYTES = 4 * 1024 * 1024;
 
 interface Layer {
   file: string;
@@ -98,7 +98,7 @@ export async function loadOverlay(
  * Whether `name` names a file inside the overlays directory: segments of letters, digits, `.`, `_`
  * and `-` joined by `/`, none of them `.` or `..`. Anything else could read a file outside it.
  */
-export function isOverlayName(name: string): boolean {
+function isOverlayName(name: string): boolean {
   return (
     /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(name) &&
     name.split('/').every((segment) => segment !== '.' && segment !== '..')
@@ -222,7 +222,7 @@ function lineOf(layer: Layer, path: (string | number)[]): string {
 }
 
 /** Objects merge key by key; anything else from `over` replaces `base`. */
-export function deepMerge(
+function deepMerge(
   base: Record<string, unknown>,
   over: Record<string, unknown>,
 ): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { Platform } from './platform.js';
 import { runPostSynthChecks, type PostSynthCheck } from './post-synth-checks.js';
 import { SynthValidationError, Validation, type ValidationIssue } from './validation.js';
 
-export interface SynthOptions {
+interface SynthOptions {
   /** Repository root holding groundwork.yaml. */
   dir: string;
   /** @default groundwork.yaml's defaultOverlay */

@@ -10,21 +10,21 @@ import { kubernetesBuildGoMod, stagingModules, toolsGo } from './gomod.js';
 import { candidateVersions, newestBuildable } from './versions.js';
 
 /** What a finished build wrote next to the binaries, as `versions.json`. */
-export interface BuildRecord {
+interface BuildRecord {
   kubernetes: string;
   etcd: string;
   go: string;
   builtAt: string;
 }
 
-export const BINARY_NAMES = ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd'] as const;
+const BINARY_NAMES = ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd'] as const;
 
 const KUBE_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kubectl'].map(
   (c) => `k8s.io/kubernetes/cmd/${c}`,
 );
 const ETCD_MAIN = 'go.etcd.io/etcd/server/v3';
 
-export interface BuildOptions {
+interface BuildOptions {
   progress?: Progress;
   env?: NodeJS.ProcessEnv;
   /** Kubernetes minors to consider, newest first. @default ['1.36', '1.35'] */

@@ -15,7 +15,7 @@ export interface BlobRef {
   readonly line: number;
 }
 
-export interface RawBlob {
+interface RawBlob {
   readonly ref: BlobRef;
   readonly value: unknown;
 }

@@ -17,7 +17,7 @@ const CATALOG_EXTENSIONS = ['.yaml', '.yml', '.json'];
  * 64 MiB keeps that well inside the agent's 1 GiB limit. Commit the packages the platform uses
  * (`opm render` filtered), not a whole index.
  */
-export const CATALOG_MAX_BYTES = 64 * 1024 * 1024;
+const CATALOG_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * The bound for a catalog the user names on the command line (`catalog ... -f FILE`): their own
@@ -26,7 +26,7 @@ export const CATALOG_MAX_BYTES = 64 * 1024 * 1024;
  */
 export const USER_CATALOG_MAX_BYTES = 1024 * 1024 * 1024;
 
-export interface LoadCatalogOptions {
+interface LoadCatalogOptions {
   /**
    * The checkout the catalog is in. With it, `path` is relative to it and every file and directory
    * read must have its real path inside it (`PathOutsideCheckout`, naming the path as the

@@ -12,7 +12,7 @@ import { z } from 'zod';
  * True for a strict semantic version as OLM parses it (blang/semver `Parse`):
  * no `v` prefix, no surrounding spaces.
  */
-export function isStrictSemver(v: string): boolean {
+function isStrictSemver(v: string): boolean {
   return semver.valid(v) !== null && /^\d/.test(v) && v.trim() === v;
 }
 
@@ -43,7 +43,7 @@ export const packageBlobSchema = z.looseObject({
   defaultChannel: optionalName,
 });
 
-export const channelEntrySchema = z.looseObject({
+const channelEntrySchema = z.looseObject({
   name: z.string().min(1),
   replaces: optionalName,
   skips: z.array(z.string().min(1)).optional(),

@@ -18,7 +18,7 @@ export interface Located<T> {
   readonly blob: T;
 }
 
-export interface TypedBlobs {
+interface TypedBlobs {
   readonly packages: Located<PackageBlob>[];
   readonly channels: Located<ChannelBlob>[];
   readonly bundles: Located<BundleBlob>[];

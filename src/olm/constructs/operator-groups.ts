@@ -16,11 +16,6 @@ export function registerOperator(platform: Platform, op: OperatorShape): void {
   platform.addFinalizer('olm/operator-groups', () => emitNamespacesAndGroups(platform, list));
 }
 
-/** The operators declared on a platform, in declaration order. */
-export function operatorsOf(platform: Platform): readonly OperatorShape[] {
-  return operators.get(platform) ?? [];
-}
-
 function emitNamespacesAndGroups(platform: Platform, list: readonly OperatorShape[]): void {
   const byNamespace = new Map<string, OperatorShape[]>();
   for (const op of list) byNamespace.set(op.namespace, [...(byNamespace.get(op.namespace) ?? []), op]);

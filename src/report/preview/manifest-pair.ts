@@ -3,7 +3,7 @@ import type { StageName } from '../../core/stages.js';
 import { compareManifests, type Manifest } from '../../synth/manifest.js';
 
 /** What happens to one object between base and head. */
-export type ChangeAction = 'added' | 'changed' | 'removed' | 'unchanged';
+type ChangeAction = 'added' | 'changed' | 'removed' | 'unchanged';
 
 /** One object id with its base and head manifests (either may be missing). */
 export interface ManifestPair {

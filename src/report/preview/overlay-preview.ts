@@ -14,7 +14,7 @@ import { subscriptionRisks } from './risks/subscription.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** `changed`/`unchanged`: in both revisions; `added`: a new overlay; `removed`: gone from head. */
-export type OverlayStatus = 'changed' | 'unchanged' | 'added' | 'removed';
+type OverlayStatus = 'changed' | 'unchanged' | 'added' | 'removed';
 
 /** One object that differs between base and head. */
 export interface ObjectChange {
@@ -31,7 +31,7 @@ export interface ObjectChange {
 }
 
 /** Added, changed and removed counts of one kind. */
-export interface KindSummary {
+interface KindSummary {
   kind: string;
   added: number;
   changed: number;

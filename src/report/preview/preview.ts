@@ -15,13 +15,13 @@ export interface PreviewRevision {
 export type SynthOutcome = readonly SynthResult[] | SynthFailure | Error;
 
 /** Which environments a change merged into `branch` reaches: at once, and only by promotion. */
-export interface PreviewReach {
+interface PreviewReach {
   branch: string;
   now: string[];
   byPromotion: string[];
 }
 
-export interface PreviewInput {
+interface PreviewInput {
   base: SynthOutcome;
   head: SynthOutcome;
   baseRevision?: PreviewRevision;
@@ -33,7 +33,7 @@ export interface PreviewInput {
  * `ok`: head synthesizes, overlays compared (against an empty base when base failed);
  * `head-failed`: head does not synthesize, and the preview is only that failure.
  */
-export type PreviewStatus = 'ok' | 'head-failed';
+type PreviewStatus = 'ok' | 'head-failed';
 
 /** The preview as data: the frozen JSON format (`groundwork.io/v1`, `Preview`). */
 export interface PreviewData {

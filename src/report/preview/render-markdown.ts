@@ -15,7 +15,7 @@ import type { SynthFailure } from './synth-failure.js';
 /** First line of every preview comment: a workflow finds (and updates) its own comment by it. */
 export const PREVIEW_MARKER = '<!-- groundwork-preview -->';
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   /**
    * Longest output in characters. GitHub refuses comments over 65,536; past this budget diffs are
    * left out (last ones first), never risk notes or the summary. @default 60_000

@@ -11,7 +11,7 @@ export type RiskSeverity = 'blocker' | 'high' | 'medium' | 'low' | 'info';
 export const RISK_SEVERITIES: readonly RiskSeverity[] = ['blocker', 'high', 'medium', 'low', 'info'];
 
 /** What a risk note is about: a closed vocabulary, part of the preview's JSON (see docs/preview.md). */
-export type RiskCode =
+type RiskCode =
   | 'ClusterVersionPatch'
   | 'ClusterVersionMinor'
   | 'ClusterVersionEusToEus'

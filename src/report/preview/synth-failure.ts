@@ -11,7 +11,7 @@ export interface SynthFailure {
   issues: ValidationIssue[];
 }
 
-export interface SynthFailureOptions {
+interface SynthFailureOptions {
   /**
    * Directories to remove from every message and path (with the separator after them), so a
    * preview of a temporary export names `platform/main.ts`, not `/tmp/groundwork-preview-x/head/platform/main.ts`.

@@ -1,4 +1,4 @@
-export interface UnifiedDiffOptions {
+interface UnifiedDiffOptions {
   /** Label of the old text on the `---` line; `/dev/null` for an addition. */
   fromName: string;
   /** Label of the new text on the `+++` line; `/dev/null` for a removal. */

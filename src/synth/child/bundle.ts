@@ -16,7 +16,7 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const RUN_CHILD = fileURLToPath(new URL(FROM_SOURCE ? './run-child.ts' : './run-child.js', import.meta.url));
 
 /** The synth child as one JavaScript file: Groundwork's synth, the platform code and every library. */
-export interface ChildBundle {
+interface ChildBundle {
   file: string;
   /** True when an earlier bundle of the same unchanged inputs was reused. */
   cached: boolean;

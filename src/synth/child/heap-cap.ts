@@ -4,16 +4,16 @@ import { join } from 'node:path';
 const MiB = 1024 * 1024;
 
 /** The synth child's V8 heap cap (MiB) when the container has no memory limit, and the largest. */
-export const DEFAULT_HEAP_CAP_MB = 1024;
+const DEFAULT_HEAP_CAP_MB = 1024;
 
 /**
  * What the agent keeps for itself under the container's limit (MiB): its steady RSS is 180-235 MB
  * from 1k to 20k managed objects (README, agent benchmark), plus a synth result being parsed.
  */
-export const AGENT_RESERVE_MB = 384;
+const AGENT_RESERVE_MB = 384;
 
 /** The smallest cap handed to the child (MiB), however small the limit: a small platform still synthesizes. */
-export const MIN_HEAP_CAP_MB = 128;
+const MIN_HEAP_CAP_MB = 128;
 
 /**
  * The synth child's default V8 heap cap (`--max-old-space-size`, MiB) for a container memory

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
  *   the child runs in a session and process group of its own, and only the in-child guard holds.
  * Either way the child leads its own process group, so `kill(0)` reaches nothing of the parent's.
  */
-export type SynthIsolation = 'pid-namespace' | 'process-group';
+type SynthIsolation = 'pid-namespace' | 'process-group';
 
 /** How `runBundle` wraps the node command of the synth child. */
 export interface ChildLauncher {
@@ -22,8 +22,8 @@ export interface ChildLauncher {
 }
 
 /** A user namespace (needs no privilege), with a PID namespace; the node child dies with unshare. */
-export const UNSHARE_ARGS = ['unshare', '--user', '--pid', '--fork', '--kill-child', '--'] as const;
-export const PDEATHSIG_ARGS = ['setpriv', '--pdeathsig', 'KILL', '--'] as const;
+const UNSHARE_ARGS = ['unshare', '--user', '--pid', '--fork', '--kill-child', '--'] as const;
+const PDEATHSIG_ARGS = ['setpriv', '--pdeathsig', 'KILL', '--'] as const;
 
 /**
  * The command line that starts `command` (`[node, ...args]`) under `launcher`. Pure.

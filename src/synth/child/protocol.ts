@@ -83,7 +83,7 @@ const outputSchema: z.ZodType<SynthChildOutput> = z.discriminatedUnion('ok', [
 ]);
 
 /** A decoded frame, or what is wrong with it (a sentence that quotes none of its bytes). */
-export type DecodedFrame = { ok: true; output: SynthChildOutput } | { ok: false; problem: string };
+type DecodedFrame = { ok: true; output: SynthChildOutput } | { ok: false; problem: string };
 
 /**
  * Reads the child's fd 3: exactly one frame with `nonce`, whose JSON parses as `SynthChildOutput`

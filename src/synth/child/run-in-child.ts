@@ -92,7 +92,7 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
  * and package.json; write nothing; no child processes, no worker threads. The network is not
  * restricted by Node 20 (see the README's security notes).
  */
-export function sandboxFlags(dir: string, bundleFile: string): string[] {
+function sandboxFlags(dir: string, bundleFile: string): string[] {
   const reads = [
     ...sandboxReadPaths(dir),
     bundleFile,

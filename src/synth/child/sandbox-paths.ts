@@ -28,7 +28,7 @@ function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
-export interface SymlinkCheckOptions {
+interface SymlinkCheckOptions {
   /** The checkout synth reads, a real path. */
   readonly dir: string;
   /**

@@ -12,13 +12,13 @@ import { RESULT_FD } from './protocol.js';
 const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
 
 /** How much of the child's stdout and stderr the parent reads before it stops the child. */
-export const LOG_CAP_BYTES = 16 * 1024 * 1024;
+const LOG_CAP_BYTES = 16 * 1024 * 1024;
 
 /** How many characters of that output an error quotes from (its last 8 lines). */
 const LOG_TAIL_CHARS = 4000;
 
 /** How `runBundle` starts one synth child. */
-export interface RunBundleOptions {
+interface RunBundleOptions {
   /** The bundle (`bundleChild`) to run. */
   bundleFile: string;
   /** The checkout (real path): the child's cwd and argument. */

@@ -43,8 +43,9 @@ export interface ApplyOptions extends PruneGuardOptions {
  * an object that failed to apply is not kept there unless it already was. Objects plan found
  * `NotOwned` are never deleted: they are reported as skipped and dropped from the inventory.
  *
- * Never throws for cluster errors: the returned change set carries `error` and is partial when a
- * stage fails. Returns a new value; neither `plan` nor `opts` (its `inventory.previous` included)
+ * A field-manager conflict does not stop the apply: every other object is written, and the change
+ * set's `error` (`ConflictsRemain`) lists each conflict. Never throws for cluster errors: the
+ * returned change set carries `error` and is partial when a stage fails. Returns a new value; neither `plan` nor `opts` (its `inventory.previous` included)
  * is changed.
  */
 export async function applyPlan(
@@ -102,6 +103,7 @@ export async function applyPlan(
       pruned = outcome.gone;
       error = outcome.error;
     }
+    error ??= conflictsRemain(entries);
   } catch (err) {
     error = asError(err);
   }
@@ -199,7 +201,9 @@ async function runStage(
           message: 'stopped after the objects in flight',
         }),
       };
-    const failed = entries.filter((e) => e.action === 'failed');
+    // A field-manager conflict leaves its object as it is and stops nothing: the objects after it
+    // are written, and every conflict is listed when the apply ends (`conflictsRemain`).
+    const failed = entries.filter((e) => e.action === 'failed' && e.code !== 'Conflict');
     if (failed.length > 0)
       return {
         entries,
@@ -228,6 +232,18 @@ async function runStage(
     // A hook or a wait that throws stops the apply; what the stage wrote stays in the change set.
     return { entries, error: asError(err) };
   }
+}
+
+/** The error of an apply that ran to the end with field-manager conflicts left: each one, named. */
+function conflictsRemain(entries: readonly ChangeSetEntry[]): GroundworkError | undefined {
+  const conflicts = entries.filter((e) => e.action === 'failed' && e.code === 'Conflict');
+  if (conflicts.length === 0) return undefined;
+  return new GroundworkError({
+    code: 'ConflictsRemain',
+    subject: `${conflicts.length} object(s)`,
+    message: `every other object was applied; field manager conflicts remain: ${conflicts.map((c) => c.message).join('; ')}`,
+    fix: 'take the fields with --force-conflicts (or annotate groundwork.io/conflicts: force), or remove them from git',
+  });
 }
 
 function asError(err: unknown): Error {

@@ -105,7 +105,12 @@ export class ChangeSet {
       `${c.created} created, ${c.configured} configured, ${c.deleted} deleted, ${c.skipped} skipped, ${c.failed} failed, ${c.unchanged} unchanged`,
     );
     for (const p of this.pending) lines.push(`  pending (${p.stage}): ${p.message}`);
-    if (this.error) lines.push(`stopped: ${stoppedLine(this.error, this.failed.length)}`);
+    if (this.error && hasCode(this.error, 'ConflictsRemain')) {
+      // The apply ran to the end: the conflicts it left, each on its line, are the last thing said.
+      lines.push('conflicts remain (every other object was applied; --force-conflicts takes these fields):');
+      for (const e of this.failed.filter((f) => f.code === 'Conflict'))
+        lines.push(`  ${describeRef(e.ref)}: ${withoutSubject(e)}`);
+    } else if (this.error) lines.push(`stopped: ${stoppedLine(this.error, this.failed.length)}`);
     return lines.join('\n');
   }
 

@@ -76,7 +76,9 @@ async function writeItem(
   const body = applyBody(item.desired!, item.action === 'update');
   try {
     await target.apply(body, { force });
-    return { action: item.action === 'create' ? 'created' : 'configured' };
+    if (item.action === 'create') return { action: 'created' };
+    // An update's message says what it does beyond git's change (restores out-of-band edits).
+    return { action: 'configured', ...(item.message && !item.reason ? { message: item.message } : {}) };
   } catch (err) {
     if (isImmutable(err) && item.policy.recreateOnImmutable && item.live) {
       try {

@@ -86,6 +86,7 @@ export const ERROR_CODES = [
   'Usage',
   'ValidationFailed',
   // apply
+  'ConflictsRemain',
   'Interrupted',
   'PreflightFailed',
   'PruneFailed',
@@ -115,6 +116,7 @@ export const ERROR_CODES = [
   // olm
   'CatalogInvalid',
   'CatalogUnreadable',
+  'DependencyUnresolvable',
   'OlmObjectInvalid',
   'PinUnreachable',
   // cluster-version

@@ -1,5 +1,6 @@
 import { describeRef } from '../core/object-id.js';
 import type { DriftItem } from '../plan/drift.js';
+import { isManualManager } from '../plan/out-of-band.js';
 
 /**
  * The drift report, a versioned document (`groundwork.io/v1` DriftReport; fields are only ever
@@ -76,6 +77,7 @@ export class DriftReport {
     }
     const widths = rows[0]!.map((_, c) => Math.min(48, Math.max(...rows.map((r) => r[c]!.length))));
     const s = this.summary;
+    const hint = this.repairHint();
     return [
       `Drift in ${this.platform}/${this.overlay}: ${s.missing} missing, ${s.modified} modified, ${s.extra} extra`,
       ...rows.map((r) =>
@@ -84,7 +86,22 @@ export class DriftReport {
           .join('  ')
           .trimEnd(),
       ),
+      ...(hint ? [hint] : []),
     ].join('\n');
+  }
+
+  /**
+   * What `apply` does with the modified fields: fields a `kubectl` manager changed are restored by
+   * `groundwork apply`; fields another manager (a controller) owns need `--force-conflicts`.
+   * Undefined when no field is modified.
+   */
+  repairHint(): string | undefined {
+    const fields = this.items.filter((i) => i.type === 'modified').flatMap((i) => i.fields);
+    if (fields.length === 0) return undefined;
+    const others = fields.filter((f) => f.manager && !isManualManager(f.manager));
+    return others.length === 0
+      ? 'groundwork apply restores these fields (out-of-band edits of fields git owns).'
+      : `groundwork apply restores fields changed with kubectl; ${others.length} field(s) owned by other managers (${[...new Set(others.map((f) => f.manager))].join(', ')}) need groundwork apply --force-conflicts.`;
   }
 
   toMarkdown(): string {
@@ -105,6 +122,8 @@ export class DriftReport {
           `| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${cell(f.expected)}\` | \`${cell(f.actual)}\` | ${f.manager ?? ''} |`,
         );
     }
+    const hint = this.repairHint();
+    if (hint) out.push('', hint);
     return out.join('\n');
   }
 }

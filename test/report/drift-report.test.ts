@@ -13,10 +13,23 @@ describe('DriftReport renderings', () => {
   it('keeps a multi-line value on one table row', () => {
     const report = new DriftReport('p', 'dev', [item('worker 1;\nlisten 80;\n', 'worker 2;\nlisten 80;\n')]);
     const lines = report.toString().split('\n');
-    // Summary, header, one row.
-    expect(lines).toHaveLength(3);
+    // Summary, header, one row, what apply does about it.
+    expect(lines).toHaveLength(4);
     expect(lines[2]).toContain('"worker 1;\\nlisten 80;\\n"');
     expect(lines[2]).toContain('kubectl-edit');
+  });
+
+  it('says that apply restores kubectl edits and that fields of other managers need --force-conflicts', () => {
+    const hpa = {
+      ...item('3', '5'),
+      fields: [{ path: '/spec/replicas', expected: 3, actual: 5, manager: 'hpa-controller' }],
+    };
+    expect(new DriftReport('p', 'dev', [item('a', 'b')]).toString().split('\n').at(-1)).toBe(
+      'groundwork apply restores these fields (out-of-band edits of fields git owns).',
+    );
+    expect(new DriftReport('p', 'dev', [item('a', 'b'), hpa]).toMarkdown().split('\n').at(-1)).toBe(
+      'groundwork apply restores fields changed with kubectl; 1 field(s) owned by other managers (hpa-controller) need groundwork apply --force-conflicts.',
+    );
   });
 
   it('keeps a value with pipes and line breaks in one Markdown table cell', () => {

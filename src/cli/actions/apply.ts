@@ -6,6 +6,7 @@ import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
 import { synthAndObserve } from '../synth-and-observe.js';
+import { cliPlan } from '../cli-plan.js';
 
 export interface ApplyFlags extends ClusterFlags {
   waitWorkloads?: boolean;
@@ -39,7 +40,9 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
     import('../apply-health.js'),
   ]);
   if (!observation) return setExitCode(ExitCode.Error);
-  const { synth, session, revision, observed } = observation;
+  const { synth, session, revision } = observation;
+  // Fields git owns that kubectl took are restored, as the agent does in self-heal mode.
+  const observed = { ...observation.observed, plan: cliPlan(observation.observed.plan) };
   const controller = new AbortController();
   // First signal: finish the objects in flight and stop (a wait ends at once); a second signal,
   // or 10 s without stopping, ends the process (exit 130/143, as a shell reports a signal).

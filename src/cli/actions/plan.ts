@@ -6,6 +6,7 @@ import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
 import { synthAndObserve } from '../synth-and-observe.js';
+import { cliPlan } from '../cli-plan.js';
 
 export interface PlanFlags extends ClusterFlags {
   output?: string;
@@ -18,7 +19,7 @@ export async function runPlan(flags: PlanFlags, setExitCode: SetExitCode): Promi
   const observation = await synthAndObserve(flags, { force: flags.forceConflicts ?? false });
   if (!observation) return setExitCode(ExitCode.Error);
   try {
-    const { plan } = observation.observed;
+    const plan = cliPlan(observation.observed.plan);
     process.stdout.write(render(plan, outputOf(flags)));
     if (plan.problems.length > 0)
       process.stderr.write(`${plan.problems.length} object(s) would fail to apply (see above)\n`);

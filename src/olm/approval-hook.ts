@@ -5,6 +5,8 @@ import { describeRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { decideApprovals } from './approval.js';
 import { dependencyLookup, type DependencyLookup } from './dependencies.js';
+import { DependencyUnresolvableError, unresolvableDependency } from './dependency-blocked.js';
+import type { NamedCatalog } from './dependency-plan.js';
 import type { ApprovalReport } from './approval-report.js';
 import type { Catalog } from './catalog/model.js';
 import {
@@ -42,6 +44,7 @@ interface Pin {
 export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHook {
   const catalogFor = (pkg: string) => opts.catalogs.find((c) => c.packages.has(pkg));
   const dependencies = dependencyLookup(opts.catalogs);
+  const named = opts.catalogs.map((catalog, i) => ({ name: `catalog ${i + 1}`, catalog }));
   return {
     async preflight(ctx) {
       const problems = pinsOf(ctx.items.map((i) => i.desired!)).flatMap((p) => {
@@ -77,7 +80,7 @@ export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHo
       }
     },
     async check(ctx) {
-      return pinnedCheck(ctx, await approvals(ctx, catalogFor, dependencies));
+      return pinnedCheck(ctx, await approvals(ctx, catalogFor, dependencies), named);
     },
   };
 }
@@ -168,8 +171,16 @@ function versionOf(csv: string): string | undefined {
   return m ? (semver.valid(m[1]!) ?? undefined) : undefined;
 }
 
-/** Done when every Subscription's CSV Succeeded and every pinned one sits at its pin; a blocked plan fails. */
-async function pinnedCheck(ctx: StageContext, reports: readonly ApprovalReport[]): Promise<WaitCheck> {
+/**
+ * Done when every Subscription's CSV Succeeded and every pinned one sits at its pin; a blocked plan
+ * fails. A pinned Subscription a dependency keeps from its pin fails at once, without waiting for
+ * the timeout. @throws DependencyUnresolvableError (see `unresolvableDependency`)
+ */
+async function pinnedCheck(
+  ctx: StageContext,
+  reports: readonly ApprovalReport[],
+  catalogs: readonly NamedCatalog[],
+): Promise<WaitCheck> {
   const pending: string[] = [];
   for (const r of reports) {
     const blocked = r.verdicts.find((v) => v.decision === 'blocked' || v.decision === 'failed');
@@ -180,16 +191,25 @@ async function pinnedCheck(ctx: StageContext, reports: readonly ApprovalReport[]
         failed: `InstallPlan ${r.namespace}/${blocked.installPlan}: ${blocked.message}${blocked.fix ? ` (fix: ${blocked.fix})` : ''}`,
       };
   }
-  const pins = new Map(
-    pinsOf(ctx.items.map((i) => i.desired!)).map((p) => [`${p.namespace}/${p.sub}`, p.pin]),
-  );
+  const pinned = new Map(pinsOf(ctx.items.map((i) => i.desired!)).map((p) => [`${p.namespace}/${p.sub}`, p]));
   for (const item of ctx.items) {
     const found = (await ctx.target.list(OLM, 'Subscription', item.ref.namespace)).find(
       (s) => s.metadata.name === item.ref.name,
     );
     const live = found && toSubscription(found);
     const installed = live?.status?.installedCSV;
-    const pin = pins.get(`${item.ref.namespace}/${item.ref.name}`);
+    const p = pinned.get(`${item.ref.namespace}/${item.ref.name}`);
+    const pin = p?.pin;
+    if (live && p && installed !== p.pin) {
+      const csvs = await ctx.target.list(OLM, 'ClusterServiceVersion', item.ref.namespace);
+      const why = unresolvableDependency({
+        live,
+        pinned: p,
+        catalogs,
+        namespaceCSVs: csvs.map((c) => c.metadata.name),
+      });
+      if (why) throw new DependencyUnresolvableError(describeRef(item.ref), why);
+    }
     if (!installed) {
       pending.push(
         `${describeRef(item.ref)}: no CSV installed yet (${live?.status?.state ?? 'not resolved'})`,

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import type { Bundle, Catalog } from './catalog/model.js';
+import type { BundleDependency } from './catalog/schema.js';
 
 /**
  * Answers "which of these CSVs declares a dependency that `csv` satisfies?" from catalog files.
@@ -8,14 +9,46 @@ import type { Bundle, Catalog } from './catalog/model.js';
 export type DependencyLookup = (csv: string, declarers: readonly string[]) => string | undefined;
 
 /**
+ * Whether `bundle` satisfies one requirement, as OLM's predicates decide (operator-lifecycle-manager
+ * `pkg/controller/registry/resolver/resolver.go` `legacyPredicateParsers`, `cache/predicates.go`):
+ * `olm.gvk.required` is `ProvidingAPIPredicate` (an `olm.gvk` property equal in group, version and
+ * kind); `olm.package.required` is `newPackageRequiredPredicate`, the package AND its version range
+ * together (`PkgPredicate` and `VersionInRangePredicate`). Ranges include pre-releases, as
+ * blang/semver compares them; a range or version that does not parse holds for nothing (OLM
+ * refuses to resolve with it). Pure.
+ */
+export function requirementHolds(
+  bundle: Pick<Bundle, 'package' | 'version' | 'provides'>,
+  req: BundleDependency,
+): boolean {
+  if (req.type === 'gvk') {
+    return bundle.provides.some(
+      (a) => a.group === req.group && a.version === req.version && a.kind === req.kind,
+    );
+  }
+  if (bundle.package !== req.packageName || semver.valid(bundle.version) === null) return false;
+  if (semver.validRange(req.versionRange, { includePrerelease: true }) === null) return false;
+  return semver.satisfies(bundle.version, req.versionRange, { includePrerelease: true });
+}
+
+/** OLM's wording of a requirement (`PrettyConstraint` in `getBundleVariables`): `requires an operator with package: bar and with version in range: <0.1.0`. */
+export function describeRequirement(req: BundleDependency): string {
+  return req.type === 'gvk'
+    ? `requires an operator providing an API with group: ${req.group}, version: ${req.version}, kind: ${req.kind}`
+    : `requires an operator with package: ${req.packageName} and with version in range: ${req.versionRange}`;
+}
+
+/**
  * A `DependencyLookup` over the bundles of `catalogs`: `csv` is a declared dependency of `w` when
- * `w`'s bundle has an `olm.package.required` whose package is `csv`'s and whose range holds its
- * version, or an `olm.gvk.required` that `csv`'s bundle provides (`olm.gvk`). A CSV in no catalog
- * is nobody's dependency. Pure.
+ * it satisfies one of `w`'s requirements (`requirementHolds`) and breaks none. Every requirement is
+ * its own constraint that must hold, and OLM keeps one operator per package in a namespace
+ * (`addInvariants`, `NewSinglePackageInstanceVariable`): so a CSV of package P whose version is
+ * outside the range of `w`'s `olm.package.required` on P can never be installed with `w`, even when
+ * it provides the API `w` requires. A CSV in no catalog is nobody's dependency. Pure.
  *
  * @example
  * const lookup = dependencyLookup([catalog]);
- * lookup('etcd.v0.9.4', ['app.v1.0.0']); // 'app.v1.0.0' when app requires package etcd >=0.9.0
+ * lookup('etcdoperator.v0.9.4', ['app.v1.0.0']); // 'app.v1.0.0' when app requires package etcd >=0.9.0
  */
 export function dependencyLookup(catalogs: readonly Catalog[]): DependencyLookup {
   const bundles = new Map<string, Bundle>();
@@ -27,14 +60,12 @@ export function dependencyLookup(catalogs: readonly Catalog[]): DependencyLookup
   return (csv, declarers) => {
     const dep = bundles.get(csv);
     if (!dep) return undefined;
-    return declarers.find((w) =>
-      (bundles.get(w)?.dependencies ?? []).some((d) =>
-        d.type === 'package'
-          ? d.packageName === dep.package &&
-            semver.valid(dep.version) !== null &&
-            semver.satisfies(dep.version, d.versionRange, { includePrerelease: true })
-          : dep.provides.some((a) => a.group === d.group && a.version === d.version && a.kind === d.kind),
-      ),
-    );
+    return declarers.find((w) => {
+      const reqs = bundles.get(w)?.dependencies ?? [];
+      const breaks = reqs.some(
+        (r) => r.type === 'package' && r.packageName === dep.package && !requirementHolds(dep, r),
+      );
+      return !breaks && reqs.some((r) => requirementHolds(dep, r));
+    });
   };
 }

@@ -232,6 +232,18 @@ describe('decideApprovals with declared dependencies (catalog dependencies.yaml)
     expect(decide(['etcdoperator.v0.9.4']).reason).toBe('Unmanaged');
   });
 
+  it('does not approve a CSV that provides the required API but fails the required range (registry testdata)', () => {
+    // foo.v0.2.0 requires the Bar API and package bar in <0.1.0; bar.v1.0.0 provides Bar, is 1.0.0.
+    const [v] = decideApprovals({
+      namespace: NS,
+      installPlans: [plan('p', ['foo.v0.2.0', 'bar.v1.0.0'])],
+      subscriptions: [sub('foo', 'foo', '', 'foo.v0.2.0', 'p')],
+      wanted: new Map([['foo', new Set(['foo.v0.2.0'])]]),
+      dependencies,
+    }).verdicts;
+    expect([v?.decision, v?.reason]).toEqual(['blocked', 'BatchedUnmanaged']);
+  });
+
   it('without a lookup, a dependency blocks as before', () => {
     const [v] = decideApprovals({
       namespace: NS,

@@ -10,7 +10,9 @@ import {
   USER_CATALOG_MAX_BYTES,
   type Catalog,
 } from '../../olm/catalog/index.js';
+import { pathDependencies, renderPathDependencies } from '../../olm/path-dependencies.js';
 import { upgradePath } from '../../olm/upgrade-path.js';
+import type { Hop } from '../../olm/upgrade-path-result.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
@@ -73,8 +75,38 @@ export async function runCatalogPath(
   const channel = flags.channel ?? defaultChannelOf(catalog, pkg);
   if (!flags.channel) process.stderr.write(`channel: ${channel} (the default channel of ${pkg})\n`);
   const result = upgradePath(catalog, { package: pkg, channel, from: flags.from, to: flags.to });
-  print(flags, result, () => result.toString());
+  const dependencies = result.ok ? hopDependencies(catalog, pkg, result.hops, flags) : [];
+  print(flags, { ...result, dependencies }, () =>
+    [result.toString(), ...renderPathDependencies(dependencies)].join('\n'),
+  );
   setExitCode(result.ok ? ExitCode.Ok : ExitCode.Error);
+}
+
+/**
+ * What each hop brings into its InstallPlan from the one catalog given (`-f`, or the cluster's
+ * PackageManifests, which carry no dependencies); the installed `--from` counts with its own.
+ */
+function hopDependencies(catalog: Catalog, pkg: string, hops: readonly Hop[], flags: CatalogPathFlags) {
+  const named = { name: flags.file ?? 'PackageManifests', catalog };
+  const version = flags.from ? catalog.packages.get(pkg)?.bundles.get(flags.from)?.version : undefined;
+  const start: Hop[] = flags.from
+    ? [
+        {
+          csv: flags.from,
+          version: version ?? '?',
+          via: ['startingCSV'],
+          replaces: undefined,
+          replacesVersion: undefined,
+        },
+      ]
+    : [];
+  const all = pathDependencies({
+    package: pkg,
+    hops: [...start, ...hops],
+    catalog: named,
+    catalogs: [named],
+  });
+  return all.slice(start.length);
 }
 
 async function load(flags: CatalogSourceFlags): Promise<Catalog> {

@@ -1,304 +1,205 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { z } from 'zod';
-import { ClusterSession } from '../../engine/reconcile.js';
 import { startAgent } from '../../agent/start.js';
-import { ClusterObserver } from '../../cluster/observer.js';
-import { readClusterVersion } from '../../cluster-version/cluster-state.js';
-import { k8sObjectSchema, objectSchema } from '../../core/cluster-object.js';
-import type { K8sObject } from '../../core/object.js';
-import { KubeClient } from '../../cluster/client.js';
-import { installCrds } from '../../cluster/crds.js';
-import { LocalControlPlane } from '../../controlplane/control-plane.js';
-import { defaultCrdDirs, packageRoot } from '../../controlplane/crd-dirs.js';
-import { describeRef, refOf } from '../../core/object-id.js';
-import { readObjects } from '../../core/yaml-files.js';
-import { assessHealth } from '../../health/index.js';
-import { DriftReport } from '../../report/drift-report.js';
+import type { KubeClient } from '../../cluster/client.js';
+import { platformSyncName } from '../../cluster/sync-status-store.js';
+import { hasCode } from '../../core/errors.js';
 import { startGitServer } from '../../source/git-http-server.js';
-import { SimulatedOpenShift } from '../../simulators/world.js';
-import { terminalProgress } from '../progress.js';
-import { runCommand } from '../run-command.js';
 import type { SetExitCode } from '../commands/command-module.js';
-
-/** The demo's ConfigMap, and the Events the agent writes about it, as read back. */
-const configMapSchema = objectSchema.extend({ data: z.record(z.string(), z.string()) });
-const eventListSchema = z.looseObject({
-  items: z.array(
-    z.looseObject({
-      reason: z.string().optional(),
-      note: z.string().optional(),
-      regarding: z.looseObject({ name: z.string().optional() }).optional(),
-    }),
-  ),
-});
+import { terminalProgress } from '../progress.js';
+import { readApplied, renderApplied } from '../quickstart/applied.js';
+import { startDemoCluster, type DemoCluster } from '../quickstart/demo-cluster.js';
+import { editAndWatch } from '../quickstart/drift-demo.js';
+import { publishExamplePlatform, type PublishedPlatform } from '../quickstart/publish.js';
+import { waitConverged } from '../quickstart/wait-converged.js';
 
 export interface QuickstartFlags {
   overlay: string;
   keepRunning?: boolean;
+  /** Seconds to wait for the platform to converge. */
   timeout: string;
 }
 
+/** The agent's namespace in the demo (its PlatformSync, inventory and lease live there). */
+const NAMESPACE = 'groundwork-system';
+type Out = (text?: string) => void;
+type OnStarted = (stop: () => Promise<void>) => void;
+
 /**
- * `groundwork quickstart`: the main job on the embedded default. A local control plane made to
- * look like OpenShift (OLM, the CVO and the MCO played by simulators), this repository served over
- * git smart-HTTP, and the agent reconciling the example platform from it; then one out-of-band
- * edit and the drift report. Every step says what it does.
+ * `groundwork quickstart`: the main job on the embedded default, in six steps that each say what
+ * they do: a local control plane made to look like OpenShift, this repository's example platform
+ * served over git smart-HTTP, the agent reconciling it (waited on through its PlatformSync status),
+ * what was applied with its health, one out-of-band edit and the agent's answer, then stop (or keep
+ * running with `--keep-running`). Exit code 2 when the platform did not converge in time.
  */
 export async function runQuickstart(flags: QuickstartFlags, setExitCode: SetExitCode): Promise<void> {
-  const out = (text = '') => process.stdout.write(`${text}\n`);
-  const step = (n: number, title: string, detail: string) => out(`\n[${n}/6] ${title}\n      ${detail}`);
+  const out: Out = (text = '') => process.stdout.write(`${text}\n`);
   const cleanup: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const c of cleanup.splice(0).reverse()) await c().catch(() => undefined);
-  };
+  const onStarted: OnStarted = (stop) => cleanup.push(stop);
   try {
     out(
       'Groundwork quick start: the example platform in platform/ and overlays/, reconciled by the agent from git.',
     );
-
-    step(
-      1,
-      'Local control plane',
-      'a real kube-apiserver, etcd and kube-controller-manager on loopback (built once from the Go module proxy).',
-    );
-    const controlPlane = await LocalControlPlane.start({ progress: terminalProgress() });
-    cleanup.push(() => controlPlane.stop());
-    const admin = await KubeClient.load({ kubeconfig: controlPlane.info.kubeconfig });
-    cleanup.push(async () => admin.close());
-    const crds = await installCrds(
-      admin,
-      (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat(),
-    );
-    out(
-      `      ${controlPlane.info.server}, ${crds.length} CRDs (OLM, ClusterVersion, MachineConfig, Groundwork's PlatformSync).`,
-    );
-    out(
-      '      OLM, the cluster-version operator and the machine-config operator are played by simulators (src/simulators):',
-    );
-    const world = await SimulatedOpenShift.start({
-      kubeconfig: controlPlane.info.kubeconfig,
-      communityCatalogs: [join(packageRoot, 'catalogs', 'community-operators')],
-      intervalMs: 200,
-      updateTicks: 2,
-    });
-    cleanup.push(() => world.stop());
-    out(
-      '      a fresh "OpenShift 4.14.38" with redhat-operators and community-operators catalogs, 33 ClusterOperators, master and worker pools.',
-    );
-
-    step(
-      2,
-      'Git server',
-      "this repository's platform (groundwork.yaml, platform/, overlays/, catalogs/) committed to a bare repo, served over git smart-HTTP.",
-    );
-    const root = await mkdtemp(join(tmpdir(), 'groundwork-quickstart-'));
-    cleanup.push(() => rm(root, { recursive: true, force: true }));
-    await publishRepository(root);
-    const git = await startGitServer({ root: join(root, 'served') });
-    cleanup.push(() => git.stop());
-    out(`      ${git.url('platform.git')} (branch main)`);
-
-    step(
-      3,
-      'The agent',
-      `fetches the repo, synthesizes overlay "${flags.overlay}" in a child process, plans and applies in stages, and keeps watching.`,
-    );
-    const agent = await startAgent({
-      repository: { url: git.url('platform.git'), ref: { branch: 'main' } },
-      overlay: flags.overlay,
-      mode: 'self-heal',
-      intervalMs: 1000,
-      namespace: 'groundwork-system',
-      kubeconfig: controlPlane.info.kubeconfig,
-      cacheDir: join(root, 'agent-cache'),
-      log: pino({ level: 'silent' }),
-    });
-    cleanup.push(() => agent.stop());
-    const progress = terminalProgress();
-    progress.start(
-      'reconciling: Subscriptions → InstallPlans → CSVs → operands → MachineConfigs → cluster version steps',
-    );
-    const deadline = Date.now() + Number(flags.timeout) * 1000;
-    let converged = false;
-    while (Date.now() < deadline) {
-      const runner = agent.runner();
-      const state = runner?.agent.state;
-      if (
-        state?.lastGood &&
-        !state.failure &&
-        state.health?.status === 'Healthy' &&
-        state.drift.length === 0 &&
-        state.pending.length === 0 &&
-        (await atTarget(
-          admin,
-          state.lastGood.synth.manifests.map((m) => m.object),
-        ))
-      ) {
-        converged = true;
-        break;
-      }
-      progress.update(
-        `reconciling (${runner?.cycles ?? 0} cycles)${state?.failure ? `: ${state.failure.reason}: ${state.failure.message.slice(0, 120)}` : state?.health ? `: health ${state.health.status} (${state.health.reason})` : ''}`,
-      );
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const runner = agent.runner()!;
-    const state = runner.agent.state;
-    if (converged) progress.succeed(`converged at ${state.lastGood!.revision} in ${runner.cycles} cycles`);
-    else progress.fail(`not converged within ${flags.timeout}s`);
-
-    step(
-      4,
-      'What was applied, and its health',
-      'every object of the platform, in apply order, with the verdict of its health check.',
-    );
-    const manifests = state.lastGood?.synth.manifests ?? [];
-    const live = await runnerSessionFetch(
-      admin,
-      manifests.map((m) => m.object),
-    );
-    for (const m of manifests) {
-      const obj = live.get(m.id);
-      const v = obj ? assessHealth(obj) : { status: 'Missing', reason: 'NotFound', message: '' };
-      out(
-        `      ${m.stage.padEnd(16)} ${describeRef(refOf(m.object)).padEnd(62)} ${v.status.padEnd(11)} ${v.reason}`,
-      );
-    }
-    const cv = live.get('_version_config.openshift.io_ClusterVersion') as
-      { status?: { history?: { version: string }[] } } | undefined;
-    if (cv?.status?.history)
-      out(
-        `      ClusterVersion history (newest first): ${cv.status.history.map((h) => h.version).join(' ← ')}`,
-      );
-
-    step(
-      5,
-      'Drift',
-      "someone edits the ConfigMap platform-gitops/platform-info behind git's back (like `kubectl edit`).",
-    );
-    const path = '/api/v1/namespaces/platform-gitops/configmaps/platform-info';
-    const before = await admin.request('GET', path, { schema: configMapSchema });
-    await admin.request('PUT', path, {
-      body: { ...before, data: { ...before.data, owner: 'someone-else' } },
-      query: { fieldManager: 'kubectl-edit' },
-    });
-    const editedAt = Date.now();
-    let report: DriftReport | undefined;
-    while (Date.now() - editedAt < 10_000) {
-      const drift = runner.agent.state.drift;
-      const events = await admin.request('GET', '/apis/events.k8s.io/v1/namespaces/platform-gitops/events', {
-        schema: eventListSchema,
-      });
-      const detected = events.items.find(
-        (e) => e.reason === 'DriftDetected' && e.regarding?.name === 'platform-info',
-      );
-      if (detected) {
-        const found = runner.agent.state.lastDetected;
-        report = new DriftReport(
-          state.lastGood!.synth.platform,
-          flags.overlay,
-          found.length ? found : drift,
-          state.lastGood!.revision,
-        );
-        out(`      detected in ${Date.now() - editedAt} ms; Event on the object: "${detected.note}"`);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    if (report?.drifted) out(indent(report.toString()));
-    const restored = await waitFor(
-      async () =>
-        (await admin.request('GET', path, { schema: configMapSchema })).data.owner === 'platform-team',
-      10_000,
-    );
-    out(
-      restored
-        ? '      The agent runs in self-heal mode: it restored the field from git (Event DriftCorrected). With --mode detect-only it would only report.'
-        : '      (not restored yet)',
-    );
-
-    step(
-      6,
-      'Done',
-      flags.keepRunning
-        ? 'still running: Ctrl-C stops everything.'
-        : 'stopping the agent, the simulators, the git server and the control plane.',
-    );
-    if (flags.keepRunning) {
-      out(`      export KUBECONFIG=${controlPlane.info.kubeconfig}`);
-      if (controlPlane.info.binaries.kubectl)
-        out(`      ${controlPlane.info.binaries.kubectl} -n groundwork-system get platformsyncs -o yaml`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-    }
+    const cluster = await clusterStep(out, onStarted);
+    const { published, url } = await gitStep(out, onStarted);
+    const converged = await agentStep(out, onStarted, { cluster, published, url, flags });
+    await appliedStep(out, cluster.admin, { platform: published.platform, overlay: flags.overlay });
+    await driftStep(out, cluster.admin);
+    await doneStep(out, cluster, flags);
     if (!converged) setExitCode(2);
   } finally {
-    await stopAll();
+    for (const stop of cleanup.splice(0).reverse()) await stop().catch(() => undefined);
   }
 }
 
-/** Commits the example platform's files into a new repository and a bare clone under `<root>/served`. */
-async function publishRepository(root: string): Promise<string> {
-  const work = join(root, 'work');
-  for (const p of ['groundwork.yaml', 'platform', 'overlays', 'catalogs'])
-    await cp(join(packageRoot, p), join(work, p), { recursive: true });
-  await writeFile(join(work, 'package.json'), '{ "type": "module" }\n');
-  const env = {
-    GIT_AUTHOR_NAME: 'Groundwork quick start',
-    GIT_AUTHOR_EMAIL: 'quickstart@groundwork.invalid',
-    GIT_COMMITTER_NAME: 'Groundwork quick start',
-    GIT_COMMITTER_EMAIL: 'quickstart@groundwork.invalid',
-  };
-  await runCommand('git', ['init', '-q', '--initial-branch=main'], { cwd: work, env });
-  await runCommand('git', ['add', '.'], { cwd: work, env });
-  await runCommand('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'example platform'], {
-    cwd: work,
-    env,
+function step(out: Out, n: number, title: string, detail: string): void {
+  out(`\n[${n}/6] ${title}\n      ${detail}`);
+}
+
+async function clusterStep(out: Out, onStarted: OnStarted): Promise<DemoCluster> {
+  step(
+    out,
+    1,
+    'Local control plane',
+    'a real kube-apiserver, etcd and kube-controller-manager on loopback (built once from the Go module proxy).',
+  );
+  const cluster = await startDemoCluster(onStarted);
+  out(
+    `      ${cluster.controlPlane.info.server}, ${cluster.crds} CRDs (OLM, ClusterVersion, MachineConfig, Groundwork's PlatformSync).`,
+  );
+  out(
+    '      OLM, the cluster-version operator and the machine-config operator are played by simulators (src/simulators):',
+  );
+  out(
+    '      a fresh "OpenShift 4.14.38" with redhat-operators and community-operators catalogs, 33 ClusterOperators, master and worker pools.',
+  );
+  return cluster;
+}
+
+async function gitStep(
+  out: Out,
+  onStarted: OnStarted,
+): Promise<{ published: PublishedPlatform; url: string }> {
+  step(
+    out,
+    2,
+    'Git server',
+    "this repository's platform (groundwork.yaml, platform/, overlays/, catalogs/) committed to a bare repo, served over git smart-HTTP.",
+  );
+  const root = await mkdtemp(join(tmpdir(), 'groundwork-quickstart-'));
+  onStarted(() => rm(root, { recursive: true, force: true }));
+  const published = await publishExamplePlatform(root);
+  const git = await startGitServer({ root: published.served });
+  onStarted(() => git.stop());
+  const url = git.url('platform.git');
+  out(`      ${url} (branch main, ${published.revision})`);
+  return { published, url };
+}
+
+/** Starts the agent and waits for its PlatformSync to report the platform converged. */
+async function agentStep(
+  out: Out,
+  onStarted: OnStarted,
+  ctx: { cluster: DemoCluster; published: PublishedPlatform; url: string; flags: QuickstartFlags },
+): Promise<boolean> {
+  const { flags, published } = ctx;
+  step(
+    out,
+    3,
+    'The agent',
+    `fetches the repo, synthesizes overlay "${flags.overlay}" in a child process, plans and applies in stages, and keeps watching.`,
+  );
+  const name = platformSyncName(published.platform, flags.overlay);
+  const agent = await startAgent({
+    repository: { url: ctx.url, ref: { branch: 'main' } },
+    overlay: flags.overlay,
+    mode: 'self-heal',
+    intervalMs: 1000,
+    namespace: NAMESPACE,
+    syncName: name,
+    kubeconfig: ctx.cluster.controlPlane.info.kubeconfig,
+    cacheDir: join(published.served, '..', 'agent-cache'),
+    log: pino({ level: 'silent' }),
   });
-  await runCommand('git', ['clone', '-q', '--bare', work, join(root, 'served', 'platform.git')], {
-    cwd: root,
-    env,
-  });
-  return join(root, 'served', 'platform.git');
-}
-
-/** Live objects for the platform's manifests, read in batches. */
-async function runnerSessionFetch(client: KubeClient, objects: readonly K8sObject[]) {
-  const session = new ClusterSession(client);
-  return (await session.observer.observe(ClusterObserver.wanted(objects))).live;
-}
-
-/** The ClusterVersion has reached the target recorded in its annotation (no version target: true). */
-async function atTarget(client: KubeClient, objects: readonly K8sObject[]): Promise<boolean> {
-  const cv = objects.find((o) => o.kind === 'ClusterVersion');
-  const target = cv?.metadata.annotations?.['groundwork.io/target-version'];
-  if (!cv || !target) return true;
-  const live = await client
-    .request('GET', `/apis/config.openshift.io/v1/clusterversions/${cv.metadata.name}`, {
-      schema: k8sObjectSchema,
-    })
-    .catch(() => undefined); // not created yet
-  const latest = live && readClusterVersion(live).status?.history[0];
-  return latest?.version === target && latest.state === 'Completed';
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
+  onStarted(() => agent.stop());
+  const progress = terminalProgress();
+  progress.start(
+    'reconciling: Subscriptions → InstallPlans → CSVs → operands → MachineConfigs → cluster version steps',
+  );
+  try {
+    const done = await waitConverged(ctx.cluster.admin, {
+      sync: { namespace: NAMESPACE, name },
+      revision: published.revision,
+      timeoutMs: Number(flags.timeout) * 1000,
+      onProgress: (pending) => progress.update(`reconciling: ${pending.slice(0, 160)}`),
+    });
+    progress.succeed(
+      `converged at ${published.revision} in ${(done.elapsedMs / 1000).toFixed(1)} s (PlatformSync ${NAMESPACE}/${name} Ready)`,
+    );
+    return true;
+  } catch (err) {
+    if (!hasCode(err, 'WaitTimeout')) throw err;
+    progress.fail(`not converged within ${flags.timeout}s: ${err.message}`);
+    return false;
   }
-  return false;
 }
 
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `      ${l}`)
-    .join('\n');
+async function appliedStep(
+  out: Out,
+  admin: KubeClient,
+  inventory: { platform: string; overlay: string },
+): Promise<void> {
+  step(
+    out,
+    4,
+    'What was applied, and its health',
+    'every object of the platform, in apply order, with the verdict of its health check.',
+  );
+  for (const line of renderApplied(await readApplied(admin, inventory))) out(line);
+}
+
+async function driftStep(out: Out, admin: KubeClient): Promise<void> {
+  step(
+    out,
+    5,
+    'Drift',
+    "someone edits the ConfigMap platform-gitops/platform-info behind git's back (like `kubectl edit`).",
+  );
+  const answer = await editAndWatch(admin, {
+    namespace: 'platform-gitops',
+    configMap: 'platform-info',
+    key: 'owner',
+    value: 'someone-else',
+  });
+  out(
+    answer.detected
+      ? `      detected in ${answer.detected.afterMs} ms; Event DriftDetected on the object: "${answer.detected.note}"`
+      : '      (no DriftDetected Event within 10 s)',
+  );
+  out(
+    answer.restored
+      ? `      restored ${answer.restored.afterMs} ms after the edit; Event DriftCorrected: "${answer.restored.note ?? ''}".\n      The agent runs in self-heal mode: it restored the field from git. With --mode detect-only it would only report; \`groundwork drift\` prints the same report as a table.`
+      : '      (not restored yet)',
+  );
+}
+
+async function doneStep(out: Out, cluster: DemoCluster, flags: QuickstartFlags): Promise<void> {
+  step(
+    out,
+    6,
+    'Done',
+    flags.keepRunning
+      ? 'still running: Ctrl-C stops everything.'
+      : 'stopping the agent, the simulators, the git server and the control plane.',
+  );
+  if (!flags.keepRunning) return;
+  out(`      export KUBECONFIG=${cluster.controlPlane.info.kubeconfig}`);
+  if (cluster.controlPlane.info.binaries.kubectl)
+    out(`      ${cluster.controlPlane.info.binaries.kubectl} -n ${NAMESPACE} get platformsyncs -o yaml`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
 }

@@ -40,6 +40,7 @@ export async function editLoop(opts: {
   everyMs: number;
   timeoutMs: number;
   counts: { editsRestored: number; editsTotal: number; slowestRestoreMs: number };
+  log: (line: string) => void;
 }): Promise<void> {
   const { client, counts } = opts;
   for (let n = 1; Date.now() < opts.until; n++) {
@@ -59,7 +60,10 @@ export async function editLoop(opts: {
       if (await within(opts.timeoutMs, () => ownerIsGit(client))) {
         counts.editsRestored++;
         counts.slowestRestoreMs = Math.max(counts.slowestRestoreMs, Date.now() - start);
-      }
+      } else
+        opts.log(
+          `edit ${n} (made ${new Date(start).toISOString()}) not restored within ${opts.timeoutMs} ms`,
+        );
     }
     await sleep(Math.max(0, start + opts.everyMs - Date.now()));
   }
@@ -77,6 +81,7 @@ export async function commitLoop(opts: {
   timeoutMs: number;
   publish: (n: number) => Promise<string>;
   counts: { commitsApplied: number; commitsTotal: number };
+  log: (line: string) => void;
 }): Promise<void> {
   const { client, counts } = opts;
   for (let n = 1; Date.now() + opts.everyMs < opts.until; n++) {
@@ -107,10 +112,13 @@ export async function restartLoop(opts: {
   everyMs: number;
   restart: () => Promise<void>;
   counts: { restarts: number };
+  log: (line: string) => void;
 }): Promise<void> {
   while (Date.now() + opts.everyMs < opts.until) {
     await sleep(opts.everyMs);
+    const start = Date.now();
     await opts.restart();
     opts.counts.restarts++;
+    opts.log(`apiserver restarted: ready again after ${((Date.now() - start) / 1000).toFixed(1)} s`);
   }
 }

@@ -4,6 +4,7 @@
 // 10 minutes. Once a minute the agent's RSS and its heap after a full GC (`soak-probe.ts`) are read
 // and printed (stderr, as they come); the report gives their slopes after the first five minutes.
 import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ export interface SoakOptions {
   interval?: string;
   /** Minutes at which the agent writes a heap snapshot (into `dir`). */
   snapshotMinutes?: number[];
+  /** How often the apiserver restarts. @default 10 minutes */
+  restartEveryMs?: number;
   /** Where the probe file and snapshots go (default: a new temporary directory, kept). */
   dir?: string;
 }
@@ -72,7 +75,7 @@ export async function benchSoak(opts: SoakOptions): Promise<string> {
           '--kubeconfig',
           cpl.info.kubeconfig,
           '--log-level',
-          'warn',
+          process.env.SOAK_LOG_LEVEL ?? 'warn',
         ],
       ],
       {
@@ -82,10 +85,13 @@ export async function benchSoak(opts: SoakOptions): Promise<string> {
           GROUNDWORK_CACHE_DIR: join(root, 'cache'),
           SOAK_PROBE_FILE: probe,
         },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        // The agent's JSON log (level SOAK_LOG_LEVEL, default warn) goes to agent.log beside the probe.
+        stdio: ['ignore', openSync(join(dir, 'agent.log'), 'w'), 'inherit'],
       },
     );
     const exited = new Promise((r) => agent.once('exit', r));
+    // Stopped by a signal, the control plane kills its processes (controlplane/process.ts); the agent too.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => agent.kill('SIGKILL'));
     stops.push(async () => {
       agent.kill('SIGTERM');
       await exited;
@@ -132,12 +138,18 @@ export async function benchSoak(opts: SoakOptions): Promise<string> {
     })();
     await Promise.all([
       sampler,
-      editLoop({ client, until, everyMs: 5000, timeoutMs: 60_000, counts }),
-      commitLoop({ client, until, everyMs: 60_000, timeoutMs: 120_000, publish, counts }),
-      restartLoop({ until, everyMs: 600_000, restart: () => cpl.restartApiserver({ downMs: 1000 }), counts }),
+      editLoop({ client, until, everyMs: 5000, timeoutMs: 60_000, counts, log }),
+      commitLoop({ client, until, everyMs: 60_000, timeoutMs: 120_000, publish, counts, log }),
+      restartLoop({
+        until,
+        everyMs: opts.restartEveryMs ?? 600_000,
+        restart: () => cpl.restartApiserver({ downMs: 1000 }),
+        counts,
+        log,
+      }),
     ]);
     return [
-      `${(opts.durationMs / 60_000).toFixed(0)} minutes; the quick start's agent (overlay dev, interval ${opts.interval ?? '1s'}) as its own process from the compiled build; heap read after a full GC; probe output and snapshots in ${dir}.`,
+      `${(opts.durationMs / 60_000).toFixed(0)} minutes; the quick start's agent (overlay dev, interval ${opts.interval ?? '1s'}) as its own process from the compiled build; heap read after a full GC; probe output, agent log and snapshots in ${dir}.`,
       '',
       soakReport(samples, counts),
     ].join('\n');

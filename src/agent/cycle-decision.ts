@@ -6,7 +6,7 @@ import type { DriftItem } from '../plan/drift.js';
 import type { Plan } from '../plan/plan-result.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import type { AgentMode, CycleFailure, QuietMark } from './agent-state.js';
-import { hasPendingWork, onlyGitChanges } from './plan-scope.js';
+import { forceWhereGitUnchanged, hasPendingWork, onlyGitChanges } from './plan-scope.js';
 
 /** How often a full plan runs however quiet the cycles are (`AgentConfig.fullPlanEveryMs`). */
 export const FULL_PLAN_EVERY_MS = 600_000;
@@ -51,7 +51,7 @@ export interface ApplyDecision {
  * Decides what a cycle applies of `plan`. Detect-only applies what git changed since the last good
  * revision (nothing, for the same revision), so drift stays and is reported; self-heal applies the
  * whole plan, forcing conflicts only when correcting (a new revision does not take fields others
- * own). A plan with Subscriptions, ClusterVersion or pools is applied on every cycle: their hooks
+ * own in the objects git changed; the others force theirs, `forceWhereGitUnchanged`). A plan with Subscriptions, ClusterVersion or pools is applied on every cycle: their hooks
  * act once per cycle (see `hasPendingWork`). Does not look at whether the apply would write.
  */
 export function decideApply(input: {
@@ -65,7 +65,11 @@ export function decideApply(input: {
   const { mode, plan, isNew } = input;
   const selfHeal = mode === 'self-heal';
   return {
-    plan: selfHeal ? plan : onlyGitChanges(plan, input.candidate, isNew ? input.lastGood : input.candidate),
+    plan: selfHeal
+      ? isNew
+        ? forceWhereGitUnchanged(plan, input.candidate, input.lastGood)
+        : plan
+      : onlyGitChanges(plan, input.candidate, isNew ? input.lastGood : input.candidate),
     apply: isNew || (selfHeal && plan.hasChanges) || hasPendingWork(plan),
     force: selfHeal && !isNew,
   };

@@ -27,6 +27,37 @@ export function onlyGitChanges(plan: Plan, next: SynthResult, previous: SynthRes
     if (!i.desired || (i.action !== 'update' && i.action !== 'create')) return i;
     return before.get(i.id) === after.get(i.id) ? { ...i, action: 'unchanged' as const, diff: [] } : i;
   });
+  return withItems(plan, items);
+}
+
+/**
+ * Self-heal mode, a new revision: objects whose manifest git did not change since `previous`
+ * force their field-manager conflicts, as a cycle on the same revision would. A conflict there is
+ * drift from what was applied, not git taking a field someone else owns; without the force a
+ * drifted field (say a `kubectl edit` the drift watch did not see, across an apiserver restart)
+ * failed every apply of the new revision, which never became the last good one, so the cycles that
+ * force never came. Objects git changed or added do not force. Without `previous`: the plan as is.
+ */
+export function forceWhereGitUnchanged(
+  plan: Plan,
+  next: SynthResult,
+  previous: SynthResult | undefined,
+): Plan {
+  if (!previous) return plan;
+  const before = new Map(previous.manifests.map((m) => [m.id, m.hash]));
+  const after = new Map(next.manifests.map((m) => [m.id, m.hash]));
+  const items: PlanItem[] = plan.items.map((i) => {
+    if (!i.desired || i.policy.forceConflicts || !before.has(i.id) || before.get(i.id) !== after.get(i.id))
+      return i;
+    const policy = { ...i.policy, forceConflicts: true };
+    if (i.problem?.code !== 'Conflict') return { ...i, policy };
+    const { problem: _conflict, message: _message, ...rest } = i; // forced: no longer a problem
+    return { ...rest, policy };
+  });
+  return withItems(plan, items);
+}
+
+function withItems(plan: Plan, items: PlanItem[]): Plan {
   return new Plan({
     platform: plan.platform,
     overlay: plan.overlay,

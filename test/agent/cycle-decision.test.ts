@@ -103,7 +103,46 @@ describe('decideApply', () => {
       candidate: synth2,
       lastGood: synth1,
     });
-    expect(d.plan).toBe(changed);
+    expect(d.plan.items.map((i) => `${i.ref.name} ${i.action}`)).toEqual(['a update', 'b update']);
+    expect(
+      decideApply({ mode: 'self-heal', plan: changed, isNew: false, candidate: synth2, lastGood: synth2 })
+        .plan,
+    ).toBe(changed);
+  });
+
+  // A drifted field the drift watch did not see (an edit across an apiserver restart) conflicts in
+  // the new revision's plan; unforced, every apply of the new revision failed and it never became
+  // the last good one, so the forcing cycles of the same revision never came (found by bench soak).
+  it('self-heal, new revision: objects git did not change force their conflicts, changed ones do not', () => {
+    const conflict = {
+      code: 'Conflict',
+      message: 'conflict with kubectl-edit on /data/v',
+      conflicts: [{ manager: 'kubectl-edit', field: '/data/v' }],
+    };
+    const plan = new Plan({
+      ...changed,
+      items: changed.items.map((i) => ({ ...i, problem: conflict, message: conflict.message })),
+      failedLists: [],
+      desiredCount: 2,
+      inventorySize: undefined,
+    });
+    const d = decideApply({ mode: 'self-heal', plan, isNew: true, candidate: synth2, lastGood: synth1 });
+    const byName = new Map(d.plan.items.map((i) => [i.ref.name, i]));
+    // b is the same in both revisions: its conflict is drift, forced as a same-revision cycle would.
+    expect(byName.get('b')).toMatchObject({ action: 'update', policy: { forceConflicts: true } });
+    expect(byName.get('b')?.problem).toBeUndefined();
+    // a changed in git (v1 → v2): it does not take the field from kubectl-edit.
+    expect(byName.get('a')).toMatchObject({ policy: { forceConflicts: false }, problem: conflict });
+    expect(d.force).toBe(false);
+    // The first cycle has no last good revision to compare with: nothing is forced.
+    const first = decideApply({
+      mode: 'self-heal',
+      plan,
+      isNew: true,
+      candidate: synth2,
+      lastGood: undefined,
+    });
+    expect(first.plan.items.every((i) => !i.policy.forceConflicts && i.problem === conflict)).toBe(true);
   });
 
   it('detect-only applies only what git changed since the last good revision', () => {

@@ -43,6 +43,7 @@ const benches: Record<string, () => Promise<string>> = {
       ...(flag('--interval') ? { interval: flag('--interval')! } : {}),
       ...(snapshots ? { snapshotMinutes: snapshots.split(',').map(Number) } : {}),
       ...(flag('--out') ? { dir: flag('--out')! } : {}),
+      ...(flag('--restart-every') ? { restartEveryMs: parseDuration(flag('--restart-every')!) } : {}),
     }),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {

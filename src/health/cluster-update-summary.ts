@@ -1,3 +1,4 @@
+import type { OperatorGrace } from './operator-grace.js';
 import { verdict, worst, type HealthStatus, type HealthVerdict, type ObjectVerdict } from './types.js';
 
 /** Reasons of the cluster update roll-up, a closed vocabulary, worst first. */
@@ -6,6 +7,7 @@ export type ClusterUpdateReason =
   | 'MachineConfigPoolsDegraded'
   | 'ClusterVersionDegraded'
   | 'StatusUnknown'
+  | 'ClusterOperatorsWarning'
   | 'PoolsPaused'
   | 'Updating'
   | 'Progressing'
@@ -19,17 +21,30 @@ interface ClusterUpdateParts {
   target: string;
   from: string | undefined;
   updating: boolean;
+  /**
+   * Operators whose own verdict is Degraded, with their condition's age against oc's thresholds.
+   * One below its error level counts as Progressing in the roll-up. @default none
+   */
+  graced?: ReadonlyMap<string, OperatorGrace>;
 }
 
 /**
  * Rolls an update's per-object verdicts into one: the worst state, a `ClusterUpdateReason`, and a
  * message that names what holds the update: degraded operators and pools first, then paused pools
- * (the administrator must unpause them), then what is still progressing.
+ * (the administrator must unpause them), then what is still progressing. Operators still within
+ * oc's grace (`parts.graced`) do not make it Degraded: past the warning threshold the reason is
+ * `ClusterOperatorsWarning`, and the message gives each one's time left.
  */
 export function summarizeClusterUpdate(
   parts: ClusterUpdateParts,
 ): HealthVerdict & { reason: ClusterUpdateReason } {
-  const { clusterVersion: cv, operators, pools, target, from, updating } = parts;
+  const { clusterVersion: cv, pools, target, from, updating } = parts;
+  const graced = parts.graced ?? new Map<string, OperatorGrace>();
+  const withinGrace = (v: ObjectVerdict) => graced.get(v.subject)?.level !== 'error' && graced.has(v.subject);
+  // Operators within the grace count as Progressing in the roll-up; their own verdicts stay Degraded.
+  const operators = parts.operators.map((v) =>
+    withinGrace(v) ? { ...v, status: 'Progressing' as const, reason: 'WithinGrace' } : v,
+  );
   const status = worst([cv, ...operators, ...pools].map((v) => v.status));
   const subject = updating
     ? `the update to ${target}${from && from !== target ? ` from ${from}` : ''}`
@@ -67,15 +82,27 @@ export function summarizeClusterUpdate(
 
   const paused = pools.filter((v) => v.reason === 'PoolPaused' || v.reason === 'Paused');
   const awaiting = operators.filter((v) => v.reason === 'AwaitingUpdate').length;
-  const moving = names(operators, 'Progressing', (v) => v.reason !== 'AwaitingUpdate');
+  const moving = names(
+    operators,
+    'Progressing',
+    (v) => v.reason !== 'AwaitingUpdate' && v.reason !== 'WithinGrace',
+  );
+  const held = operators.filter((v) => v.reason === 'WithinGrace').map((v) => graced.get(v.subject)!);
   const found = [
+    ...held.map((g) => `cluster operator ${g.message}`),
     ...paused.map(describe),
     cv.status === 'Progressing' && describe(cv),
     awaiting > 0 && `${awaiting} of ${operators.length} cluster operators not yet at ${target}`,
     moving && `cluster operators ${moving} are progressing`,
     ...pools.filter((v) => v.status === 'Progressing').map(describe),
   ].filter((p): p is string => !!p);
-  const reason = paused.length > 0 ? 'PoolsPaused' : updating ? 'Updating' : 'Progressing';
+  const reason = held.some((g) => g.level === 'warning')
+    ? 'ClusterOperatorsWarning'
+    : paused.length > 0
+      ? 'PoolsPaused'
+      : updating
+        ? 'Updating'
+        : 'Progressing';
   const state = status === 'Suspended' ? 'is held' : 'is in progress';
   return result(reason, `${subject} ${state}: ${found.join('; ')}`);
 }

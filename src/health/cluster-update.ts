@@ -1,4 +1,4 @@
-import type { K8sObject } from '../core/object.js';
+import { isPlainObject, type Condition, type K8sObject } from '../core/object.js';
 import { describe } from '../core/object-id.js';
 import { clusterOperatorHealth, operatorVersion } from './cluster-operator.js';
 import {
@@ -10,6 +10,7 @@ import {
 } from './cluster-version.js';
 import { machineConfigPoolHealth, poolProgress } from './machine-config-pool.js';
 import { machineConfigPoolSchema } from './machine-config-pool-schema.js';
+import { operatorGrace, type OperatorGrace } from './operator-grace.js';
 import { summarizeClusterUpdate, type ClusterUpdateReason } from './cluster-update-summary.js';
 import { verdict, type HealthVerdict, type ObjectVerdict } from './types.js';
 
@@ -30,6 +31,8 @@ export interface ClusterUpdateInput {
    * @default []
    */
   readonly machineConfigs?: readonly K8sObject[];
+  /** The time to judge the age of operators' conditions against (oc's grace thresholds). */
+  readonly now: Date;
 }
 
 /** The verdict on the cluster's update, as a cluster administrator reads it. */
@@ -56,6 +59,13 @@ export interface ClusterUpdateHealth {
  * `Progressing` (AwaitingUpdate), or `Suspended` (PoolPaused) when it is paused, because a paused
  * pool stops the update from completing without failing it. The roll-up is the worst state, with
  * a reason from `ClusterUpdateReason` and a message naming the objects that hold it.
+ *
+ * An operator that is unavailable or degraded keeps its own `Degraded` verdict, but it fails the
+ * update's roll-up only once its condition is older than oc's thresholds (`OPERATOR_GRACE_MS`:
+ * 20 minutes unavailable, 40 degraded, judged at `now` from `lastTransitionTime`); until then the
+ * roll-up is Progressing, with reason `ClusterOperatorsWarning` past 5 minutes, and the message
+ * says how long is left. The target is `status.desired.version` for an update requested by image
+ * (`desiredRelease`). A pool with no machines is never behind (oc shows it as `Empty`).
  *
  * It does not judge nodes (only what pools report), alerts, or whether the update is allowed
  * (`Upgradeable`, update risks): those are preflight questions, not health.
@@ -90,6 +100,12 @@ export function assessClusterUpdate(input: ClusterUpdateInput): ClusterUpdateHea
       : own;
     return { subject: describe(co), ...v };
   });
+  const graced = new Map<string, OperatorGrace>();
+  for (const [i, co] of input.clusterOperators.entries()) {
+    const grace =
+      operators[i]!.status === 'Degraded' && operatorGrace(co.metadata.name, conditionsOf(co), input.now);
+    if (grace) graced.set(operators[i]!.subject, grace);
+  }
 
   let poolsBehind = 0;
   const pools = input.machineConfigPools.map((pool): ObjectVerdict => {
@@ -100,7 +116,8 @@ export function assessClusterUpdate(input: ClusterUpdateInput): ClusterUpdateHea
     const p = poolProgress(parsed.data);
     const release = p.current ? releases.get(p.current) : undefined;
     const atTarget =
-      release && desired?.version ? release === desired.version : !p.pending && (completed || mcoAtTarget);
+      p.machines === 0 ||
+      (release && desired?.version ? release === desired.version : !p.pending && (completed || mcoAtTarget));
     if (!atTarget) poolsBehind++;
     const on = release ? `on ${release}` : 'on an older configuration';
     let v = own;
@@ -123,10 +140,27 @@ export function assessClusterUpdate(input: ClusterUpdateInput): ClusterUpdateHea
   const updating = !completed || poolsBehind > 0;
   const objects = [cvVerdict, ...operators, ...pools];
   return {
-    verdict: summarizeClusterUpdate({ clusterVersion: cvVerdict, operators, pools, target, from, updating }),
+    verdict: summarizeClusterUpdate({
+      clusterVersion: cvVerdict,
+      operators,
+      pools,
+      target,
+      from,
+      updating,
+      graced,
+    }),
     target,
     from,
     updating,
     objects,
   };
+}
+
+/** The operator's `status.conditions` that are objects with a type and a status. */
+function conditionsOf(co: K8sObject): Condition[] {
+  const status = isPlainObject(co.status) ? co.status : {};
+  const list = Array.isArray(status.conditions) ? status.conditions : [];
+  return list.filter(
+    (c): c is Condition => isPlainObject(c) && typeof c.type === 'string' && typeof c.status === 'string',
+  );
 }

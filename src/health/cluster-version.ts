@@ -21,9 +21,17 @@ interface Release {
   image?: string;
 }
 
-/** The release the cluster should run: `spec.desiredUpdate` when it names one, else `status.desired`. */
+/**
+ * The release the cluster should run: `spec.desiredUpdate` when it names a version; for an update
+ * by image (`version: ""`, `oc adm upgrade --to-image`) the `status.desired` release once the CVO
+ * took that image, since only it knows the image's version (oc `assessControlPlaneStatus` reads
+ * `status.desired.version`); the image alone until then; `status.desired` without a desiredUpdate.
+ */
 export function desiredRelease(cv: K8sObject): Release | undefined {
-  return releaseOf(objectAt(specOf(cv), 'desiredUpdate')) ?? releaseOf(objectAt(statusOf(cv), 'desired'));
+  const wanted = releaseOf(objectAt(specOf(cv), 'desiredUpdate'));
+  const desired = releaseOf(objectAt(statusOf(cv), 'desired'));
+  if (!wanted || wanted.version) return wanted ?? desired;
+  return desired && sameRelease(wanted, desired) ? { ...desired, image: wanted.image } : wanted;
 }
 
 /**

@@ -60,6 +60,8 @@ export function poolProgress(pool: MachineConfigPool): PoolProgress {
  * - `Progressing` (ObservedGenerationOutdated) while it has not observed the latest spec;
  * - `Degraded` when `RenderDegraded` (a MachineConfig cannot be rendered), `NodeDegraded` or
  *   `Degraded` is True, or `degradedMachineCount` is above zero;
+ * - `Healthy` (Empty) when the pool has no machines (`machineCount` 0): there is nothing to update,
+ *   whatever its conditions say (oc `adm upgrade status` shows such a pool as `Empty`, `workerpool.go`);
  * - `Suspended` (Paused) when `spec.paused` holds pending updates back: not failed, waiting for
  *   an administrator to unpause;
  * - `Progressing` (Updating) while machines move to the target configuration (`Updated` not True,
@@ -91,6 +93,7 @@ export function machineConfigPoolHealth(obj: K8sObject): HealthVerdict {
   if (p.degraded > 0) {
     return verdict('Degraded', 'MachinesDegraded', `${p.degraded} of ${p.machines} machines are degraded`);
   }
+  if (p.machines === 0) return verdict('Healthy', 'Empty', 'the pool has no machines: nothing to update');
   const counts = `${p.updated} of ${p.machines} machines updated, ${p.ready} ready, ${p.unavailable} unavailable`;
   if (p.pending && p.paused) {
     return verdict('Suspended', 'Paused', `the pool is paused with pending updates (${counts})`);

@@ -18,10 +18,10 @@ export function readObject(path: string): K8sObject {
   return readFixture(path) as K8sObject;
 }
 
-/** Reads a fixture holding a `kind: List` (or a single object) as a list of objects. */
+/** Reads a fixture holding a `kind: List` or `<Kind>List` (or a single object) as a list of objects. */
 export function readItems(path: string): K8sObject[] {
   const doc = readFixture(path) as K8sObject & { items?: K8sObject[] };
-  return doc.kind === 'List' ? (doc.items ?? []) : [doc];
+  return doc.kind.endsWith('List') ? (doc.items ?? []) : [doc];
 }
 
 /** A deep copy of `o` with `edit` applied, to derive variants without touching fixtures. */

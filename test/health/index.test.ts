@@ -88,7 +88,7 @@ const dispatch = [
     apiVersion: 'machineconfiguration.openshift.io/v1',
     kind: 'MachineConfigPool',
     body: 'status: {machineCount: 0}',
-    reason: 'Updating',
+    reason: 'Empty',
   },
 ] as const;
 

@@ -50,6 +50,8 @@ describe('installed from the packed tarball', () => {
     const listing = await run('tar', ['-tzf', tarball], work);
     const files = listing.stdout.split('\n');
     expect(files).toContain('package/dist/src/cli/main.js');
+    // The CLI as it runs: bundled (scripts/bundle-cli.mjs), so that it starts fast.
+    expect(files).toContain('package/dist/cli/main.js');
     expect(files).toContain('package/dist/src/index.d.ts');
     expect(files).toContain('package/data/crds/operators.coreos.com_subscriptions.yaml');
     expect(files).toContain('package/templates/init/platform/main.ts');

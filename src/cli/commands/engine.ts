@@ -5,8 +5,6 @@ import { withClusterFlags } from '../cluster-flags.js';
 import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
 
-export { parseDuration } from '../duration.js';
-
 /** `groundwork plan | apply | drift`: the reconcile engine against a cluster. */
 export const registerEngine: CommandModule = (program: Command, setExitCode) => {
   withOutput(withClusterFlags(program.command('plan')), ['text', 'markdown', 'json', 'yaml'], 'text')

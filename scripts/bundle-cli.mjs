@@ -1,0 +1,71 @@
+// The installed CLI's start-up: `npm run build` bundles the compiled CLI (dist/src/cli/main.js)
+// into dist/cli/, one chunk per lazily loaded part (each command's action is a dynamic import),
+// because Node loads one large file much faster than many small ones. The Kubernetes client
+// alone is about 2,500 modules (its generated API models, imported by its KubeConfig): 0.4 s of
+// CPU of a 1.1 s `groundwork plan` before this bundle (README "Benchmarks", `bench cli`).
+// dist/src stays as it is: the library API, and what the synth child bundles at run time.
+import { build, transform } from 'esbuild';
+import { readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+/**
+ * Packages left out of the chunks, imported from node_modules at run time: those that find files
+ * by their own path (esbuild its binary, pino its worker and transports), and the construct
+ * libraries, which only the synth child (a bundle of its own) needs. Every other package is
+ * bundled: a CommonJS package imported from ESM costs Node a parse of its source for its export
+ * names besides loading it, 0.15 s of CPU of `plan` for yaml, semver, isomorphic-git and the rest.
+ */
+const EXTERNAL = ['esbuild', 'pino', 'pino-pretty', 'thread-stream', 'cdk8s', 'constructs'];
+
+/** Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/`. Returns the files written. */
+export async function bundleCli(root) {
+  const outdir = join(root, 'dist', 'cli');
+  await rm(outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir,
+    chunkNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+    // Every chunk knows its own URL (bundled modules compute theirs from it, below), and has a
+    // `require` for the bundled CommonJS packages' own requires (of Node's modules).
+    banner: {
+      js: [
+        "import { createRequire as __gwCreateRequire } from 'node:module';",
+        'const require = __gwCreateRequire(import.meta.url);',
+        'const __gwChunkUrl = import.meta.url;',
+      ].join(' '),
+    },
+    plugins: [{ name: 'groundwork-cli', setup: (b) => setup(b, outdir) }],
+  });
+  return Object.keys(result.metafile.outputs);
+}
+
+function setup(b, outdir) {
+  b.onResolve({ filter: /^[^./]/ }, (args) => {
+    if (args.path.startsWith('node:')) return { external: true };
+    const parts = args.path.split('/');
+    const pkg = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+    return EXTERNAL.includes(pkg) ? { external: true } : undefined;
+  });
+  // `import.meta.url` keeps naming the module's own file in dist/src (the synth child's
+  // run-child.js beside bundle.js, the package root above package-root.js): the chunks all sit in
+  // `outdir`, so the file is a fixed relative path from any chunk. A syntactic rewrite (esbuild's
+  // define), so a string that mentions import.meta.url is left alone.
+  b.onLoad({ filter: /[\\/]dist[\\/]src[\\/].*\.js$/ }, async (args) => {
+    const text = await readFile(args.path, 'utf8');
+    if (!text.includes('import.meta')) return { contents: text, loader: 'js' };
+    const { code } = await transform(text, {
+      loader: 'js',
+      format: 'esm',
+      define: { 'import.meta.url': '__gwMetaUrl' },
+    });
+    const here = JSON.stringify(relative(outdir, args.path).split('\\').join('/'));
+    return { contents: `const __gwMetaUrl = new URL(${here}, __gwChunkUrl).href;\n${code}`, loader: 'js' };
+  });
+}

@@ -4,9 +4,10 @@ import { benchSynth } from './synth.js';
 import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
 import { benchCatalog } from './catalog.js';
+import { benchCli } from './cli.js';
 import { benchSoak } from './soak.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
-import { parseDuration } from '../src/cli/commands/engine.js';
+import { parseDuration } from '../src/cli/duration.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -20,6 +21,7 @@ const fluxTimeout = flag('--flux-timeout');
 const snapshots = flag('--snapshots');
 
 const benches: Record<string, () => Promise<string>> = {
+  cli: () => benchCli({ ...(reps ? { reps } : {}), source: args.includes('--source') }),
   synth: () => benchSynth(),
   engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),

@@ -66,7 +66,10 @@ export interface NamespaceResolution {
  * - each Subscription resolves on its own (`resolveSubscription`); one whose resolved CSV already
  *   exists in the namespace (a dependency's CSV) is `AtLatestKnown` with it;
  * - one that moves brings its dependencies (`resolveDependencies`), counting every operator with
- *   a CSV in the namespace and those resolved before it in this pass;
+ *   a CSV in the namespace and those resolved before it in this pass; when the nearest candidate's
+ *   dependencies cannot be met the next candidate is tried, and an installed Subscription with no
+ *   candidate left keeps its CSV without a condition (OLM's Subscription constraint ends with the
+ *   installed CSV, `getSubscriptionVariables`); only one with nothing installed fails;
  * - any failure fails the whole namespace: every Subscription gets `ResolutionFailed`
  *   (`ConstraintsNotSatisfiable`), nothing moves;
  * - else the moved Subscriptions share one InstallPlan, generation one past the highest known,
@@ -99,14 +102,27 @@ export function resolveNamespace(input: NamespaceResolutionInput): NamespaceReso
       continue;
     }
     if (result.kind === 'resolved' && result.operator.csv !== current.currentCSV) {
-      const bundle = bundleIn(served, spec.package, result.operator.csv);
-      const deps = resolveDependencies(result.operator, visible, [
-        ...present.filter((p) => p.package !== spec.package),
-        ...(bundle ? [presentOf(bundle)] : []),
-        ...dependencies.map(presentOfResolved),
-      ]);
-      if (deps.kind === 'failed') result = deps;
-      else dependencies.push(...deps.deps.filter((d) => !dependencies.some((x) => x.csv === d.csv)));
+      // The candidates in order, then the installed CSV: the first whose dependencies resolve.
+      let failure: string | undefined;
+      let chosen: ResolvedOperator | undefined;
+      for (const op of [result.operator, ...(result.fallbacks ?? [])]) {
+        const bundle = bundleIn(served, spec.package, op.csv);
+        const deps = resolveDependencies(op, visible, [
+          ...present.filter((p) => p.package !== spec.package),
+          ...(bundle ? [presentOf(bundle)] : []),
+          ...dependencies.map(presentOfResolved),
+        ]);
+        if (deps.kind === 'failed') {
+          failure ??= deps.reason;
+          continue;
+        }
+        chosen = op;
+        dependencies.push(...deps.deps.filter((d) => !dependencies.some((x) => x.csv === d.csv)));
+        break;
+      }
+      if (chosen) result = { kind: 'resolved', operator: chosen };
+      else if (installed) result = { kind: 'installed', csv: installed.csv };
+      else result = { kind: 'failed', reason: failure ?? 'no candidate' };
     }
     if (result.kind === 'failed') {
       const cond = {

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import { updatesFor, type FbcBundle, type FbcGvk, type FbcRequirement } from './fbc.js';
+import { updatesFor, type FbcBundle, type FbcGvk, type FbcPackage, type FbcRequirement } from './fbc.js';
 import type { SimulatorCatalog } from './olm-catalog.js';
 import type { ResolvedOperator } from './olm-manifests.js';
 
@@ -22,7 +22,16 @@ export interface InstalledOperator {
 
 /** One Subscription's outcome: the CSV OLM wants installed, or why it cannot resolve. */
 export type SubscriptionResolution =
-  | { readonly kind: 'resolved'; readonly operator: ResolvedOperator }
+  | {
+      readonly kind: 'resolved';
+      readonly operator: ResolvedOperator;
+      /**
+       * For an installed Subscription: the other update candidates, nearer the head first. OLM's
+       * Subscription constraint lists every candidate and then the installed CSV
+       * (`getSubscriptionVariables`), so the solver falls back on them, and at last on staying.
+       */
+      readonly fallbacks?: readonly ResolvedOperator[];
+    }
   | { readonly kind: 'installed'; readonly csv: string }
   | { readonly kind: 'failed'; readonly reason: string };
 
@@ -65,8 +74,11 @@ export function resolveSubscription(
   }
 
   let target: string | undefined;
+  let others: string[] = [];
   if (installed) {
-    target = updatesFor(channel, { csv: installed.csv, version: installed.version })[0]?.name;
+    [target, ...others] = updatesFor(channel, { csv: installed.csv, version: installed.version }).map(
+      (e) => e.name,
+    );
     if (!target) return { kind: 'installed', csv: installed.csv };
   } else if (sub.startingCSV) {
     if (!channel.entries.some((e) => e.name === sub.startingCSV)) {
@@ -83,12 +95,11 @@ export function resolveSubscription(
       );
     }
   }
-  const entry = channel.entries.find((e) => e.name === target);
-  return {
-    kind: 'resolved',
-    operator: {
-      csv: target,
-      version: pkg.bundles.get(target)?.version ?? '0.0.0',
+  const operatorFor = (csv: string): ResolvedOperator => {
+    const entry = channel.entries.find((e) => e.name === csv);
+    return {
+      csv,
+      version: pkg.bundles.get(csv)?.version ?? '0.0.0',
       package: sub.package,
       channel: channelName,
       source: sub.source,
@@ -96,8 +107,13 @@ export function resolveSubscription(
       replaces: installed?.csv ?? entry?.replaces,
       skips: entry?.skips ?? [],
       skipRange: entry?.skipRange,
-      ownedCRDs: served?.ownedCRDs.get(target) ?? [],
-    },
+      ownedCRDs: served?.ownedCRDs.get(csv) ?? [],
+    };
+  };
+  return {
+    kind: 'resolved',
+    operator: operatorFor(target),
+    ...(others.length > 0 ? { fallbacks: others.map(operatorFor) } : {}),
   };
 }
 
@@ -140,17 +156,22 @@ export function presentOf(bundle: FbcBundle): PresentOperator {
 
 /**
  * The operators OLM adds to a namespace's InstallPlan because `root` declares `olm.package.required`
- * or `olm.gvk.required` properties (OLM's resolver turns them into solver constraints; see
- * operator-lifecycle-manager `pkg/controller/registry/resolver/resolver.go`, `getBundleEntries` and
- * the `olm.package.required`/`olm.gvk.required` predicates in `cache/predicates.go`):
+ * or `olm.gvk.required` properties. OLM's resolver turns each requirement into its own solver
+ * constraint (operator-lifecycle-manager `pkg/controller/registry/resolver/resolver.go`,
+ * `getBundleVariables`: a `solver.Dependency` on every bundle the requirement's predicate accepts,
+ * `legacyPredicateParsers` / `newPackageRequiredPredicate`: package and range together), adds the
+ * invariants of a namespace (`addInvariants`: one operator per package, one provider per API) and
+ * searches in preference order, going back on a dead end (`solver/search.go`):
  *
- * - a requirement an operator already in the namespace (or resolved in this pass) satisfies needs
+ * - a requirement an operator already in the namespace (or chosen in this pass) meets needs
  *   nothing more;
- * - else the first bundle that satisfies it, searching the root's own CatalogSource first, then the
- *   others by name; in each, packages by name, and in a package its default channel first, then
- *   the others by name, each from the head down (OLM's preference for default-channel heads);
- * - the chosen bundle's own requirements are resolved the same way;
- * - an unsatisfiable requirement fails the namespace with OLM's message.
+ * - else the bundles that meet it, the root's own CatalogSource first, then the others by name;
+ *   in each, the default channels first, then by package and channel name, each channel from the
+ *   head down (`sortBundles`); a bundle of a package already in the namespace, or providing an API
+ *   another operator there provides, is not a choice;
+ * - each choice's own requirements join the work; the first choice that leaves every requirement
+ *   met wins;
+ * - when none does, the namespace fails with OLM's message for the requirement no choice meets.
  *
  * Each dependency is installed in the same namespace, in the same InstallPlan, with the
  * Subscription OLM generates for it (`<package>-<channel>-<source>-<sourceNamespace>`).
@@ -160,46 +181,82 @@ export function resolveDependencies(
   catalogs: readonly VisibleCatalog[],
   present: readonly PresentOperator[],
 ): { kind: 'ok'; deps: ResolvedOperator[] } | { kind: 'failed'; reason: string } {
-  const have = [...present];
-  const deps: ResolvedOperator[] = [];
-  const queue: { op: ResolvedOperator; catalog: VisibleCatalog | undefined }[] = [
-    {
-      op: root,
-      catalog: catalogs.find((c) => c.source === root.source && c.sourceNamespace === root.sourceNamespace),
-    },
-  ];
-  while (queue.length > 0) {
-    const { op, catalog } = queue.shift()!;
-    const bundle = bundleIn(catalog?.served, op.package, op.csv);
-    for (const req of bundle?.requires ?? []) {
-      if (have.some((p) => satisfies(p, req))) continue;
-      const ordered = catalog ? [catalog, ...catalogs.filter((c) => c !== catalog)] : catalogs;
-      const found = firstProvider(ordered, req);
-      if (!found) return { kind: 'failed', reason: `bundle ${op.csv} ${describe(req)}` };
-      const { from, pkg, channel, bundle: dep } = found;
-      const entry = pkg.channels.get(channel)?.entries.find((e) => e.name === dep.name);
-      const resolved: ResolvedOperator = {
-        csv: dep.name,
-        version: dep.version,
-        package: dep.package,
-        channel,
-        source: from.source,
-        sourceNamespace: from.sourceNamespace,
-        replaces: entry?.replaces,
-        skips: entry?.skips ?? [],
-        skipRange: entry?.skipRange,
-        ownedCRDs: from.served.ownedCRDs.get(dep.name) ?? [],
-        dependency: {
-          of: op.csv,
-          subscription: `${dep.package}-${channel}-${from.source}-${from.sourceNamespace}`,
-        },
-      };
-      deps.push(resolved);
-      have.push(presentOf(dep));
-      queue.push({ op: resolved, catalog: from });
+  const rootCatalog = catalogs.find(
+    (c) => c.source === root.source && c.sourceNamespace === root.sourceNamespace,
+  );
+  let reason: string | undefined;
+  let budget = 20_000;
+  type Work = {
+    readonly op: ResolvedOperator;
+    readonly from: VisibleCatalog | undefined;
+    readonly req: FbcRequirement;
+  };
+  const needs = (op: ResolvedOperator, from: VisibleCatalog | undefined): Work[] =>
+    (bundleIn(from?.served, op.package, op.csv)?.requires ?? []).map((req) => ({ op, from, req }));
+
+  const search = (
+    work: readonly Work[],
+    have: readonly PresentOperator[],
+    deps: readonly ResolvedOperator[],
+  ): readonly ResolvedOperator[] | undefined => {
+    if (--budget < 0) return undefined;
+    if (work.length === 0) return deps;
+    const [{ op, from, req }, ...rest] = work as [Work, ...Work[]];
+    if (have.some((p) => satisfies(p, req))) return search(rest, have, deps);
+    const ordered = from ? [from, ...catalogs.filter((c) => c !== from)] : catalogs;
+    for (const found of providers(ordered, req)) {
+      const candidate = presentOf(found.bundle);
+      if (have.some((p) => clashes(p, candidate))) continue;
+      const dep = dependencyOf(op, found);
+      const solved = search([...rest, ...needs(dep, found.from)], [...have, candidate], [...deps, dep]);
+      if (solved) return solved;
     }
-  }
-  return { kind: 'ok', deps };
+    reason ??= `bundle ${op.csv} ${describe(req)}`;
+    return undefined;
+  };
+  const deps = search(needs(root, rootCatalog), present, []);
+  if (deps) return { kind: 'ok', deps: [...deps] };
+  return {
+    kind: 'failed',
+    reason: reason ?? `bundle ${root.csv} has requirements the solver could not meet`,
+  };
+}
+
+/** One operator per package, one provider per API (OLM's `addInvariants`). */
+function clashes(a: PresentOperator, b: PresentOperator): boolean {
+  return (
+    a.package === b.package ||
+    a.provides.some((x) =>
+      b.provides.some((y) => x.group === y.group && x.version === y.version && x.kind === y.kind),
+    )
+  );
+}
+
+interface Provider {
+  readonly from: VisibleCatalog;
+  readonly pkg: FbcPackage;
+  readonly channel: string;
+  readonly bundle: FbcBundle;
+}
+
+function dependencyOf(of: ResolvedOperator, { from, pkg, channel, bundle }: Provider): ResolvedOperator {
+  const entry = pkg.channels.get(channel)?.entries.find((e) => e.name === bundle.name);
+  return {
+    csv: bundle.name,
+    version: bundle.version,
+    package: bundle.package,
+    channel,
+    source: from.source,
+    sourceNamespace: from.sourceNamespace,
+    replaces: entry?.replaces,
+    skips: entry?.skips ?? [],
+    skipRange: entry?.skipRange,
+    ownedCRDs: from.served.ownedCRDs.get(bundle.name) ?? [],
+    dependency: {
+      of: of.csv,
+      subscription: `${bundle.package}-${channel}-${from.source}-${from.sourceNamespace}`,
+    },
+  };
 }
 
 /** Whether an operator meets one requirement (OLM's `ProvidingAPIPredicate`, `PkgPredicate` + `VersionInRangePredicate`). */
@@ -214,24 +271,25 @@ export function satisfies(p: PresentOperator, req: FbcRequirement): boolean {
   );
 }
 
-function firstProvider(catalogs: readonly VisibleCatalog[], req: FbcRequirement) {
+/** Every bundle that meets `req`, in OLM's preference order (see `resolveDependencies`). */
+function* providers(catalogs: readonly VisibleCatalog[], req: FbcRequirement): Generator<Provider> {
   for (const from of catalogs) {
-    const pkgs = [...from.served.catalog.packages.values()].sort((a, b) => a.name.localeCompare(b.name));
-    for (const pkg of pkgs) {
-      if (req.type === 'package' && pkg.name !== req.packageName) continue;
-      // The default channel first, then the others by name; in each, from the head down.
-      const channels = [...pkg.channels.keys()].sort(
-        (a, b) => Number(b === pkg.defaultChannel) - Number(a === pkg.defaultChannel) || a.localeCompare(b),
+    const channels = [...from.served.catalog.packages.values()]
+      .filter((pkg) => req.type === 'gvk' || pkg.name === req.packageName)
+      .flatMap((pkg) => [...pkg.channels.keys()].map((channel) => ({ pkg, channel })))
+      .sort(
+        (a, b) =>
+          Number(b.channel === b.pkg.defaultChannel) - Number(a.channel === a.pkg.defaultChannel) ||
+          a.pkg.name.localeCompare(b.pkg.name) ||
+          a.channel.localeCompare(b.channel),
       );
-      for (const channel of channels) {
-        for (const name of pkg.channels.get(channel)?.order ?? []) {
-          const bundle = pkg.bundles.get(name);
-          if (bundle && satisfies(presentOf(bundle), req)) return { from, pkg, channel, bundle };
-        }
+    for (const { pkg, channel } of channels) {
+      for (const name of pkg.channels.get(channel)?.order ?? []) {
+        const bundle = pkg.bundles.get(name);
+        if (bundle && satisfies(presentOf(bundle), req)) yield { from, pkg, channel, bundle };
       }
     }
   }
-  return undefined;
 }
 
 /** OLM's wording of an unsatisfied requirement. */

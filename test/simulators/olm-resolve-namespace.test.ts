@@ -159,3 +159,45 @@ describe('resolveNamespace', () => {
     expect(c.subs.map((s) => s.status)).toEqual(before);
   });
 });
+
+describe('resolveNamespace, an update whose dependency cannot be resolved (registry testdata)', () => {
+  it('keeps the installed CSV without a condition, as OLM falls back on it; a fresh install fails', async () => {
+    // Every foo requires package bar in <0.1.0 or <0.2.0, which no bar on a channel's chain is.
+    const testdata = await loadSimulatorCatalog(fixturePath('catalogs/registry-testdata-latest.yaml'));
+    const foo = (status: SubscriptionStatus): NamespaceSubscription => ({
+      spec: {
+        name: 'foo',
+        package: 'foo',
+        channel: 'beta',
+        source: 'td',
+        sourceNamespace: 'ns',
+        startingCSV: undefined,
+      },
+      status,
+      manual: true,
+    });
+    const input = (s: NamespaceSubscription, csvs: [string, K8sObject][]) => ({
+      subscriptions: [s],
+      csvs: new Map(csvs),
+      served: (source: string) => (source === 'ns/td' ? testdata : undefined),
+      visible: [{ source: 'td', sourceNamespace: 'ns', served: testdata }],
+      planGenerations: [],
+    });
+    const installed = resolveNamespace(
+      input(foo({ currentCSV: 'foo.v0.1.0', installedCSV: 'foo.v0.1.0', state: 'AtLatestKnown' }), [
+        csv('foo.v0.1.0', '0.1.0'),
+      ]),
+    );
+    expect(installed.plan).toBeUndefined();
+    expect(installed.statuses.get('foo')).toEqual({
+      currentCSV: 'foo.v0.1.0',
+      installedCSV: 'foo.v0.1.0',
+      state: 'AtLatestKnown',
+    });
+    const fresh = resolveNamespace(input(foo({}), []));
+    expect(fresh.plan).toBeUndefined();
+    expect(fresh.statuses.get('foo')?.conditions?.[0]?.message).toBe(
+      'constraints not satisfiable: bundle foo.v0.3.1 requires an operator with package: bar and with version in range: <0.2.0, subscription foo exists',
+    );
+  });
+});

@@ -309,7 +309,11 @@ const kindKey = (i: PlanItem) => `${i.desired!.apiVersion}/${i.ref.kind}`;
 
 async function unservedKinds(target: ApplyTarget, items: readonly PlanItem[]): Promise<string[]> {
   const kinds = [
-    ...new Set(items.filter((i) => i.action === 'create' || i.action === 'update').map(kindKey)),
+    ...new Set(
+      items
+        .filter((i) => i.action === 'create' || i.action === 'update' || i.action === 'adopt')
+        .map(kindKey),
+    ),
   ];
   const served = await Promise.all(
     kinds.map((k) => {

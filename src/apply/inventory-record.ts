@@ -18,7 +18,10 @@ import type { ChangeSet } from './changeset.js';
  */
 export function recordBeforeWrite(previous: ReadonlySet<ObjectId>, plan: Plan): ObjectId[] {
   const writing = plan.items.filter(
-    (i) => (i.action === 'create' || i.action === 'update') && !isUnsendable(i) && !i.policy.createOnly,
+    (i) =>
+      (i.action === 'create' || i.action === 'update' || i.action === 'adopt') &&
+      !isUnsendable(i) &&
+      !i.policy.createOnly,
   );
   return valid([...previous, ...writing.map((i) => i.id)]);
 }

@@ -21,6 +21,13 @@ export interface ApplyTarget {
    * so the platform's next apply neither removes nor fights what they set.
    */
   apply(obj: K8sObject, opts: { force: boolean; fieldManager?: string }): Promise<K8sObject>;
+  /**
+   * Removes the `managedFields` entries of `managers` from `obj` as read (a JSON patch that tests
+   * its resourceVersion), so that they no longer co-own its fields: Groundwork adopting an object
+   * created with kubectl releases kubectl's managers, as Flux does, so that a field later removed
+   * from git is removed from the cluster. Rejects with the server's error (409: changed since read).
+   */
+  releaseManagers(obj: K8sObject, managers: readonly string[]): Promise<void>;
   /** Deletes an object; resolves when the request is accepted (not when it is gone). */
   remove(obj: K8sObject, opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' }): Promise<void>;
   /** Live objects for refs, read with batched lists. Missing objects are absent from the map. */

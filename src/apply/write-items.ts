@@ -1,5 +1,8 @@
 import pLimit from 'p-limit';
 import type { StageName } from '../core/stages.js';
+import { errorMessage } from '../core/errors.js';
+import type { K8sObject } from '../core/object.js';
+import { isManualManager } from '../plan/out-of-band.js';
 import { applyBody } from '../plan/plan.js';
 import type { PlanItem } from '../plan/types.js';
 import type { ChangeSetEntry } from './changeset.js';
@@ -51,6 +54,24 @@ export async function writeItems(
 }
 
 /**
+ * After the first apply of an object created by hand: kubectl's managers are released (see
+ * `ApplyTarget.releaseManagers`; controllers keep theirs). Returns the change set message; a
+ * failed release is said there and does not fail the object (it is Groundwork's from now on).
+ */
+async function adopted(applied: K8sObject, target: ApplyTarget): Promise<string> {
+  const manual = [
+    ...new Set((applied.metadata.managedFields ?? []).map((e) => e.manager ?? '').filter(isManualManager)),
+  ];
+  if (manual.length === 0) return 'adopted: Groundwork now owns its fields';
+  try {
+    await target.releaseManagers(applied, manual);
+    return `adopted: Groundwork now owns its fields (released ${manual.join(', ')})`;
+  } catch (err) {
+    return `adopted, but releasing ${manual.join(', ')} failed (${errorMessage(err)}): fields git drops later stay while they co-own them`;
+  }
+}
+
+/**
  * Writes one plan item (a server-side apply; for `on-immutable: recreate`, a delete, a wait until
  * it is gone and a create) and says what happened. Never throws: a refused write is `failed`.
  */
@@ -73,10 +94,11 @@ async function writeItem(
   if (isUnsendable(item))
     return { action: 'failed', code: item.problem!.code, message: item.problem!.message };
   const force = opts.force === true || item.policy.forceConflicts;
-  const body = applyBody(item.desired!, item.action === 'update');
+  const body = applyBody(item.desired!, item.action !== 'create');
   try {
-    await target.apply(body, { force });
+    const applied = await target.apply(body, { force });
     if (item.action === 'create') return { action: 'created' };
+    if (item.action === 'adopt') return { action: 'configured', message: await adopted(applied, target) };
     // An update's message says what it does beyond git's change (restores out-of-band edits).
     return { action: 'configured', ...(item.message && !item.reason ? { message: item.message } : {}) };
   } catch (err) {

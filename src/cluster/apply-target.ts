@@ -30,6 +30,18 @@ export class ClusterApplyTarget implements ApplyTarget {
     return info ? listAll(this.client, info, info.namespaced && namespace ? namespace : undefined) : [];
   }
 
+  async releaseManagers(obj: K8sObject, managers: readonly string[]): Promise<void> {
+    const info = await this.discovery.resolve(obj.apiVersion, obj.kind);
+    const kept = (obj.metadata.managedFields ?? []).filter((e) => !managers.includes(e.manager ?? ''));
+    await this.client.request('PATCH', resourcePath(info, obj.metadata.namespace, obj.metadata.name), {
+      contentType: 'application/json-patch+json',
+      body: [
+        { op: 'test', path: '/metadata/resourceVersion', value: obj.metadata.resourceVersion },
+        { op: 'replace', path: '/metadata/managedFields', value: kept },
+      ],
+    });
+  }
+
   async remove(
     obj: K8sObject,
     opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' },

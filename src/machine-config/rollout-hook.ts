@@ -136,7 +136,9 @@ function affectedPools(items: readonly PlanItem[], livePools: readonly K8sObject
   ];
   const out = new Map<string, string[]>();
   for (const mc of items.filter(
-    (i) => i.ref.kind === 'MachineConfig' && (i.action === 'create' || i.action === 'update'),
+    (i) =>
+      i.ref.kind === 'MachineConfig' &&
+      (i.action === 'create' || i.action === 'update' || i.action === 'adopt'),
   )) {
     for (const pool of poolsSelecting(mc.desired!, pools))
       out.set(pool.name, [...(out.get(pool.name) ?? []), `MachineConfig/${mc.ref.name}`]);

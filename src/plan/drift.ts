@@ -50,7 +50,7 @@ export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>
     if (i.action === 'create') out.push({ id: i.id, ref: i.ref, type: 'missing', fields: [] });
     // The ownership annotation is Groundwork's bookkeeping, not git's: a missing one is no drift.
     const diff = i.diff.filter((d) => !isOwnershipStamp(d));
-    if (i.action === 'update' && diff.length > 0) {
+    if ((i.action === 'update' || i.action === 'adopt') && diff.length > 0) {
       out.push({
         id: i.id,
         ref: i.ref,

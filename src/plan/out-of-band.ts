@@ -1,4 +1,5 @@
 import type { K8sObject } from '../core/object.js';
+import { appliedBy } from './ownership.js';
 import { Plan } from './plan-result.js';
 import type { PlanItem } from './types.js';
 
@@ -19,10 +20,7 @@ export function isManualManager(manager: string): boolean {
  * `--force-conflicts`, as the agent restores it in self-heal mode.
  */
 export function isOutOfBand(live: K8sObject | undefined, manager: string, fieldManager: string): boolean {
-  if (!live || !isManualManager(manager)) return false;
-  return (live.metadata.managedFields ?? []).some(
-    (e) => e.manager === fieldManager && e.operation === 'Apply' && e.subresource !== 'status',
-  );
+  return live !== undefined && isManualManager(manager) && appliedBy(live, fieldManager);
 }
 
 /**

@@ -10,8 +10,7 @@ import { toPointer } from './json-pointer.js';
  * ids to it. The decision rests on the object's own record (as kubernetes-sigs/cli-utils'
  * `config.k8s.io/owning-inventory`, Flux's owner labels, kapp's app label).
  */
-type Ownership =
-  { owned: true; by: 'annotation' | 'field-manager' } | { owned: false; message: string };
+type Ownership = { owned: true; by: 'annotation' | 'field-manager' } | { owned: false; message: string };
 
 interface OwnershipOptions {
   /**
@@ -55,7 +54,7 @@ export function ownershipOf(live: K8sObject, opts: OwnershipOptions): Ownership 
 }
 
 /** True when `manager` server-side applied some field of the object (not a status-only write). */
-function appliedBy(live: K8sObject, manager: string): boolean {
+export function appliedBy(live: K8sObject, manager: string): boolean {
   return (live.metadata.managedFields ?? []).some(
     (e) => e.manager === manager && e.operation === 'Apply' && e.subresource !== 'status',
   );

@@ -53,7 +53,9 @@ export class Plan {
 
   /** True when applying would write anything (create, update or prune). */
   get hasChanges(): boolean {
-    return this.items.some((i) => i.action === 'create' || i.action === 'update' || i.action === 'prune');
+    return this.items.some(
+      (i) => i.action === 'create' || i.action === 'update' || i.action === 'adopt' || i.action === 'prune',
+    );
   }
 
   /** Items whose dry-run failed (conflicts, invalid values): the apply would fail on them. */
@@ -107,7 +109,7 @@ export class Plan {
     }
     const c = this.counts;
     lines.push(
-      `${c.create} to create, ${c.update} to update, ${c.prune} to prune, ${c.skip} skipped, ${c.unchanged} unchanged.`,
+      `${c.create} to create, ${c.update} to update, ${c.prune} to prune, ${c.skip} skipped, ${c.unchanged} unchanged${c.adopt ? `, ${c.adopt} to adopt` : ''}.`,
     );
     const refusal = this.pruneRefusal();
     if (refusal) lines.push(`Prune would be refused (${refusal.reason}): ${refusal.message}.`);
@@ -119,9 +121,9 @@ export class Plan {
     const out = [
       `### Plan: \`${this.platform}/${this.overlay}\``,
       '',
-      `| create | update | prune | skip | unchanged |`,
-      '|---|---|---|---|---|',
-      `| ${c.create} | ${c.update} | ${c.prune} | ${c.skip} | ${c.unchanged} |`,
+      `| create | update | adopt | prune | skip | unchanged |`,
+      '|---|---|---|---|---|---|',
+      `| ${c.create} | ${c.update} | ${c.adopt} | ${c.prune} | ${c.skip} | ${c.unchanged} |`,
       '',
     ];
     const refusal = this.pruneRefusal();
@@ -168,7 +170,7 @@ export class Plan {
 }
 
 function symbol(a: PlanAction): string {
-  return { create: '+', update: '~', prune: '-', skip: '!', unchanged: '=' }[a];
+  return { create: '+', update: '~', adopt: '&', prune: '-', skip: '!', unchanged: '=' }[a];
 }
 
 function show(v: unknown): string {

@@ -9,7 +9,8 @@ import { isImmutableProblem, RECREATE_HINT, trimServerMessage } from './immutabl
 import { parsePointer, withoutPointers } from './json-pointer.js';
 import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
-import { ownershipOf } from './ownership.js';
+import { isManualManager } from './out-of-band.js';
+import { appliedBy, ownershipOf } from './ownership.js';
 import { Plan } from './plan-result.js';
 import { redactSecret } from './redact.js';
 import { stageOf } from '../core/stages.js';
@@ -17,6 +18,8 @@ import type { DryRunProblem, PlanItem } from './types.js';
 
 /** The field manager name Groundwork applies with. Frozen: changing it would orphan field ownership. */
 export const FIELD_MANAGER = 'groundwork';
+
+const ADOPT_MESSAGE = 'exists, not applied by Groundwork yet: applied to take its fields from kubectl';
 
 /** What the observer saw: the input of `plan` besides the desired manifests. */
 export interface Observation {
@@ -269,16 +272,30 @@ function planDesired(
     };
   }
   const liveView = { ...base, live: redactSecret(live) };
+  // Created by someone else (kubectl, a script): the first apply takes ownership even when the
+  // values agree, so that a key later removed from git is removed from the cluster too. It forces
+  // kubectl's fields, as Flux does: the server also sees conflicts a diff cannot (an atomic struct
+  // such as `fieldRef` that kubectl sent without the defaulted `apiVersion`).
+  const changed = appliedBy(live, FIELD_MANAGER) ? ('update' as const) : ('adopt' as const);
+  const adopt =
+    changed === 'adopt' ? { message: ADOPT_MESSAGE, policy: { ...policy, forceConflicts: true } } : {};
   const dry = observed.dryRun.get(m.id);
-  if (dry === undefined) return { ...liveView, action: 'unchanged' };
-  if (!isObject(dry)) return failedDryRun(liveView, dry);
+  if (dry === undefined)
+    return changed === 'adopt'
+      ? { ...liveView, action: 'adopt', ...adopt }
+      : { ...liveView, action: 'unchanged' };
+  if (!isObject(dry))
+    return { ...failedDryRun(liveView, dry), ...(changed === 'adopt' ? { action: 'adopt' } : {}) };
   const before = withoutPointers(normalize(live), policy.ignorePointers);
   const after = withoutPointers(normalize(dry), policy.ignorePointers);
   const diff = diffValues(redactSecret(before), redactSecret(after)).map((d) => {
     const owners = d.op === 'add' ? [] : ownersOf(live, parsePointer(d.path));
     return owners.length ? { ...d, owners } : d;
   });
-  if (diff.length === 0) return { ...liveView, action: 'unchanged' };
+  if (diff.length === 0)
+    return changed === 'adopt'
+      ? { ...liveView, action: 'adopt', ...adopt }
+      : { ...liveView, action: 'unchanged' };
   // The dry-run is forced so the diff is complete; a real apply without force is refused when
   // another manager owns a field it changes, and the plan says so up front.
   const conflicts = diff.flatMap((d) =>
@@ -287,17 +304,19 @@ function planDesired(
       .slice(0, 1)
       .map((manager) => ({ manager, field: d.path })),
   );
-  if (conflicts.length > 0 && !forceAll && !policy.forceConflicts) {
+  // A controller's field is never taken without asking, adopting or not.
+  const foreign = conflicts.filter((c) => changed === 'update' || !isManualManager(c.manager));
+  if (foreign.length > 0 && !forceAll && !policy.forceConflicts) {
     const message = `conflict with ${[...new Set(conflicts.map((c) => c.manager))].join(', ')} on ${conflicts.map((c) => c.field).join(', ')}`;
     return {
       ...liveView,
-      action: 'update',
+      action: changed,
       diff,
       problem: { code: 'Conflict', message, conflicts },
       message,
     };
   }
-  return { ...liveView, action: 'update', diff };
+  return { ...liveView, action: changed, diff, ...adopt };
 }
 
 /** An update whose dry-run the server refused: a planned recreate, or the problem apply will hit. */

@@ -8,13 +8,22 @@ import type { StageName } from '../core/stages.js';
  * What the engine will do with one object. Closed vocabulary; `PLAN_ACTIONS` is the display order.
  * - `create`: desired, not in the cluster.
  * - `update`: desired and live differ in fields Groundwork manages (see `diff`).
- * - `unchanged`: desired and live agree; nothing is sent.
+ * - `adopt`: desired and live, but Groundwork never server-side applied it (created with kubectl, say):
+ *   applied even when the values agree, so that Groundwork owns its fields (see `diff` for changes).
+ * - `unchanged`: desired and live agree, and Groundwork applied it; nothing is sent.
  * - `prune`: in the inventory, no longer desired, still in the cluster.
  * - `skip`: not acted on, with a `reason` (a failed list, a keep annotation, ...).
  */
-export type PlanAction = 'create' | 'update' | 'prune' | 'skip' | 'unchanged';
+export type PlanAction = 'create' | 'update' | 'adopt' | 'prune' | 'skip' | 'unchanged';
 
-export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'prune', 'skip', 'unchanged'];
+export const PLAN_ACTIONS: readonly PlanAction[] = [
+  'create',
+  'update',
+  'adopt',
+  'prune',
+  'skip',
+  'unchanged',
+];
 
 /** Why an object is skipped; stable codes. */
 type SkipReason =

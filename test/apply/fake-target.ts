@@ -35,6 +35,10 @@ export class FakeTarget implements ApplyTarget {
     return obj;
   }
 
+  async releaseManagers(obj: K8sObject, managers: readonly string[]): Promise<void> {
+    this.log.push(`release ${obj.kind}/${obj.metadata.name} ${managers.join(',')}`);
+  }
+
   async remove(obj: K8sObject, opts: { propagationPolicy: string }): Promise<void> {
     this.log.push(`delete ${obj.kind}/${obj.metadata.name} ${opts.propagationPolicy}`);
     this.objects.delete(idOf(obj));

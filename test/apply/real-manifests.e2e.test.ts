@@ -126,3 +126,60 @@ describe('real third-party manifests', () => {
     180_000,
   );
 });
+
+/** The namespaced objects of ingress-nginx v1.5.2 (its controller's own), moved into `namespace`. */
+function ingressObjects(namespace: string): K8sObject[] {
+  const kinds = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ConfigMap', 'Service', 'Deployment']);
+  return fixture('ingress-nginx-v1.5.2.yaml')
+    .filter((o) => kinds.has(o.kind))
+    .map((o) => {
+      const moved = JSON.parse(
+        JSON.stringify(o).replaceAll('"ingress-nginx"', `"${namespace}"`),
+      ) as K8sObject;
+      return { ...moved, metadata: { ...moved.metadata, namespace } };
+    });
+}
+
+describe('objects installed first with kubectl', () => {
+  it('are adopted on the first apply (an SSA even where the values match, kubectl released), so a key removed from git leaves the cluster', async () => {
+    const s = await session();
+    const objects = ingressObjects(cluster.namespace);
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-adopt-')), 'ingress.yaml');
+    writeFileSync(file, renderStream(synthOf(objects, { overlay: 'adopt' }), 'yaml'));
+    execFileSync(inject('kubectl'), ['--kubeconfig', cluster.kubeconfig, 'apply', '-f', file], {
+      encoding: 'utf8',
+    });
+
+    const synth = synthOf(objects, { platform: `adopt-${cluster.namespace}`, overlay: 'adopt' });
+    const first = await observeAndPlan(s, synth, { revision: REV });
+    expect(first.plan.problems).toEqual([]);
+    expect(first.plan.items).toHaveLength(objects.length);
+    expect(new Set(first.plan.items.map((i) => i.action))).toEqual(new Set(['adopt']));
+    expect(first.plan.toString()).toContain('to adopt');
+    const applied = await applyObserved(s, first, { revision: REV, wait: false });
+    expect(applied.error).toBeUndefined();
+    expect(applied.entries.map((e) => e.message)).toEqual(
+      objects.map(() => 'adopted: Groundwork now owns its fields (released kubectl-client-side-apply)'),
+    );
+    const again = await observeAndPlan(s, synth, { revision: REV });
+    expect(again.plan.items.filter((i) => i.action !== 'unchanged').map((i) => i.id)).toEqual([]);
+
+    // A key git no longer declares goes: Groundwork was its only manager.
+    const configMap = objects.find((o) => o.kind === 'ConfigMap')!;
+    const without = objects.map((o) =>
+      o === configMap ? { ...o, data: { 'use-forwarded-headers': 'true' } } : o,
+    ) as K8sObject[];
+    const next = synthOf(without, { platform: `adopt-${cluster.namespace}`, overlay: 'adopt' });
+    const changes = await applyObserved(s, await observeAndPlan(s, next, { revision: REV }), {
+      revision: REV,
+      wait: false,
+    });
+    expect(changes.error).toBeUndefined();
+    const live = await s.client.request<{ data: Record<string, string> }>(
+      'GET',
+      `/api/v1/namespaces/${cluster.namespace}/configmaps/${configMap.metadata.name}`,
+    );
+    expect(live.data).toEqual({ 'use-forwarded-headers': 'true' });
+    s.client.close();
+  }, 120_000);
+});

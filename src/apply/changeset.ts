@@ -82,6 +82,16 @@ export class ChangeSet {
     return this.entries.filter((e) => e.action === 'failed');
   }
 
+  /**
+   * Prune candidates kept because deleting them would delete what stays (`CrdInUse`,
+   * `NamespaceInUse`): the apply says each, and the CLI exits 3 as for a refused prune.
+   */
+  get pruneBlocked(): ChangeSetEntry[] {
+    return this.entries.filter(
+      (e) => e.action === 'skipped' && (e.code === 'CrdInUse' || e.code === 'NamespaceInUse'),
+    );
+  }
+
   /** The prune guard's refusal, when pruning was refused (every prune candidate is then `skipped`). */
   get pruneRefused(): { code: string; message: string; count: number } | undefined {
     const refused = this.entries.filter((e) => e.action === 'skipped' && PRUNE_REFUSALS.has(e.code ?? ''));

@@ -16,6 +16,9 @@ import type { ApplyTarget } from './target.js';
  */
 const PRUNE_PROPAGATION = 'Background' as const;
 
+/** Skip reasons of prune candidates that plan keeps back (see `pruneBlocker` and the keep annotation). */
+const KEPT_BACK: ReadonlySet<string> = new Set(['CrdInUse', 'NamespaceInUse', 'KeepAnnotation']);
+
 /** What a prune did: its entries, the ids that are gone (deleted, or already absent), and why it failed. */
 interface PruneOutcome {
   entries: ChangeSetEntry[];
@@ -36,7 +39,17 @@ export async function pruneItems(
   const emit = opts.listener ?? (() => {});
   const items = plan.items.filter((i) => i.action === 'prune');
   const gone = new Set<ObjectId>();
-  const entries: ChangeSetEntry[] = [];
+  // Candidates plan kept back (a CRD in use, a Namespace in use, a keep annotation) are said, as plan says them.
+  const entries: ChangeSetEntry[] = plan.items
+    .filter((i) => !i.desired && i.action === 'skip' && KEPT_BACK.has(i.reason ?? ''))
+    .map((i) => ({
+      id: i.id,
+      ref: i.ref,
+      stage: i.stage,
+      action: 'skipped',
+      code: i.reason!,
+      message: i.message ?? '',
+    }));
   if (items.length === 0) return { entries, gone };
   const refusal = plan.pruneRefusal(opts);
   if (refusal) {

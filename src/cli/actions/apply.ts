@@ -91,7 +91,7 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
     setExitCode(
       changes.error || health?.notReady
         ? ExitCode.Error
-        : changes.pruneRefused
+        : changes.pruneRefused || changes.pruneBlocked.length > 0
           ? ExitCode.PruneRefused
           : ExitCode.Ok,
     );

@@ -7,6 +7,7 @@ import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/
 import type { ChangeSet } from '../../src/apply/changeset.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
 import { KubeClient } from '../../src/cluster/client.js';
+import { GroundworkError } from '../../src/core/errors.js';
 import { mergeGraphs, graphFromCincinnati, type UpdateGraph } from '../../src/cluster-version/graph.js';
 import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
 import { MachineConfig, MachineConfigPool } from '../../src/machine-config/index.js';
@@ -382,6 +383,44 @@ describe('a pinned operator whose bundle declares dependencies', () => {
     s.client.close();
     simClient.close();
   });
+
+  it('stops with DependencyUnresolvable, not at the timeout, when OLM cannot resolve the pinned CSV (registry testdata)', async () => {
+    const ns = cluster.namespace;
+    const simClient = await simulatorsClient();
+    await catalogSource(simClient, ns, 'testdata');
+    const TESTDATA = fixturePath('catalogs/registry-testdata-latest.yaml');
+    const files = [{ path: TESTDATA, text: readFileSync(TESTDATA, 'utf8') }];
+    const olm = new OlmSimulator(simClient, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/testdata`]: catalogFromFiles(files) },
+    });
+    olm.start(100);
+    running.push(olm);
+    const s = await session();
+    // foo.v0.2.0 requires package bar in <0.1.0; every bar on a channel's chain is newer.
+    const desired = await synth(
+      (p) =>
+        new PlatformOperator(p, 'foo', {
+          package: 'foo',
+          channel: 'beta',
+          pin: 'foo.v0.2.0',
+          namespace: ns,
+          createNamespace: false,
+          installMode: 'AllNamespaces',
+          catalog: { name: 'testdata', namespace: ns },
+        }),
+    );
+    // Without the check, the stage waits its 60 s and fails with WaitTimeout.
+    const changes = await apply(s, desired, { catalogs: [parseCatalog(files)], timeoutMs: 60_000 });
+    expect(changes.error instanceof GroundworkError ? changes.error.code : changes.error).toBe(
+      'DependencyUnresolvable',
+    );
+    expect(changes.error?.message).toContain(
+      'bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0',
+    );
+    s.client.close();
+    simClient.close();
+  });
 });
 
 describe('graph-aware cluster version steps', () => {
@@ -396,7 +435,11 @@ describe('graph-aware cluster version steps', () => {
     name: string,
     version: string,
     channel: string,
-    opts: { updateService?: UpdateService; transientFailing?: CvoSimulatorOptions['transientFailing'] } = {},
+    opts: {
+      updateService?: UpdateService;
+      transientFailing?: CvoSimulatorOptions['transientFailing'];
+      clock?: CvoSimulatorOptions['clock'];
+    } = {},
   ) {
     const simClient = await simulatorsClient();
     const g = graph();
@@ -408,6 +451,7 @@ describe('graph-aware cluster version steps', () => {
       updateService,
       updateTicks: 2,
       ...(opts.transientFailing ? { transientFailing: opts.transientFailing } : {}),
+      ...(opts.clock ? { clock: opts.clock } : {}),
     });
     cvo.start(100);
     running.push(cvo);
@@ -421,19 +465,23 @@ describe('graph-aware cluster version steps', () => {
     more: { failingGraceSeconds?: number } = {},
   ) => synth((p) => new ClusterVersionTarget(p, 'version', { name, channel, version, ...more }), '4.9');
 
-  it('waits through a transient Failing mid-update (an operator Degraded while it rolls out) and completes', async () => {
+  it("waits through Failing for an operator Degraded within oc's 40 minutes, past the Failing grace, and completes", async () => {
     const name = `cv-${cluster.namespace}`;
-    // 40 passes of 100 ms: longer than the 2 s between wait reports.
+    // 40 passes of 100 ms: longer than the 2 s between wait reports and the target's 1 s Failing
+    // grace, which applies only to a Failing no operator condition explains.
     const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
       transientFailing: { afterPasses: 1, passes: 40 },
     });
     const s = await session();
     const events: ApplyEvent[] = [];
-    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g], events });
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 1 }), {
+      graphs: [g],
+      events,
+    });
     expect(changes.error?.message ?? '').toBe('');
     const pending = events.flatMap((e) => (e.type === 'wait-progress' ? e.pending : []));
     expect(pending.join('\n')).toMatch(
-      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting, as Failing is often transient/,
+      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting within oc's thresholds: .* is degraded \(RolloutDegraded\) for \d+s: failing the update in (40m|39m\d+s)/,
     );
     const cv = await s.client.request<{ status: { history: { version: string; state: string }[] } }>(
       'GET',
@@ -444,17 +492,18 @@ describe('graph-aware cluster version steps', () => {
     simClient.close();
   });
 
-  it('calls the update failed once Failing outlasts the grace period the target sets', async () => {
+  it("calls the update failed at once when an operator has been Degraded past oc's 40 minutes", async () => {
     const name = `cv-${cluster.namespace}`;
+    // The simulated CVO's clock runs 41 minutes behind: the Degraded=True it writes is 41 minutes
+    // old by the agent's clock, as an operator degraded since before it was reported.
     const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
       transientFailing: { afterPasses: 1, passes: 100_000 },
+      clock: () => new Date(Date.now() - 41 * 60_000),
     });
     const s = await session();
-    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 1 }), {
-      graphs: [g],
-    });
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g] });
     expect(changes.error?.message).toMatch(
-      /blocked \(UpdateFailing\): update to 4\.8\.54 is failing: Cluster operator .* is degraded.*\(Failing for more than 1s\)/,
+      /blocked \(OperatorsFailing\): update to 4\.8\.54 is failing: \S+ is degraded \(RolloutDegraded\) for 41m\d*s?: past oc's 40m limit/,
     );
     s.client.close();
     simClient.close();

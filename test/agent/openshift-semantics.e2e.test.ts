@@ -435,11 +435,7 @@ describe('graph-aware cluster version steps', () => {
     name: string,
     version: string,
     channel: string,
-    opts: {
-      updateService?: UpdateService;
-      transientFailing?: CvoSimulatorOptions['transientFailing'];
-      clock?: CvoSimulatorOptions['clock'];
-    } = {},
+    opts: { updateService?: UpdateService; transientFailing?: CvoSimulatorOptions['transientFailing'] } = {},
   ) {
     const simClient = await simulatorsClient();
     const g = graph();
@@ -451,7 +447,6 @@ describe('graph-aware cluster version steps', () => {
       updateService,
       updateTicks: 2,
       ...(opts.transientFailing ? { transientFailing: opts.transientFailing } : {}),
-      ...(opts.clock ? { clock: opts.clock } : {}),
     });
     cvo.start(100);
     running.push(cvo);
@@ -465,23 +460,19 @@ describe('graph-aware cluster version steps', () => {
     more: { failingGraceSeconds?: number } = {},
   ) => synth((p) => new ClusterVersionTarget(p, 'version', { name, channel, version, ...more }), '4.9');
 
-  it("waits through Failing for an operator Degraded within oc's 40 minutes, past the Failing grace, and completes", async () => {
+  it('waits through a transient Failing mid-update (an operator Degraded while it rolls out) and completes', async () => {
     const name = `cv-${cluster.namespace}`;
-    // 40 passes of 100 ms: longer than the 2 s between wait reports and the target's 1 s Failing
-    // grace, which applies only to a Failing no operator condition explains.
+    // 40 passes of 100 ms: longer than the 2 s between wait reports.
     const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
       transientFailing: { afterPasses: 1, passes: 40 },
     });
     const s = await session();
     const events: ApplyEvent[] = [];
-    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 1 }), {
-      graphs: [g],
-      events,
-    });
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g], events });
     expect(changes.error?.message ?? '').toBe('');
     const pending = events.flatMap((e) => (e.type === 'wait-progress' ? e.pending : []));
     expect(pending.join('\n')).toMatch(
-      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting within oc's thresholds: .* is degraded \(RolloutDegraded\) for \d+s: failing the update in (40m|39m\d+s)/,
+      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting, as Failing is often transient/,
     );
     const cv = await s.client.request<{ status: { history: { version: string; state: string }[] } }>(
       'GET',
@@ -492,18 +483,17 @@ describe('graph-aware cluster version steps', () => {
     simClient.close();
   });
 
-  it("calls the update failed at once when an operator has been Degraded past oc's 40 minutes", async () => {
+  it('calls the update failed once Failing outlasts the grace period the target sets', async () => {
     const name = `cv-${cluster.namespace}`;
-    // The simulated CVO's clock runs 41 minutes behind: the Degraded=True it writes is 41 minutes
-    // old by the agent's clock, as an operator degraded since before it was reported.
     const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
       transientFailing: { afterPasses: 1, passes: 100_000 },
-      clock: () => new Date(Date.now() - 41 * 60_000),
     });
     const s = await session();
-    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g] });
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 1 }), {
+      graphs: [g],
+    });
     expect(changes.error?.message).toMatch(
-      /blocked \(OperatorsFailing\): update to 4\.8\.54 is failing: \S+ is degraded \(RolloutDegraded\) for 41m\d*s?: past oc's 40m limit/,
+      /blocked \(UpdateFailing\): update to 4\.8\.54 is failing: Cluster operator .* is degraded.*\(Failing for more than 1s\)/,
     );
     s.client.close();
     simClient.close();

@@ -421,6 +421,60 @@ describe('a pinned operator whose bundle declares dependencies', () => {
     s.client.close();
     simClient.close();
   });
+
+  it('stops with DependencyUnresolvable when OLM keeps the installed CSV because the next hop needs an operator no catalog has', async () => {
+    const ns = cluster.namespace;
+    const simClient = await simulatorsClient();
+    await catalogSource(simClient, ns, 'deps');
+    // A variant of dependencies.yaml: etcd-app.v1.1.0 requires a package no catalog carries.
+    const DEPS = fixturePath('catalogs/dependencies.yaml');
+    const text = readFileSync(DEPS, 'utf8').replace(
+      "value: { packageName: etcd, versionRange: '>=0.9.0 <0.10.0' }",
+      "value: { packageName: etcd-restore-operator, versionRange: '>=1.0.0' }",
+    );
+    const files = [{ path: 'dependencies-variant.yaml', text }];
+    const olm = new OlmSimulator(simClient, {
+      namespaces: [ns],
+      catalogs: { [`${ns}/deps`]: catalogFromFiles(files) },
+    });
+    olm.start(100);
+    running.push(olm);
+    const s = await session();
+    const catalog = parseCatalog(files);
+    const pinned = (pin: string) =>
+      synth(
+        (p) =>
+          new PlatformOperator(p, 'app', {
+            package: 'etcd-app',
+            channel: 'stable',
+            pin,
+            namespace: ns,
+            createNamespace: false,
+            installMode: 'AllNamespaces',
+            catalog: { name: 'deps', namespace: ns },
+          }),
+      );
+    const first = await apply(s, await pinned('etcd-app.v1.0.0'), { catalogs: [catalog] });
+    expect(first.error?.message ?? '').toBe('');
+    // OLM has no update for etcd-app.v1.0.0 it can resolve: it stays AtLatestKnown, with no condition.
+    await olm.stop();
+    await olm.tick();
+    expect((await subscription(s, ns, 'etcd-app')).status).toMatchObject({
+      installedCSV: 'etcd-app.v1.0.0',
+      state: 'AtLatestKnown',
+    });
+    olm.start(100);
+    // Without the check, the stage waits its 60 s for a hop OLM never plans (WaitTimeout).
+    const bump = await apply(s, await pinned('etcd-app.v1.1.0'), { catalogs: [catalog], timeoutMs: 60_000 });
+    expect(bump.error instanceof GroundworkError ? bump.error.code : bump.error).toBe(
+      'DependencyUnresolvable',
+    );
+    expect(bump.error?.message).toContain(
+      'OLM keeps etcd-app.v1.0.0: bundle etcd-app.v1.1.0 requires an operator with package: etcd-restore-operator',
+    );
+    s.client.close();
+    simClient.close();
+  });
 });
 
 describe('graph-aware cluster version steps', () => {

@@ -9,7 +9,8 @@ import type { PlatformData } from '../engine/domains.js';
 export type AgentMode = 'detect-only' | 'self-heal';
 
 /** Why a cycle did not reach the cluster; closed vocabulary (also the status reasons). */
-export type CycleFailure = 'FetchFailed' | 'SynthFailed' | 'ObserveFailed' | 'ApplyFailed' | 'Interrupted';
+export type CycleFailure =
+  'FetchFailed' | 'SynthFailed' | 'ObserveFailed' | 'ApplyFailed' | 'DependencyUnresolvable' | 'Interrupted';
 
 export interface AgentConfig {
   overlay: string;

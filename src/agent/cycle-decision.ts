@@ -75,9 +75,12 @@ export function decideApply(input: {
   };
 }
 
-/** The reason of a cycle whose apply returned `error`. */
-export function applyFailure(error: Error): Extract<CycleFailure, 'Interrupted' | 'ApplyFailed'> {
-  return hasCode(error, 'Interrupted') ? 'Interrupted' : 'ApplyFailed';
+/** The reason of a cycle whose apply returned `error`: its own for an interruption and an unresolvable dependency. */
+export function applyFailure(
+  error: Error,
+): Extract<CycleFailure, 'Interrupted' | 'ApplyFailed' | 'DependencyUnresolvable'> {
+  if (hasCode(error, 'Interrupted')) return 'Interrupted';
+  return hasCode(error, 'DependencyUnresolvable') ? 'DependencyUnresolvable' : 'ApplyFailed';
 }
 
 /**

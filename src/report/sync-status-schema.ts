@@ -9,7 +9,9 @@ export const SYNC_CONDITION_TYPES = ['Ready', 'Reconciling', 'Stalled'] as const
 export type SyncConditionType = (typeof SYNC_CONDITION_TYPES)[number];
 
 /**
- * Why a reconcile failed; with `Stalled=True` unless the failure is transient. The agent's
+ * Why a reconcile failed; with `Stalled=True` unless the failure is transient.
+ * `DependencyUnresolvable`: OLM cannot carry a pinned operator to its pin because a dependency
+ * cannot be resolved (docs/olm.md). The agent's
  * `CycleFailure` values are a subset; `Interrupted` (stopped or lost leadership mid-cycle) is
  * normally reported as transient.
  */
@@ -19,6 +21,7 @@ const FAILURE_REASONS = [
   'ObserveFailed',
   'PlanFailed',
   'ApplyFailed',
+  'DependencyUnresolvable',
   'PruneRefused',
   'Interrupted',
 ] as const;

@@ -172,6 +172,10 @@ describe('applyFailure', () => {
   it.each([
     [new GroundworkError({ code: 'Interrupted', message: 'stopped' }), 'Interrupted'],
     [new GroundworkError({ code: 'StageFailed', message: '1 failed' }), 'ApplyFailed'],
+    [
+      new GroundworkError({ code: 'DependencyUnresolvable', message: 'OLM keeps a.v1' }),
+      'DependencyUnresolvable',
+    ],
     [new Error('socket hang up'), 'ApplyFailed'],
   ])('%s → %s', (error, reason) => {
     expect(applyFailure(error)).toBe(reason);

@@ -16,7 +16,8 @@ import {
  * One hop is one InstallPlan. Stops rather than loop if a CSV would come back.
  *
  * Ignores dependencies: OLM's solver may pass over a candidate whose
- * dependencies cannot be met, which this walk cannot see.
+ * dependencies cannot be met, which this walk cannot see (`pathDependencies`
+ * plans each hop's dependencies apart and names the requirements nothing meets).
  */
 function olmWalk(pkg: CatalogPackage, channel: Channel, installed: InstalledCSV): Hop[] {
   const hops: Hop[] = [];
@@ -48,7 +49,7 @@ function olmWalk(pkg: CatalogPackage, channel: Channel, installed: InstalledCSV)
  * target is reachable only if that greedy walk lands on it. `from` undefined is
  * a fresh install at `to` (startingCSV): one hop, any entry of the channel.
  *
- * Pure; never throws. Does not check dependencies, OpenShift version limits
+ * Pure; never throws. Does not check dependencies (see `pathDependencies`), OpenShift version limits
  * (`olm.maxOpenShiftVersion`) or deprecations.
  *
  * @example

@@ -51,9 +51,16 @@ export function recordAfterApply(
   ]);
 }
 
-/** Plan items that cannot be written as they are (no namespace where one is needed, a kind nothing serves). */
+/**
+ * Plan items that cannot be written as they are (no namespace where one is needed, a kind nothing
+ * serves, a create into a Namespace being deleted).
+ */
 export function isUnsendable(item: PlanItem): boolean {
-  return item.problem?.code === 'NamespaceMissing' || item.problem?.code === 'KindNotServed';
+  return (
+    item.problem?.code === 'NamespaceMissing' ||
+    item.problem?.code === 'KindNotServed' ||
+    item.problem?.code === 'NamespaceTerminating'
+  );
 }
 
 function valid(ids: ObjectId[]): ObjectId[] {

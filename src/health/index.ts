@@ -77,14 +77,15 @@ export function healthCheckFor(group: string, kind: string): HealthCheck {
  * The health verdict of one object, computed from the object alone (no I/O).
  *
  * An object with `metadata.deletionTimestamp` is `Progressing` (Terminating) whatever its kind,
- * naming the finalizers it waits for; otherwise the kind's check from `healthCheckFor` decides.
+ * naming the finalizers it waits for, except a Namespace (see `namespaceHealth`); otherwise the kind's check from `healthCheckFor` decides.
  * It does not judge objects the given one depends on or owns: roll those up with `rollUp`.
  *
  * @example assessHealth(subscription) // { status: 'Healthy', reason: 'AtLatestKnown', message: '…' }
  */
 export function assessHealth(obj: K8sObject): HealthVerdict {
   const deleting = obj.metadata.deletionTimestamp;
-  if (deleting) {
+  // A Namespace says what holds its deletion in its status (its finalizers are in spec).
+  if (deleting && !(obj.apiVersion === 'v1' && obj.kind === 'Namespace')) {
     const finalizers = obj.metadata.finalizers ?? [];
     const waiting = finalizers.length > 0 ? `; waiting for finalizers ${finalizers.join(', ')}` : '';
     return verdict('Progressing', 'Terminating', `being deleted since ${deleting}${waiting}`);

@@ -1,6 +1,7 @@
 import { describeRef, refOf, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { isOwnershipStamp } from './ownership.js';
+import { heldBy } from './terminating-namespaces.js';
 import type { Plan } from './plan-result.js';
 
 /** One drifted field: what git says, what the cluster has, and who wrote it. */
@@ -15,7 +16,8 @@ interface DriftField {
 /**
  * A drifted object. Closed vocabulary:
  * - `missing`: desired, not in the cluster;
- * - `modified`: in the cluster with fields that differ from desired;
+ * - `modified`: in the cluster with fields that differ from desired (a Namespace being deleted:
+ *   `/metadata/deletionTimestamp`, and what holds it);
  * - `extra`: in a namespace Groundwork manages, of a kind it manages, but not in git and not owned by anything.
  */
 export interface DriftItem {
@@ -24,6 +26,9 @@ export interface DriftItem {
   type: 'missing' | 'modified' | 'extra';
   fields: DriftField[];
 }
+
+/** The field of a drifted object being deleted (a Namespace held by a finalizer). */
+export const DELETION_PATH = '/metadata/deletionTimestamp';
 
 /** Objects every namespace gets from Kubernetes/OpenShift controllers: never "extra". */
 const BUILTIN = [
@@ -48,6 +53,17 @@ export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>
     if (i.ref.kind === 'Namespace' && i.ref.group === '') managedNamespaces.add(i.ref.name);
     managedKinds.add(`${i.ref.group}/${i.ref.kind}`);
     if (i.action === 'create') out.push({ id: i.id, ref: i.ref, type: 'missing', fields: [] });
+    // A desired Namespace being deleted differs from git by its deletion, and says what holds it.
+    if (i.reason === 'NamespaceTerminating' && i.live)
+      out.push({
+        id: i.id,
+        ref: i.ref,
+        type: 'modified',
+        fields: [
+          { path: DELETION_PATH, expected: undefined, actual: i.live.metadata.deletionTimestamp },
+          { path: '/status/conditions', expected: undefined, actual: `held by ${heldBy(i.live)}` },
+        ],
+      });
     // The ownership annotation is Groundwork's bookkeeping, not git's: a missing one is no drift.
     const diff = i.diff.filter((d) => !isOwnershipStamp(d));
     if ((i.action === 'update' || i.action === 'adopt') && diff.length > 0) {

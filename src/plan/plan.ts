@@ -10,6 +10,7 @@ import { parsePointer, withoutPointers } from './json-pointer.js';
 import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
 import { isManualManager } from './out-of-band.js';
+import { terminatingNamespaces } from './terminating-namespaces.js';
 import { appliedBy, ownershipOf } from './ownership.js';
 import { Plan } from './plan-result.js';
 import { redactSecret } from './redact.js';
@@ -83,7 +84,9 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
   const items: PlanItem[] = [];
   const desiredIds = new Set(desired.map((m) => m.id));
   const crdKinds = kindsDefinedBy(desired);
-  for (const m of desired) items.push(planDesired(m, observed, opts.force ?? false, crdKinds));
+  const terminating = terminatingNamespaces(desired, observed.live);
+  for (const m of desired)
+    items.push(planDesired(m, observed, { forceAll: opts.force ?? false, crdKinds, terminating }));
   let notOwned = 0;
   for (const id of [...(observed.inventory ?? [])].sort()) {
     if (desiredIds.has(id)) continue;
@@ -184,9 +187,14 @@ function kindsDefinedBy(desired: readonly Manifest[]): Set<string> {
 function planDesired(
   m: Manifest,
   observed: Observation,
-  forceAll: boolean,
-  crdKinds: ReadonlySet<string>,
+  ctx: {
+    forceAll: boolean;
+    crdKinds: ReadonlySet<string>;
+    /** Desired Namespaces being deleted, with what holds them (`terminatingNamespaces`). */
+    terminating: ReadonlyMap<string, string>;
+  },
 ): PlanItem {
+  const { forceAll, crdKinds, terminating } = ctx;
   const policy = policyOf(m.object);
   const base = {
     id: m.id,
@@ -221,6 +229,15 @@ function planDesired(
     };
   }
   const live = observed.live.get(m.id);
+  const held = terminating.get(m.object.kind === 'Namespace' ? m.object.metadata.name : '');
+  if (live && held && m.object.apiVersion === 'v1')
+    return {
+      ...base,
+      live: redactSecret(live),
+      action: 'skip',
+      reason: 'NamespaceTerminating',
+      message: held,
+    };
   if (policy.createOnly && (live || observed.inventory?.has(m.id))) {
     return {
       ...base,
@@ -241,6 +258,15 @@ function planDesired(
         message: 'the installer creates the ClusterVersion; Groundwork only updates it',
       };
     }
+    // The apiserver refuses creates in a Namespace being deleted: said here, not sent by apply.
+    const into = terminating.get(m.object.metadata.namespace ?? '');
+    if (into)
+      return {
+        ...base,
+        action: 'create',
+        problem: { code: 'NamespaceTerminating', message: into },
+        message: into,
+      };
     const unknown = observed.unknownKinds.has(`${m.object.apiVersion}/${m.object.kind}`);
     if (!unknown) return { ...base, action: 'create' };
     const { group } = splitApiVersion(m.object.apiVersion);

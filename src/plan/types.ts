@@ -38,6 +38,8 @@ type SkipReason =
   | 'CrdInUse'
   /** `groundwork.io/apply: create-only`: exists (never updated), or was created once and is gone. */
   | 'CreateOnly'
+  /** A desired Namespace being deleted (a finalizer holds it): not applied, and nothing is created in it. */
+  | 'NamespaceTerminating'
   /** In the inventory but not Groundwork's (see src/plan/ownership.ts): never pruned, dropped from the inventory. */
   | 'NotOwned';
 

@@ -1,5 +1,5 @@
 import { describeRef } from '../core/object-id.js';
-import type { DriftItem } from '../plan/drift.js';
+import { DELETION_PATH, type DriftItem } from '../plan/drift.js';
 import { isManualManager } from '../plan/out-of-band.js';
 
 /**
@@ -97,6 +97,8 @@ export class DriftReport {
    */
   repairHint(): string | undefined {
     const fields = this.items.filter((i) => i.type === 'modified').flatMap((i) => i.fields);
+    if (fields.some((f) => f.path === DELETION_PATH))
+      return 'A Namespace git declares is being deleted: remove what holds it (above), then apply again.';
     if (fields.length === 0) return undefined;
     const others = fields.filter((f) => f.manager && !isManualManager(f.manager));
     return others.length === 0

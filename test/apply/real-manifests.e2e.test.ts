@@ -11,6 +11,9 @@ import { auditedWrites, auditOffset, useCluster, useDedicatedControlPlane } from
 import { synthOf } from '../harness/engine.js';
 import { renderStream } from '../../src/synth/write.js';
 import { inNamespace as inArgoNamespace } from '../../bench/namespaced.js';
+import { waitFor } from '../../src/apply/wait.js';
+import { assessHealth } from '../../src/health/index.js';
+import { configMap } from '../harness/engine.js';
 
 // A control plane of its own: these sets install cluster-wide CRDs, RBAC, webhooks and an APIService
 // that stays unavailable (metrics-server without a pod), which other tests must not see.
@@ -181,5 +184,60 @@ describe('objects installed first with kubectl', () => {
     );
     expect(live.data).toEqual({ 'use-forwarded-headers': 'true' });
     s.client.close();
+  }, 120_000);
+});
+
+describe('a Namespace stuck Terminating', () => {
+  it('plan, drift and health name the finalizer that holds it, and nothing is created in it', async () => {
+    const s = await session();
+    const name = `${cluster.namespace}-held`;
+    const guarded = `/api/v1/namespaces/${name}/configmaps/guarded`;
+    await s.client.request('POST', '/api/v1/namespaces', { body: { metadata: { name } } });
+    await s.client.request('POST', `/api/v1/namespaces/${name}/configmaps`, {
+      body: { metadata: { name: 'guarded', finalizers: ['example.com/guard'] } },
+    });
+    await s.client.request('DELETE', `/api/v1/namespaces/${name}`);
+    try {
+      // The namespace controller reports the finalizer nobody removes.
+      await waitFor(
+        async () => {
+          const ns = await s.client.request<K8sObject>('GET', `/api/v1/namespaces/${name}`);
+          const held = JSON.stringify(ns.status ?? {}).includes('NamespaceFinalizersRemaining');
+          return { done: held, pending: held ? [] : ['no NamespaceFinalizersRemaining yet'] };
+        },
+        { what: 'namespace held', timeoutMs: 60_000, intervalMs: 200 },
+      );
+      const objects = [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as K8sObject,
+        configMap(name, 'settings', { a: '1' }),
+      ];
+      const synth = synthOf(objects, { platform: `held-${cluster.namespace}`, overlay: 'held' });
+      const observed = await observeAndPlan(s, synth, { revision: REV });
+      const [nsItem, cmItem] = ['Namespace', 'ConfigMap'].map((k) =>
+        observed.plan.items.find((i) => i.ref.kind === k)!,
+      );
+      expect([nsItem!.action, nsItem!.reason]).toEqual(['skip', 'NamespaceTerminating']);
+      expect(nsItem!.message).toMatch(/held by .*NamespaceFinalizersRemaining: .*example\.com\/guard/);
+      expect([cmItem!.action, cmItem!.problem?.code]).toEqual(['create', 'NamespaceTerminating']);
+      expect(observed.plan.toString()).toContain('! Namespace');
+
+      const drift = driftOf(observed).find((d) => d.ref.kind === 'Namespace')!;
+      expect(drift.fields.map((f) => f.path)).toEqual(['/metadata/deletionTimestamp', '/status/conditions']);
+      expect(String(drift.fields[1]!.actual)).toContain('example.com/guard');
+      const health = assessHealth(observed.observed.live.get(nsItem!.id)!);
+      expect([health.status, health.reason]).toEqual(['Degraded', 'NamespaceFinalizersRemaining']);
+
+      const changes = await applyObserved(s, observed, { revision: REV, wait: false });
+      expect(changes.entries.find((e) => e.ref.kind === 'ConfigMap')).toMatchObject({
+        action: 'failed',
+        code: 'NamespaceTerminating',
+      });
+    } finally {
+      await s.client.request('PATCH', guarded, {
+        body: [{ op: 'remove', path: '/metadata/finalizers' }],
+        contentType: 'application/json-patch+json',
+      });
+      s.client.close();
+    }
   }, 120_000);
 });

@@ -12,7 +12,18 @@ const terminating = `status:
 
 const cases = [
   { name: 'namespace-active', yaml: 'status: {phase: Active}', status: 'Healthy', reason: 'Active' },
-  { name: 'namespace-terminating', yaml: terminating, status: 'Progressing', reason: 'Terminating' },
+  {
+    name: 'namespace-terminating-held',
+    yaml: terminating,
+    status: 'Degraded',
+    reason: 'NamespaceFinalizersRemaining',
+  },
+  {
+    name: 'namespace-terminating',
+    yaml: 'status: {phase: Terminating}',
+    status: 'Progressing',
+    reason: 'Terminating',
+  },
   {
     name: 'namespace-no-status',
     yaml: 'spec: {finalizers: [kubernetes]}',
@@ -35,7 +46,7 @@ describe('namespaceHealth', () => {
 
   it('names what a terminating namespace waits for, not the conditions that are fine', () => {
     expect(namespaceHealth(obj(head + terminating)).message).toBe(
-      'the namespace is being deleted; SomeFinalizersRemain: example.com/guard in 1 resource instances',
+      'the namespace is being deleted; NamespaceFinalizersRemaining: SomeFinalizersRemain: example.com/guard in 1 resource instances',
     );
   });
 });

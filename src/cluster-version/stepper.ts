@@ -8,7 +8,9 @@ import {
   readClusterVersion,
   upgradeableOf,
 } from './cluster-state.js';
+import type { Condition } from '../core/object.js';
 import type { UpdatePath, UpdatePathRefusal } from './path.js';
+import { operatorGrace, type OperatorGrace } from '../health/operator-grace.js';
 import { sameImage } from './version.js';
 
 /** Where the cluster should end up. */
@@ -20,7 +22,11 @@ export interface UpdateTarget {
   readonly image?: string;
   /** Risk names accepted for conditional updates. @default [] */
   readonly acceptedRisks?: readonly string[];
-  /** Seconds `Failing=True` may last during an update before it counts as failed. @default 600 */
+  /**
+   * Seconds `Failing=True` may last during an update before it counts as failed, when no
+   * ClusterOperator condition explains it (those follow oc's thresholds, `OPERATOR_GRACE_MS`).
+   * @default 600
+   */
   readonly failingGraceSeconds?: number;
 }
 
@@ -40,6 +46,7 @@ type WaitReason =
 type BlockedReason =
   | UpdatePathRefusal
   | 'UpdateFailing'
+  | 'OperatorsFailing'
   | 'InvalidClusterVersion'
   | 'ReleaseNotAccepted'
   | 'ChannelMismatch'
@@ -64,7 +71,7 @@ interface NextUpdateActionInput {
   readonly target: UpdateTarget;
   /** The planned path (`planUpdatePath`), usually planned from the version the cluster started at. */
   readonly path: UpdatePath;
-  /** The time to judge `Failing`'s age against. @default the current time */
+  /** The time to judge the ages of `Failing` and the operators' conditions against. @default the current time */
   readonly now?: Date;
 }
 
@@ -72,9 +79,7 @@ interface NextUpdateActionInput {
  * Decides the next update action, one `desiredUpdate` step at a time. Pure: it never writes; the
  * agent applies `set-desired-update` and calls again on the next loop. In order:
  * 0. `Invalid=True`: the CVO ignores the spec until it is fixed: `blocked`;
- * 1. an update in flight (`history[0]` Partial): `wait`, also while `Failing=True` is younger than
- *    the target's grace period (the CVO reports transient trouble, such as an operator Degraded
- *    mid-rollout, as Failing); `blocked` once Failing has lasted longer;
+ * 1. an update in flight (`history[0]` Partial): see `inFlight`;
  * 2. a `spec.desiredUpdate` the CVO has not taken yet: `blocked` if ReleaseAccepted=False, else `wait`;
  * 3. the cluster (ClusterVersion and every ClusterOperator) must be Available, else `wait`;
  * 4. current version (most recent Completed history entry) = target: `done`;
@@ -103,24 +108,8 @@ export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
   }
 
   if (latest.state === 'Partial') {
-    const failing = conditionOf(conditions, 'Failing');
-    if (failing?.status === 'True') {
-      const degraded = namesWith(operators, 'Degraded', 'True');
-      const ops = degraded.length > 0 ? ` (degraded: ${degraded.join(', ')})` : '';
-      const what = `update to ${latest.version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`;
-      const grace = input.target.failingGraceSeconds ?? DEFAULT_FAILING_GRACE_SECONDS;
-      const since = Date.parse(failing.lastTransitionTime ?? '');
-      const age = Number.isNaN(since) ? Infinity : ((input.now ?? new Date()).getTime() - since) / 1000;
-      if (age < grace) {
-        return wait(
-          'UpdateFailingTransient',
-          `${what}; waiting, as Failing is often transient (${Math.max(0, Math.round(age))}s of the ${grace}s grace period)`,
-        );
-      }
-      return blocked('UpdateFailing', `${what} (Failing for more than ${grace}s)`);
-    }
-    const progressing = conditionOf(conditions, 'Progressing')?.message;
-    return wait('UpdateInProgress', progressing ?? `updating to ${latest.version}`);
+    const now = input.now ?? new Date();
+    return inFlight({ version: latest.version, conditions, operators, target: input.target, now });
   }
   const pending = pendingDesiredUpdate(cv);
   if (pending) {
@@ -155,6 +144,74 @@ export function nextUpdateAction(input: NextUpdateActionInput): UpdateAction {
     );
   }
   return nextStep(cv, operators, current.version, input);
+}
+
+interface InFlightInput {
+  /** `history[0].version`, the release being applied. */
+  readonly version: string;
+  /** The ClusterVersion's conditions. */
+  readonly conditions: readonly Condition[];
+  readonly operators: readonly ClusterOperatorState[];
+  readonly target: UpdateTarget;
+  readonly now: Date;
+}
+
+/** The CVO's `Failing` reasons for ClusterOperator conditions (`operatorstatus.go`, `checkOperatorHealth`). */
+const OPERATOR_FAILING_REASONS: ReadonlySet<string> = new Set([
+  'ClusterOperatorNotAvailable',
+  'ClusterOperatorsNotAvailable',
+  'ClusterOperatorDegraded',
+  'ClusterOperatorsDegraded',
+]);
+
+/**
+ * An update in flight, judged like `oc adm upgrade status` (`controlplane.go`, `coInsights`):
+ * - a ClusterOperator `Available=False` for more than 20 minutes or `Degraded=True` for more than
+ *   40 (from the condition's `lastTransitionTime`) is `blocked OperatorsFailing`, however young
+ *   `Failing` is;
+ * - `Failing=True` for an operator reason (`ClusterOperator(s)NotAvailable`, `...Degraded`) while
+ *   some operator is unavailable or degraded, all within those thresholds: `wait
+ *   UpdateFailingTransient`, however old `Failing` is (oc only warns);
+ * - any other `Failing=True` (a manifest, a workload, `MultipleErrors`, or an operator reason no
+ *   operator condition shows): `wait` while younger than `failingGraceSeconds`, then `blocked
+ *   UpdateFailing`;
+ * - else `wait UpdateInProgress`.
+ * Every wait names the unavailable or degraded operators with the time left before they fail it.
+ */
+function inFlight({ version, conditions, operators, target, now }: InFlightInput): UpdateAction {
+  const graced = operators
+    .map((co) => operatorGrace(co.metadata.name, co.status.conditions, now))
+    .filter((g): g is OperatorGrace => !!g);
+  const failed = graced.filter((g) => g.level === 'error');
+  if (failed.length > 0) {
+    return blocked('OperatorsFailing', `update to ${version} is failing: ${messages(failed)}`);
+  }
+  const failing = conditionOf(conditions, 'Failing');
+  if (failing?.status !== 'True') {
+    const progressing = conditionOf(conditions, 'Progressing')?.message ?? `updating to ${version}`;
+    return wait('UpdateInProgress', graced.length > 0 ? `${progressing}; ${messages(graced)}` : progressing);
+  }
+  const degraded = namesWith(operators, 'Degraded', 'True');
+  const ops = degraded.length > 0 ? ` (degraded: ${degraded.join(', ')})` : '';
+  const what = `update to ${version} is failing: ${failing.message ?? failing.reason ?? ''}${ops}`;
+  if (graced.length > 0 && OPERATOR_FAILING_REASONS.has(failing.reason ?? '')) {
+    return wait('UpdateFailingTransient', `${what}; waiting within oc's thresholds: ${messages(graced)}`);
+  }
+  const grace = target.failingGraceSeconds ?? DEFAULT_FAILING_GRACE_SECONDS;
+  const since = Date.parse(failing.lastTransitionTime ?? '');
+  const age = Number.isNaN(since) ? Infinity : (now.getTime() - since) / 1000;
+  if (age < grace) {
+    const within = graced.length > 0 ? `; ${messages(graced)}` : '';
+    return wait(
+      'UpdateFailingTransient',
+      `${what}; waiting, as Failing is often transient (${Math.max(0, Math.round(age))}s of the ${grace}s grace period)${within}`,
+    );
+  }
+  return blocked('UpdateFailing', `${what} (Failing for more than ${grace}s)`);
+}
+
+function messages(graced: readonly OperatorGrace[]): string {
+  return graced.map((g) => g.message).join('; ');
 }
 
 function nextStep(

@@ -22,9 +22,10 @@ export interface ClusterVersionTargetProps {
   /** EUS-to-EUS: update the control plane through both minors with worker pools paused. @default false */
   readonly controlPlaneOnly?: boolean;
   /**
-   * How long an update may report `Failing=True` before Groundwork calls it failed, in seconds.
-   * The CVO sets `Failing` for transient trouble too (an operator Degraded while it rolls out);
-   * until then Groundwork waits and reports the reason. @default 600
+   * How long an update may report a `Failing=True` that no ClusterOperator condition explains
+   * (a workload, the payload, `MultipleErrors`) before Groundwork calls it failed, in seconds;
+   * until then Groundwork waits and reports the reason. A `Failing` for unavailable or degraded
+   * operators follows oc's limits instead (20 and 40 minutes, `OPERATOR_GRACE_MS`). @default 600
    */
   readonly failingGraceSeconds?: number;
   /** ClusterVersion object name. @default 'version' */

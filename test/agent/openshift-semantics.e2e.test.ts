@@ -489,7 +489,11 @@ describe('graph-aware cluster version steps', () => {
     name: string,
     version: string,
     channel: string,
-    opts: { updateService?: UpdateService; transientFailing?: CvoSimulatorOptions['transientFailing'] } = {},
+    opts: {
+      updateService?: UpdateService;
+      transientFailing?: CvoSimulatorOptions['transientFailing'];
+      updateTicks?: number;
+    } = {},
   ) {
     const simClient = await simulatorsClient();
     const g = graph();
@@ -499,7 +503,7 @@ describe('graph-aware cluster version steps', () => {
     const cvo = new CvoSimulator(simClient, {
       name,
       updateService,
-      updateTicks: 2,
+      updateTicks: opts.updateTicks ?? 2,
       ...(opts.transientFailing ? { transientFailing: opts.transientFailing } : {}),
     });
     cvo.start(100);
@@ -514,19 +518,23 @@ describe('graph-aware cluster version steps', () => {
     more: { failingGraceSeconds?: number } = {},
   ) => synth((p) => new ClusterVersionTarget(p, 'version', { name, channel, version, ...more }), '4.9');
 
-  it('waits through a transient Failing mid-update (an operator Degraded while it rolls out) and completes', async () => {
+  it("waits through Failing for an operator Degraded within oc's 40 minutes, past the Failing grace, and completes", async () => {
     const name = `cv-${cluster.namespace}`;
-    // 40 passes of 100 ms: longer than the 2 s between wait reports.
+    // 40 passes of 100 ms: longer than the 2 s between wait reports and the target's 2 s Failing
+    // grace, which applies only to a Failing no operator condition explains.
     const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
       transientFailing: { afterPasses: 1, passes: 40 },
     });
     const s = await session();
     const events: ApplyEvent[] = [];
-    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g], events });
+    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 2 }), {
+      graphs: [g],
+      events,
+    });
     expect(changes.error?.message ?? '').toBe('');
     const pending = events.flatMap((e) => (e.type === 'wait-progress' ? e.pending : []));
     expect(pending.join('\n')).toMatch(
-      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting, as Failing is often transient/,
+      /update to 4\.8\.54 is failing: Cluster operator .* is degraded.*; waiting within oc's thresholds: .* is degraded \(RolloutDegraded\) for \d+s: failing the update in (40m|39m\d+s)/,
     );
     const cv = await s.client.request<{ status: { history: { version: string; state: string }[] } }>(
       'GET',
@@ -537,20 +545,34 @@ describe('graph-aware cluster version steps', () => {
     simClient.close();
   });
 
-  it('calls the update failed once Failing outlasts the grace period the target sets', async () => {
+  it("calls the update failed as soon as it is in flight when an operator has been Degraded past oc's 40 minutes", async () => {
     const name = `cv-${cluster.namespace}`;
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
-      transientFailing: { afterPasses: 1, passes: 100_000 },
-    });
-    const s = await session();
-    const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 1 }), {
-      graphs: [g],
-    });
-    expect(changes.error?.message).toMatch(
-      /blocked \(UpdateFailing\): update to 4\.8\.54 is failing: Cluster operator .* is degraded.*\(Failing for more than 1s\)/,
+    // 100 passes of 100 ms in flight: without oc's thresholds the update completes.
+    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', { updateTicks: 100 });
+    // Written with a clock 41 minutes behind: Degraded=True since 41 minutes ago.
+    const degraded = { type: 'Degraded', reason: 'NodeController_MasterNodesReady' } as const;
+    await setClusterOperatorCondition(
+      simClient,
+      'kube-apiserver',
+      { ...degraded, status: 'True', message: 'NodeControllerDegraded: The master nodes not ready' },
+      () => new Date(Date.now() - 41 * 60_000),
     );
-    s.client.close();
-    simClient.close();
+    const s = await session();
+    try {
+      const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g] });
+      expect(changes.error?.message).toMatch(
+        /blocked \(OperatorsFailing\): update to 4\.8\.54 is failing: kube-apiserver is degraded \(NodeController_MasterNodesReady\) for 41m(\d+s)?: past oc's 40m limit/,
+      );
+    } finally {
+      // ClusterOperators outlive the test: leave kube-apiserver as the next test expects it.
+      await setClusterOperatorCondition(simClient, 'kube-apiserver', {
+        ...degraded,
+        status: 'False',
+        reason: 'AsExpected',
+      });
+      s.client.close();
+      simClient.close();
+    }
   });
 
   it('requests no step the live cluster does not offer, even when the repository graph has it', async () => {

@@ -108,6 +108,38 @@ function notUpgradingWith415(): State {
 
 const pathTo4142 = () => planOn(pausedCompleted().clusterVersion, { to: '4.14.2' });
 
+const ETCD_REASON =
+  'EtcdEndpoints_ErrorUpdatingEtcdEndpoints::EtcdMembers_UnhealthyMembers::NodeController_MasterNodesReady';
+
+/**
+ * The degraded dump with its Failing=True moved to `since` (as the CVO sets it at once for an
+ * operator it began updating more than 40 minutes before), optionally for another `reason` and
+ * without one ClusterOperator.
+ */
+function failingSince(since: string, options: { reason?: string; without?: string } = {}): State {
+  const state = clusterState('4.14.1-degraded');
+  const failing = state.clusterVersion.status.conditions.find((c: { type: string }) => c.type === 'Failing');
+  failing.lastTransitionTime = since;
+  if (options.reason) failing.reason = options.reason;
+  state.clusterOperators.items = state.clusterOperators.items.filter(
+    (co: Cv) => co.metadata.name !== options.without,
+  );
+  return state;
+}
+
+// The CVO's message for a Deployment that is neither available nor progressing (resourcebuilder/apps.go).
+const WORKLOAD_MESSAGE =
+  'deployment openshift-monitoring/prometheus-operator is not available MinimumReplicasUnavailable ' +
+  '(Deployment does not have minimum availability.) or progressing ProgressDeadlineExceeded ' +
+  '(ReplicaSet "prometheus-operator-7d9c" has timed out progressing.)';
+
+/** The paused-worker-pool cluster mid-update, Failing since 17:10:00 for a workload, its operators healthy. */
+function workloadFailing(): State {
+  const state = clusterState('4.14.1-paused-worker-pool');
+  setCondition(state.clusterVersion, 'Failing', 'True', WORKLOAD_MESSAGE, 'WorkloadNotAvailable');
+  return state;
+}
+
 interface Row {
   name: string;
   state: () => State;
@@ -153,13 +185,95 @@ const rows: Row[] = [
       message: 'Working towards 4.14.1: 139 of 859 done (16% complete), waiting on kube-scheduler',
     },
   },
+  // The degraded dump's operators (lastTransitionTimes): control-plane-machine-set Available=False
+  // since 16:26:37, etcd Degraded=True since 16:28:16, kube-apiserver, kube-controller-manager and
+  // kube-scheduler Degraded=True since 16:28:36; the ClusterVersion Failing=True since 17:26:54.
+  // oc fails the update 20 minutes after Available=False and 40 after Degraded=True.
   {
-    // The real dump's Failing=True began 2023-11-03T17:26:54Z; judged long after, past the grace period.
-    name: 'degraded update is blocked once Failing outlasts the grace period (history[0] Partial)',
+    name: "the degraded update two minutes into Failing is blocked: its operators are past oc's thresholds",
     state: () => clusterState('4.14.1-degraded'),
     target: { channel: 'candidate-4.14', version: '4.14.1' },
     path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
-    now: new Date('2023-11-03T17:40:00Z'),
+    now: new Date('2023-11-03T17:28:54Z'),
+    expected: {
+      action: 'blocked',
+      reason: 'OperatorsFailing',
+      message:
+        "update to 4.14.1 is failing: control-plane-machine-set is unavailable (UnavailableReplicas) for 1h2m: past oc's 20m limit; " +
+        `etcd is degraded (${ETCD_REASON}) for 1h: past oc's 40m limit; ` +
+        "kube-apiserver is degraded (NodeController_MasterNodesReady) for 1h: past oc's 40m limit; " +
+        "kube-controller-manager is degraded (NodeController_MasterNodesReady) for 1h: past oc's 40m limit; " +
+        "kube-scheduler is degraded (NodeController_MasterNodesReady) for 1h: past oc's 40m limit",
+    },
+  },
+  {
+    name: "Failing for degraded operators waits, past the Failing grace, while they are within oc's thresholds, with the time left",
+    state: () => failingSince('2023-11-03T16:28:36Z'),
+    target: { channel: 'candidate-4.14', version: '4.14.1' },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T16:44:36Z'),
+    expected: {
+      action: 'wait',
+      reason: 'UpdateFailingTransient',
+      message:
+        'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
+        "(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler); waiting within oc's thresholds: " +
+        'control-plane-machine-set is unavailable (UnavailableReplicas) for 17m59s: failing the update in 2m1s; ' +
+        `etcd is degraded (${ETCD_REASON}) for 16m20s: failing the update in 23m40s; ` +
+        'kube-apiserver is degraded (NodeController_MasterNodesReady) for 16m: failing the update in 24m; ' +
+        'kube-controller-manager is degraded (NodeController_MasterNodesReady) for 16m: failing the update in 24m; ' +
+        'kube-scheduler is degraded (NodeController_MasterNodesReady) for 16m: failing the update in 24m',
+    },
+  },
+  {
+    name: 'an operator unavailable for more than 20 minutes blocks the update',
+    state: () => failingSince('2023-11-03T16:28:36Z'),
+    target: { channel: 'candidate-4.14', version: '4.14.1' },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T16:46:38Z'),
+    expected: {
+      action: 'blocked',
+      reason: 'OperatorsFailing',
+      message:
+        "update to 4.14.1 is failing: control-plane-machine-set is unavailable (UnavailableReplicas) for 20m1s: past oc's 20m limit",
+    },
+  },
+  {
+    name: 'an operator degraded for exactly 40 minutes waits (oc: past the threshold, not at it)',
+    state: () => failingSince('2023-11-03T16:28:36Z', { without: 'control-plane-machine-set' }),
+    target: { channel: 'candidate-4.14', version: '4.14.1' },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T17:08:16Z'),
+    expected: {
+      action: 'wait',
+      reason: 'UpdateFailingTransient',
+      message:
+        'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
+        "(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler); waiting within oc's thresholds: " +
+        `etcd is degraded (${ETCD_REASON}) for 40m: failing the update in 0s; ` +
+        'kube-apiserver is degraded (NodeController_MasterNodesReady) for 39m40s: failing the update in 20s; ' +
+        'kube-controller-manager is degraded (NodeController_MasterNodesReady) for 39m40s: failing the update in 20s; ' +
+        'kube-scheduler is degraded (NodeController_MasterNodesReady) for 39m40s: failing the update in 20s',
+    },
+  },
+  {
+    name: 'an operator degraded for 40 minutes and a second blocks the update',
+    state: () => failingSince('2023-11-03T16:28:36Z', { without: 'control-plane-machine-set' }),
+    target: { channel: 'candidate-4.14', version: '4.14.1' },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T17:08:17Z'),
+    expected: {
+      action: 'blocked',
+      reason: 'OperatorsFailing',
+      message: `update to 4.14.1 is failing: etcd is degraded (${ETCD_REASON}) for 40m1s: past oc's 40m limit`,
+    },
+  },
+  {
+    name: "Failing for several kinds of error (MultipleErrors) keeps the Failing grace, operators within oc's thresholds or not",
+    state: () => failingSince('2023-11-03T16:28:36Z', { reason: 'MultipleErrors' }),
+    target: { channel: 'candidate-4.14', version: '4.14.1' },
+    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
+    now: new Date('2023-11-03T16:44:36Z'),
     expected: {
       action: 'blocked',
       reason: 'UpdateFailing',
@@ -169,32 +283,27 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'the same Failing update two minutes after it began is a wait: Failing is often transient',
-    state: () => clusterState('4.14.1-degraded'),
+    name: 'Failing no operator explains waits for the Failing grace period, saying how much has passed',
+    state: () => workloadFailing(),
     target: { channel: 'candidate-4.14', version: '4.14.1' },
-    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
-    now: new Date('2023-11-03T17:28:54Z'),
+    path: () => planOn(pausedCompleted().clusterVersion, { to: '4.14.1' }),
+    now: new Date('2024-02-07T17:12:00Z'),
     expected: {
       action: 'wait',
       reason: 'UpdateFailingTransient',
-      message:
-        'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
-        '(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler); waiting, as Failing is often ' +
-        'transient (120s of the 600s grace period)',
+      message: `update to 4.14.1 is failing: ${WORKLOAD_MESSAGE}; waiting, as Failing is often transient (120s of the 600s grace period)`,
     },
   },
   {
-    name: 'a shorter grace period from the target ends the wait sooner',
-    state: () => clusterState('4.14.1-degraded'),
+    name: 'a shorter grace period from the target ends that wait sooner',
+    state: () => workloadFailing(),
     target: { channel: 'candidate-4.14', version: '4.14.1', failingGraceSeconds: 60 },
-    path: () => planOn(clusterState('4.14.1-degraded').clusterVersion, { to: '4.14.1' }),
-    now: new Date('2023-11-03T17:28:54Z'),
+    path: () => planOn(pausedCompleted().clusterVersion, { to: '4.14.1' }),
+    now: new Date('2024-02-07T17:12:00Z'),
     expected: {
       action: 'blocked',
       reason: 'UpdateFailing',
-      message:
-        'update to 4.14.1 is failing: Cluster operators etcd, kube-apiserver are degraded ' +
-        '(degraded: etcd, kube-apiserver, kube-controller-manager, kube-scheduler) (Failing for more than 60s)',
+      message: `update to 4.14.1 is failing: ${WORKLOAD_MESSAGE} (Failing for more than 60s)`,
     },
   },
   {

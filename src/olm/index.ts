@@ -6,6 +6,22 @@ export { PinUnreachableError, wantedCSVs } from './pin.js';
 export { decideApprovals } from './approval.js';
 export { heldAtPin } from './held-at-pin.js';
 export {
+  dependencyLookup,
+  describeRequirement,
+  requirementHolds,
+  type DependencyLookup,
+} from './dependencies.js';
+export {
+  planDependencies,
+  type DependencyJoin,
+  type DependencyPlan,
+  type NamedCatalog,
+  type PresentOperator,
+  type UnmetRequirement,
+} from './dependency-plan.js';
+export { pathDependencies, renderPathDependencies, type HopDependencies } from './path-dependencies.js';
+export { DependencyUnresolvableError, unresolvableDependency } from './dependency-blocked.js';
+export {
   OlmObjectInvalidError,
   isManualApproval,
   toInstallPlan,

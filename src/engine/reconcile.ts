@@ -10,6 +10,7 @@ import { InventoryStore } from '../cluster/inventory-store.js';
 import { ClusterObserver, type ObservedState } from '../cluster/observer.js';
 import { WatchScope } from '../cluster/watch-scope.js';
 import type { K8sObject } from '../core/object.js';
+import type { ObjectId } from '../core/object-id.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
 import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan } from '../plan/plan.js';
@@ -91,8 +92,8 @@ export async function observeAndPlan(
       .map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
   );
   const desiredIds = new Set(manifests.map((m) => m.id));
-  const crdsLeaving = [...(inventory?.objects ?? [])]
-    .filter((id) => !desiredIds.has(id))
+  const leaving = [...(inventory?.objects ?? [])].filter((id) => !desiredIds.has(id));
+  const crdsLeaving = leaving
     .map((id) => observed.live.get(id))
     .filter((o): o is K8sObject => o?.kind === 'CustomResourceDefinition');
   const result = plan(
@@ -105,6 +106,7 @@ export async function observeAndPlan(
       unknownKinds: observed.unknownKinds,
       namespacedKinds: observed.namespacedKinds,
       customResources: await session.observer.customResources(crdsLeaving),
+      namespaceContents: contentsOf(leaving, observed.live, observed.listed),
     },
     {
       platform: synth.platform,
@@ -115,6 +117,26 @@ export async function observeAndPlan(
     },
   );
   return { plan: result, observed, inventory, unavailableApis: session.discovery.unavailable() };
+}
+
+/** Objects listed inside each Namespace that leaves git, by namespace name (what a prune of it takes along). */
+function contentsOf(
+  leaving: readonly ObjectId[],
+  live: ReadonlyMap<ObjectId, K8sObject>,
+  listed: ReadonlyMap<ObjectId, K8sObject>,
+): Map<string, ObjectId[]> {
+  const names = new Set(
+    leaving
+      .map((id) => live.get(id))
+      .filter((o) => o?.apiVersion === 'v1' && o.kind === 'Namespace')
+      .map((o) => o!.metadata.name),
+  );
+  const out = new Map<string, ObjectId[]>();
+  for (const [id, obj] of listed) {
+    const ns = obj.metadata.namespace;
+    if (ns && names.has(ns)) out.set(ns, [...(out.get(ns) ?? []), id]);
+  }
+  return out;
 }
 
 /** Applies a plan against the session's cluster, recording the inventory. */

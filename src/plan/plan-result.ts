@@ -1,4 +1,5 @@
 import { describeRef } from '../core/object-id.js';
+import { pruneWeight } from './namespace-contents.js';
 import { isSecretPath } from './redact.js';
 import { stageIndex } from '../core/stages.js';
 import { PLAN_ACTIONS, type PlanAction, type PlanItem, type PruneRefusal } from './types.js';
@@ -70,7 +71,8 @@ export class Plan {
    * show the refusal under the default guards.
    */
   pruneRefusal(opts: PruneGuardOptions = {}): PruneRefusal | undefined {
-    const prunes = this.items.filter((i) => i.action === 'prune').length;
+    // A Namespace's prune counts what goes with it: the guard weighs what is deleted, not what is asked.
+    const prunes = pruneWeight(this.items.filter((i) => i.action === 'prune'));
     if (prunes === 0) return undefined;
     if (this.desiredCount === 0) {
       return {
@@ -105,6 +107,7 @@ export class Plan {
       lines.push(
         `  ${symbol(i.action)} ${describeRef(i.ref).padEnd(60)} ${i.action}${i.reason ? ` (${i.reason})` : ''}${i.problem ? ` ! ${i.problem.message}` : ''}`,
       );
+      if (i.goesWith) lines.push(`      ${i.message ?? ''}`);
       for (const d of i.diff) lines.push(`      ${d.path}: ${show(d.before)} → ${show(d.after)}`);
     }
     const c = this.counts;

@@ -10,6 +10,7 @@ import { parsePointer, withoutPointers } from './json-pointer.js';
 import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
 import { isManualManager } from './out-of-band.js';
+import { withNamespaceContents } from './namespace-contents.js';
 import { terminatingNamespaces } from './terminating-namespaces.js';
 import { appliedBy, ownershipOf } from './ownership.js';
 import { Plan } from './plan-result.js';
@@ -38,6 +39,8 @@ export interface Observation {
   namespacedKinds?: ReadonlySet<string>;
   /** Live custom resources of the CRDs that leave git (by CRD id); absent: not checked. */
   customResources?: ReadonlyMap<ObjectId, readonly ObjectId[]>;
+  /** Objects listed in the Namespaces that leave git (by namespace name); absent: not checked. */
+  namespaceContents?: ReadonlyMap<string, readonly ObjectId[]>;
 }
 
 interface PlanOptions {
@@ -118,7 +121,11 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
               policy,
               live: redactSecret(live),
             }
-          : { id, ref, stage, action: 'prune', diff: [], policy, live: redactSecret(live) },
+          : withNamespaceContents(
+              { id, ref, stage, action: 'prune', diff: [], policy, live: redactSecret(live) },
+              observed.namespaceContents,
+              { desired: desiredIds, inventory: observed.inventory ?? new Set() },
+            ),
     );
   }
   return new Plan({

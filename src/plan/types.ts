@@ -75,6 +75,8 @@ export interface PlanItem {
    */
   desired?: K8sObject;
   live?: K8sObject;
+  /** A Namespace prune: the objects in it that are not in git, deleted with it (see `withNamespaceContents`). */
+  goesWith?: ObjectId[];
 }
 
 /** Why pruning is refused, when it is. */

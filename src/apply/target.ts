@@ -28,6 +28,11 @@ export interface ApplyTarget {
    * from git is removed from the cluster. Rejects with the server's error (409: changed since read).
    */
   releaseManagers(obj: K8sObject, managers: readonly string[]): Promise<void>;
+  /**
+   * Why an admission webhook the server failed calling is down: its configuration, failurePolicy,
+   * Service and the workload behind it; undefined when nothing declares it.
+   */
+  explainWebhook(webhook: string): Promise<string | undefined>;
   /** Deletes an object; resolves when the request is accepted (not when it is gone). */
   remove(obj: K8sObject, opts: { propagationPolicy: 'Background' | 'Foreground' | 'Orphan' }): Promise<void>;
   /** Live objects for refs, read with batched lists. Missing objects are absent from the map. */

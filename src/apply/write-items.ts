@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { StageName } from '../core/stages.js';
 import { errorMessage } from '../core/errors.js';
+import { describeRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { isManualManager } from '../plan/out-of-band.js';
 import { applyBody } from '../plan/plan.js';
@@ -137,6 +138,17 @@ async function writeItem(
       }
     }
     const f = classifyWriteError(err, item);
-    return { action: 'failed', code: f.code, message: f.message };
+    const hook = failedWebhook(f.message);
+    const why = hook ? await target.explainWebhook(hook).catch(() => undefined) : undefined;
+    return {
+      action: 'failed',
+      code: f.code,
+      message: why ? `${describeRef(item.ref)}: ${why} (${f.message})` : f.message,
+    };
   }
+}
+
+/** The webhook a server message says it failed calling (`failed calling webhook "<name>"`), if any. */
+function failedWebhook(message: string): string | undefined {
+  return /failed calling webhook "([^"]{1,253})"/.exec(message)?.[1];
 }

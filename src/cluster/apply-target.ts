@@ -6,6 +6,7 @@ import { resourcePath, type Discovery } from './discovery.js';
 import { listAll } from './list.js';
 import { ClusterObserver } from './observer.js';
 import { ssaPatch } from './ssa.js';
+import { explainWebhook } from './webhook-explain.js';
 
 /** The apply engine's door to a real cluster (src/apply/target.ts). */
 export class ClusterApplyTarget implements ApplyTarget {
@@ -28,6 +29,10 @@ export class ClusterApplyTarget implements ApplyTarget {
   async list(apiVersion: string, kind: string, namespace: string): Promise<K8sObject[]> {
     const info = await this.discovery.tryResolve(apiVersion, kind);
     return info ? listAll(this.client, info, info.namespaced && namespace ? namespace : undefined) : [];
+  }
+
+  explainWebhook(webhook: string): Promise<string | undefined> {
+    return explainWebhook(this.client, webhook);
   }
 
   async releaseManagers(obj: K8sObject, managers: readonly string[]): Promise<void> {

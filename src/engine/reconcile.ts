@@ -16,6 +16,9 @@ import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-result.js';
 import type { SynthResult } from '../synth/synthesize.js';
+import { explainWebhook, failedWebhook } from '../cluster/webhook-explain.js';
+import { createsToDryRun } from '../plan/dry-run-creates.js';
+import type { DryRunProblem } from '../plan/types.js';
 
 /** The adapters one reconcile needs, built once per cluster connection. */
 export class ClusterSession {
@@ -83,13 +86,17 @@ export async function observeAndPlan(
     inventory?.objects ?? [],
   );
   const observed = await session.observer.observe(wanted);
-  const ids = new Set(needsDryRun(manifests, observed.live));
+  // Creates too: plan then finds what apply would hit (a webhook that refuses, an invalid value).
+  const ids = new Set([...needsDryRun(manifests, observed.live), ...createsToDryRun(manifests, observed)]);
   // Dry-runs are forced so that a diff is complete even where another manager owns a field;
   // plan turns those fields into conflicts unless the apply will force too.
-  const dryRun = await session.observer.dryRun(
-    manifests
-      .filter((m) => ids.has(m.id))
-      .map((m) => ({ id: m.id, body: applyBody(m.object, true), force: true })),
+  const dryRun = await explainWebhooks(
+    session.client,
+    await session.observer.dryRun(
+      manifests
+        .filter((m) => ids.has(m.id))
+        .map((m) => ({ id: m.id, body: applyBody(m.object, observed.live.has(m.id)), force: true })),
+    ),
   );
   const desiredIds = new Set(manifests.map((m) => m.id));
   const leaving = [...(inventory?.objects ?? [])].filter((id) => !desiredIds.has(id));
@@ -117,6 +124,22 @@ export async function observeAndPlan(
     },
   );
   return { plan: result, observed, inventory, unavailableApis: session.discovery.unavailable() };
+}
+
+/** Dry-run problems with each webhook the server failed calling explained (`explainWebhook`). */
+async function explainWebhooks(
+  client: KubeClient,
+  results: Map<ObjectId, K8sObject | DryRunProblem>,
+): Promise<Map<ObjectId, K8sObject | DryRunProblem>> {
+  const out = new Map(results);
+  for (const [id, r] of results) {
+    if ('metadata' in r) continue;
+    const problem = r as DryRunProblem;
+    const hook = failedWebhook(problem.message);
+    const why = hook ? await explainWebhook(client, hook) : undefined;
+    if (why) out.set(id, { ...problem, message: `${why} (server: ${problem.message})` });
+  }
+  return out;
 }
 
 /** Objects listed inside each Namespace that leaves git, by namespace name (what a prune of it takes along). */

@@ -275,6 +275,10 @@ function planDesired(
         message: into,
       };
     const unknown = observed.unknownKinds.has(`${m.object.apiVersion}/${m.object.kind}`);
+    // A create the server's dry-run refused (see `createsToDryRun`): apply would be refused the same way.
+    const refused = observed.dryRun.get(m.id);
+    if (refused && !isObject(refused))
+      return { ...base, action: 'create', problem: refused, message: refused.message };
     if (!unknown) return { ...base, action: 'create' };
     const { group } = splitApiVersion(m.object.apiVersion);
     if (m.stage === 'operands')

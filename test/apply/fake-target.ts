@@ -35,6 +35,10 @@ export class FakeTarget implements ApplyTarget {
     return obj;
   }
 
+  async explainWebhook(): Promise<string | undefined> {
+    return undefined;
+  }
+
   async releaseManagers(obj: K8sObject, managers: readonly string[]): Promise<void> {
     this.log.push(`release ${obj.kind}/${obj.metadata.name} ${managers.join(',')}`);
   }

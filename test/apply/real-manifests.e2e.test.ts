@@ -241,3 +241,66 @@ describe('a Namespace stuck Terminating', () => {
     }
   }, 120_000);
 });
+
+describe('an admission webhook whose pods are not running', () => {
+  it('plan dry-runs the create it refuses and names the configuration, failurePolicy, Service and unready workload; apply says the same', async () => {
+    const s = await session();
+    const ns = cluster.namespace;
+    // ingress-nginx's webhook, its Service and Deployment (no pod ever runs here), limited to this namespace.
+    const objects = ingressObjects(ns).filter((o) => o.kind === 'Service' || o.kind === 'Deployment');
+    const hook = fixture('ingress-nginx-v1.5.2.yaml').find(
+      (o) => o.kind === 'ValidatingWebhookConfiguration',
+    )!;
+    const moved = JSON.parse(JSON.stringify(hook).replaceAll('"ingress-nginx"', `"${ns}"`)) as K8sObject & {
+      webhooks: Record<string, unknown>[];
+    };
+    const config = `${ns}-admission`;
+    const webhook = {
+      ...moved,
+      metadata: { ...moved.metadata, name: config },
+      webhooks: moved.webhooks.map((w) => ({
+        ...w,
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },
+      })),
+    } as K8sObject;
+    const installed = synthOf([...objects, webhook], { platform: `hook-${ns}`, overlay: 'hook' });
+    expect(
+      (
+        await applyObserved(s, await observeAndPlan(s, installed, { revision: REV }), {
+          revision: REV,
+          wait: false,
+        })
+      ).error,
+    ).toBeUndefined();
+
+    const ingress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'shop', namespace: ns },
+      spec: { defaultBackend: { service: { name: 'shop', port: { number: 80 } } } },
+    } as K8sObject;
+    const synth = synthOf([...objects, webhook, ingress], { platform: `hook-${ns}`, overlay: 'hook' });
+    try {
+      const observed = await observeAndPlan(s, synth, { revision: REV });
+      const item = observed.plan.items.find((i) => i.ref.kind === 'Ingress')!;
+      expect(item.action).toBe('create');
+      const named = [
+        `admission webhook validate.nginx.ingress.kubernetes.io of ValidatingWebhookConfiguration/${config} (failurePolicy Fail)`,
+        `calls Service ${ns}/ingress-nginx-controller-admission`,
+        `served by Deployment/${ns}/ingress-nginx-controller (0/1 ready)`,
+      ];
+      for (const part of named) expect(item.problem?.message).toContain(part);
+
+      const changes = await applyObserved(s, observed, { revision: REV, wait: false });
+      const failed = changes.entries.find((e) => e.ref.kind === 'Ingress')!;
+      expect(failed.action).toBe('failed');
+      for (const part of named) expect(failed.message).toContain(part);
+    } finally {
+      await s.client.request(
+        'DELETE',
+        `/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/${config}`,
+      );
+      s.client.close();
+    }
+  }, 120_000);
+});

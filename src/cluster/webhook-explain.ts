@@ -78,7 +78,8 @@ async function behind(client: KubeClient, svc: { namespace: string; name: string
     serviceSchema,
   );
   if (service === null) return 'the Service does not exist';
-  const selector = service?.spec.selector ?? {};
+  if (service === undefined) return 'the Service could not be read';
+  const selector = service.spec.selector ?? {};
   const found: string[] = [];
   for (const [kind, path] of [
     ['Deployment', 'deployments'],

@@ -15,7 +15,10 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
   withOutput(withClusterFlags(program.command('apply')), ['text', 'json', 'yaml'], 'text')
     .description('apply the platform in stages (server-side apply, field manager "groundwork")')
     .option('--prune', 'delete objects removed from git (inventory objects only, with guards)')
-    .option('--no-wait', 'do not wait for CSVs, operands and pools between stages')
+    .option(
+      '--no-wait',
+      'do not wait for CSVs, operands and pools between stages (CRDs are still waited for until Established)',
+    )
     .option('--timeout <duration>', 'timeout of each stage wait, e.g. 5m or 90s', '5m')
     .option('--force-conflicts', 'take ownership of fields other managers own')
     .option('--allow-mass-prune', 'allow pruning more than --max-prune-share of the inventory')

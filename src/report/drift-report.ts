@@ -63,8 +63,17 @@ export class DriftReport {
     };
   }
 
-  /** A table for terminals: one row per drifted field (or object). */
+  /** The table (`toTable`) at its default width. */
   toString(): string {
+    return this.toTable();
+  }
+
+  /**
+   * A table for terminals: one row per drifted field (or object), each line at most `width`
+   * characters when the columns can shrink that far (each keeps at least 12); columns are cut
+   * widest first, with `…`, only when the table does not fit.
+   */
+  toTable(opts: { /** Terminal columns. @default 120 */ width?: number } = {}): string {
     if (!this.drifted)
       return `No drift: ${this.platform}/${this.overlay} matches git${this.revision ? ` (${this.revision})` : ''}.`;
     const rows: string[][] = [
@@ -75,7 +84,10 @@ export class DriftReport {
       for (const f of i.fields)
         rows.push([i.type, describeRef(i.ref), f.path, show(f.expected), show(f.actual), f.manager ?? '']);
     }
-    const widths = rows[0]!.map((_, c) => Math.min(48, Math.max(...rows.map((r) => r[c]!.length))));
+    const widths = fitWidths(
+      rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length))),
+      opts.width ?? 120,
+    );
     const s = this.summary;
     const hint = this.repairHint();
     return [
@@ -139,6 +151,19 @@ function show(v: unknown): string {
 /** A Markdown table cell: one line, with `|` escaped so that it cannot split the row. */
 function cell(v: unknown): string {
   return show(v).replace(/\|/g, '\\|');
+}
+
+/** Column widths that fit `total` characters with two spaces between columns: the widest shrinks first. */
+function fitWidths(natural: readonly number[], total: number): number[] {
+  const widths = [...natural];
+  const MIN = 12;
+  const used = () => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+  while (used() > total) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= MIN) break;
+    widths[widest] = Math.max(MIN, widths[widest]! - (used() - total));
+  }
+  return widths;
 }
 
 function clip(s: string, width: number): string {

@@ -39,4 +39,17 @@ describe('DriftReport renderings', () => {
     // 7 unescaped pipes make 6 cells.
     expect(row[0]!.replace(/\\\|/g, '').split('|')).toHaveLength(8);
   });
+
+  it('uses the width it is given: long object names in full on a wide terminal, cut to fit a narrow one', () => {
+    const name = 'a-rather-long-configmap-name-that-goes-on-and-on-for-seventy-characters';
+    const long: DriftItem = {
+      ...item('1', '2'),
+      ref: { group: '', kind: 'ConfigMap', namespace: 'ns', name },
+    };
+    const wide = new DriftReport('p', 'dev', [long]).toTable({ width: 200 }).split('\n');
+    expect(wide[2]).toContain(`ConfigMap/ns/${name}`);
+    const narrow = new DriftReport('p', 'dev', [long]).toTable({ width: 80 }).split('\n');
+    expect(narrow.slice(1, 3).every((l) => l.length <= 80)).toBe(true);
+    expect(narrow[2]).toContain('…');
+  });
 });

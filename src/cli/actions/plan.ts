@@ -36,7 +36,11 @@ export async function runDrift(flags: PlanFlags, setExitCode: SetExitCode): Prom
   try {
     const { synth, observed, revision } = observation;
     const report = new DriftReport(synth.platform, synth.overlay, driftOf(observed), revision);
-    process.stdout.write(render(report, outputOf(flags)));
+    // The table uses the terminal's width (COLUMNS when the output is not a terminal).
+    const width = process.stdout.columns || Number(process.env.COLUMNS) || undefined;
+    process.stdout.write(
+      render(report, outputOf(flags), { text: () => report.toTable(width ? { width } : {}) }),
+    );
     setExitCode(report.drifted ? ExitCode.Changes : ExitCode.Ok);
   } finally {
     observation.session.client.close();

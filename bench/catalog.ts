@@ -68,7 +68,7 @@ export async function benchCatalog(shapes: readonly CatalogShape[], reps = 3): P
     '',
     `Time per entry from the first to the last shape: ${(perEntry[0]! * 1000).toFixed(1)} µs to ${(perEntry[perEntry.length - 1]! * 1000).toFixed(1)} µs (linear when these stay close).`,
     '',
-    'Each package has one olm.package blob, a `stable` channel listing every bundle (a replaces chain, skips every tenth entry, a skipRange on each) and one olm.bundle blob per entry with olm.package, two olm.gvk, an olm.package.required and two related images, pretty-printed as `opm render -o json` does (`bench/catalog-fbc.ts`); versions and ranges differ between packages, as in a real index. parseCatalog splits the stream, validates every blob with zod and builds the model with each channel graph.',
+    'Each package has one olm.package blob, a `stable` channel listing every bundle (a replaces chain, skips every tenth entry, a skipRange on each) and one olm.bundle blob per entry with olm.package, two olm.gvk, an olm.package.required and two related images, pretty-printed as `opm render -o json` does (`bench/catalog-fbc.ts`); versions and ranges differ between packages, as in a real index. parseCatalog splits the stream, validates every blob (a quick check of the usual shape, zod for the rest and for the messages) and builds the model with each channel graph.',
   );
   return rows.join('\n');
 }

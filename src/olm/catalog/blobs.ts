@@ -15,10 +15,13 @@ export interface BlobRef {
   readonly line: number;
 }
 
-interface RawBlob {
-  readonly ref: BlobRef;
-  readonly value: unknown;
+/** `blob 3 (line 40)`: a blob named by position, before (or without) its schema and name. */
+export function blobLabel(ref: BlobRef): string {
+  return `blob ${ref.index} (line ${ref.line})`;
 }
+
+/** Called with each blob that parsed, in file order. */
+type BlobVisitor = (ref: BlobRef, value: unknown) => void;
 
 /** One problem found while reading a catalog, located by file, blob and field path. */
 export interface CatalogProblem {
@@ -36,17 +39,17 @@ export function formatProblem(p: CatalogProblem): string {
 }
 
 /**
- * Splits one file into blobs: a YAML multi-document stream, or a JSON stream
- * (concatenated objects, as `opm render` writes them). The format follows the
- * extension (`.json` is JSON, anything else YAML, which also reads single JSON
- * documents). Never throws: syntax errors come back as problems.
+ * Splits one file into blobs and hands each to `visit` as soon as it is parsed, so that a caller
+ * that keeps only what it needs lets the rest of each blob die young (issue 19, item 7): a YAML
+ * multi-document stream, or a JSON stream (concatenated objects, as `opm render` writes them).
+ * The format follows the extension (`.json` is JSON, anything else YAML, which also reads single
+ * JSON documents). Never throws: syntax errors come back as the file's problems, in file order.
  */
-export function splitBlobs(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
-  return file.path.endsWith('.json') ? splitJsonStream(file) : splitYamlStream(file);
+export function readBlobs(file: CatalogFile, visit: BlobVisitor): CatalogProblem[] {
+  return file.path.endsWith('.json') ? splitJsonStream(file, visit) : splitYamlStream(file, visit);
 }
 
-function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
-  const blobs: RawBlob[] = [];
+function splitYamlStream(file: CatalogFile, visit: BlobVisitor): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
   const lineAt = lineCounter(file.text);
   let index = 0;
@@ -74,48 +77,59 @@ function splitYamlStream(file: CatalogFile): { blobs: RawBlob[]; problems: Catal
       });
       continue;
     }
-    blobs.push({ ref: { file: file.path, index, line }, value });
+    visit({ file: file.path, index, line }, value);
   }
-  return { blobs, problems };
+  return problems;
 }
 
-function splitJsonStream(file: CatalogFile): { blobs: RawBlob[]; problems: CatalogProblem[] } {
+function splitJsonStream(file: CatalogFile, visit: BlobVisitor): CatalogProblem[] {
   const { text } = file;
   const lineAt = lineCounter(text);
-  const blobs: RawBlob[] = [];
   const problems: CatalogProblem[] = [];
   let index = 0;
   let i = 0;
   for (;;) {
-    while (i < text.length && /\s/.test(text[i] as string)) i++;
-    if (i >= text.length) return { blobs, problems };
+    i = skipSpace(text, i);
+    if (i >= text.length) return problems;
     index++;
     const ref = { file: file.path, index, line: lineAt(i) };
-    const where = `blob ${index} (line ${ref.line})`;
     // Past a stray token or an unclosed object there is no telling where the next blob starts.
-    if (text[i] !== '{')
-      return {
-        blobs,
-        problems: [...problems, { file: file.path, blob: where, message: 'expected a JSON object' }],
-      };
+    if (text.charCodeAt(i) !== OPEN_BRACE) {
+      problems.push({ file: file.path, blob: blobLabel(ref), message: 'expected a JSON object' });
+      return problems;
+    }
     const end = endOfObject(text, i);
-    if (end < 0)
-      return {
-        blobs,
-        problems: [...problems, { file: file.path, blob: where, message: 'unterminated JSON object' }],
-      };
+    if (end < 0) {
+      problems.push({ file: file.path, blob: blobLabel(ref), message: 'unterminated JSON object' });
+      return problems;
+    }
+    let value: unknown;
     try {
-      blobs.push({ ref, value: JSON.parse(text.slice(i, end)) });
+      value = JSON.parse(text.slice(i, end));
     } catch (err) {
       // The braces balance, so the next blob still starts at `end`: keep reading to report every problem.
       problems.push({
         file: file.path,
-        blob: where,
+        blob: blobLabel(ref),
         message: jsonFailure(err, text.slice(i, end)).reason,
       });
+      i = end;
+      continue;
     }
+    visit(ref, value);
     i = end;
   }
+}
+
+/** Offset of the first character at or after `i` that `/\s/` does not match (the common ones by code). */
+function skipSpace(text: string, i: number): number {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (c < 0x80 && c !== 0x0b && c !== 0x0c) return i;
+    if (!/\s/.test(text[i] as string)) return i;
+  }
+  return i;
 }
 
 /**

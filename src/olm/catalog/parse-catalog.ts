@@ -2,14 +2,7 @@ import { buildChannel } from './channel-graph.js';
 import type { CatalogFile, CatalogProblem } from './blobs.js';
 import { CatalogInvalidError } from './errors.js';
 import type { Bundle, Catalog, CatalogPackage, Channel } from './model.js';
-import {
-  bundleDependencies,
-  bundleProvides,
-  bundleVersion,
-  type BundleBlob,
-  type ChannelBlob,
-  type PackageBlob,
-} from './schema.js';
+import type { ChannelDecl, PackageDecl } from './quick-check.js';
 import { typedBlobs, type Located } from './typed-blobs.js';
 
 export interface ParseCatalogOptions {
@@ -40,35 +33,35 @@ export function parseCatalog(files: readonly CatalogFile[], options: ParseCatalo
   };
   const firstSeen = (l: Located<unknown>): string => `${l.ref.file} ${l.label}`;
 
-  const pkgs = new Map<string, Located<PackageBlob>>();
+  const pkgs = new Map<string, Located<PackageDecl>>();
   for (const p of typed.packages) {
     const seen = pkgs.get(p.blob.name);
     if (seen) report(p, `package ${p.blob.name} is already declared at ${firstSeen(seen)}`, 'name');
     else pkgs.set(p.blob.name, p);
   }
 
-  const channels = new Map<string, Map<string, Located<ChannelBlob>>>();
+  const channels = new Map<string, Map<string, Located<ChannelDecl>>>();
   for (const c of typed.channels) {
     if (!pkgs.has(c.blob.package)) {
       if (!typed.rejected.packages.has(c.blob.package))
         report(c, `package ${c.blob.package} has no olm.package blob`, 'package');
       continue;
     }
-    const inPkg = channels.get(c.blob.package) ?? new Map<string, Located<ChannelBlob>>();
+    const inPkg = channels.get(c.blob.package) ?? new Map<string, Located<ChannelDecl>>();
     channels.set(c.blob.package, inPkg);
     const seen = inPkg.get(c.blob.name);
     if (seen) report(c, `channel ${c.blob.name} is already declared at ${firstSeen(seen)}`, 'name');
     else inPkg.set(c.blob.name, c);
   }
 
-  const bundles = new Map<string, Map<string, Located<BundleBlob>>>();
+  const bundles = new Map<string, Map<string, Located<Bundle>>>();
   for (const b of typed.bundles) {
     if (!pkgs.has(b.blob.package)) {
       if (!typed.rejected.packages.has(b.blob.package))
         report(b, `package ${b.blob.package} has no olm.package blob`, 'package');
       continue;
     }
-    const inPkg = bundles.get(b.blob.package) ?? new Map<string, Located<BundleBlob>>();
+    const inPkg = bundles.get(b.blob.package) ?? new Map<string, Located<Bundle>>();
     bundles.set(b.blob.package, inPkg);
     const seen = inPkg.get(b.blob.name);
     if (seen) report(b, `bundle ${b.blob.name} is already declared at ${firstSeen(seen)}`, 'name');
@@ -76,8 +69,8 @@ export function parseCatalog(files: readonly CatalogFile[], options: ParseCatalo
   }
 
   for (const [name, p] of pkgs) {
-    const pkgChannels = channels.get(name) ?? new Map<string, Located<ChannelBlob>>();
-    const pkgBundles = bundles.get(name) ?? new Map<string, Located<BundleBlob>>();
+    const pkgChannels = channels.get(name) ?? new Map<string, Located<ChannelDecl>>();
+    const pkgBundles = bundles.get(name) ?? new Map<string, Located<Bundle>>();
     // With a channel blob already rejected, "no channel" and "in no channel" would only repeat that problem.
     const channelRejected = typed.rejected.channelsOf.has(name);
     if (pkgChannels.size === 0 && !channelRejected) report(p, `package ${name} has no olm.channel blob`);
@@ -87,12 +80,14 @@ export function parseCatalog(files: readonly CatalogFile[], options: ParseCatalo
     }
     const listed = new Set<string>();
     for (const c of pkgChannels.values()) {
-      c.blob.entries.forEach((e, i) => {
+      const { entries } = c.blob;
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i]!;
         listed.add(e.name);
         if (!pkgBundles.has(e.name) && !typed.rejected.bundles.has(e.name)) {
           report(c, `entry ${e.name} has no olm.bundle blob`, `entries.${i}.name`);
         }
-      });
+      }
     }
     for (const b of pkgBundles.values()) {
       if (!listed.has(b.blob.name) && !channelRejected)
@@ -107,30 +102,15 @@ export function parseCatalog(files: readonly CatalogFile[], options: ParseCatalo
 }
 
 function toPackage(
-  p: PackageBlob,
-  channels: ReadonlyMap<string, ReadonlyMap<string, Located<ChannelBlob>>>,
-  bundles: ReadonlyMap<string, ReadonlyMap<string, Located<BundleBlob>>>,
+  p: PackageDecl,
+  channels: ReadonlyMap<string, ReadonlyMap<string, Located<ChannelDecl>>>,
+  bundles: ReadonlyMap<string, ReadonlyMap<string, Located<Bundle>>>,
 ): CatalogPackage {
   const chans = new Map<string, Channel>();
   for (const { blob } of channels.get(p.name)?.values() ?? []) {
-    const entries = blob.entries.map((e) => ({
-      name: e.name,
-      ...(e.replaces === undefined ? {} : { replaces: e.replaces }),
-      skips: e.skips ?? [],
-      ...(e.skipRange === undefined ? {} : { skipRange: e.skipRange }),
-    }));
-    chans.set(blob.name, buildChannel(p.name, blob.name, entries));
+    chans.set(blob.name, buildChannel(p.name, blob.name, blob.entries));
   }
   const bs = new Map<string, Bundle>();
-  for (const { blob } of bundles.get(p.name)?.values() ?? []) {
-    bs.set(blob.name, {
-      name: blob.name,
-      package: p.name,
-      version: bundleVersion(blob),
-      image: blob.image,
-      provides: bundleProvides(blob),
-      dependencies: bundleDependencies(blob),
-    });
-  }
+  for (const { blob } of bundles.get(p.name)?.values() ?? []) bs.set(blob.name, blob);
   return { name: p.name, defaultChannel: p.defaultChannel, channels: chans, bundles: bs };
 }

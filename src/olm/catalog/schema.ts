@@ -12,7 +12,7 @@ import { z } from 'zod';
  * True for a strict semantic version as OLM parses it (blang/semver `Parse`):
  * no `v` prefix, no surrounding spaces.
  */
-function isStrictSemver(v: string): boolean {
+export function isStrictSemver(v: string): boolean {
   return semver.valid(v) !== null && /^\d/.test(v) && v.trim() === v;
 }
 
@@ -121,37 +121,10 @@ export type BundleDependency =
   | { readonly type: 'package'; readonly packageName: string; readonly versionRange: string }
   | ({ readonly type: 'gvk' } & BundleApi);
 
-function apiOf(value: unknown): BundleApi | undefined {
+/** The API a `olm.gvk` or `olm.gvk.required` property's value names, if it has that shape. */
+export function apiOf(value: unknown): BundleApi | undefined {
   const v = value as Partial<Record<'group' | 'version' | 'kind', unknown>> | null;
   return v && typeof v.group === 'string' && typeof v.version === 'string' && typeof v.kind === 'string'
     ? { group: v.group, version: v.version, kind: v.kind }
     : undefined;
-}
-
-/** The APIs a bundle provides (its `olm.gvk` properties). */
-export function bundleProvides(blob: BundleBlob): BundleApi[] {
-  return blob.properties.flatMap((p) => {
-    const api = p.type === 'olm.gvk' ? apiOf(p.value) : undefined;
-    return api ? [api] : [];
-  });
-}
-
-/** The dependencies a bundle declares; a package requirement without a range takes any version. */
-export function bundleDependencies(blob: BundleBlob): BundleDependency[] {
-  return blob.properties.flatMap((p): BundleDependency[] => {
-    if (p.type === 'olm.gvk.required') {
-      const api = apiOf(p.value);
-      return api ? [{ type: 'gvk', ...api }] : [];
-    }
-    if (p.type !== 'olm.package.required') return [];
-    const v = p.value as { packageName?: unknown; versionRange?: unknown } | null;
-    if (!v || typeof v.packageName !== 'string') return [];
-    return [
-      {
-        type: 'package',
-        packageName: v.packageName,
-        versionRange: typeof v.versionRange === 'string' ? v.versionRange : '*',
-      },
-    ];
-  });
 }

@@ -4,7 +4,12 @@ import { Plan } from '../../src/plan/plan-result.js';
 import { forceOutOfBand, isManualManager } from '../../src/plan/out-of-band.js';
 import type { PlanItem } from '../../src/plan/types.js';
 
-const applied = { manager: 'groundwork', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1' };
+const applied = {
+  manager: 'groundwork',
+  operation: 'Apply' as const,
+  apiVersion: 'v1',
+  fieldsType: 'FieldsV1',
+};
 const conflicted = (name: string, managers: string[], managedFields = [applied]): PlanItem => ({
   id: `v1__ConfigMap__ns__${name}`,
   ref: { group: '', kind: 'ConfigMap', namespace: 'ns', name },

@@ -5,8 +5,7 @@ import type { ChangeAction } from '../apply/changeset.js';
 type ReconcileResult = 'applied' | 'noop' | 'failed';
 
 /** States counted by `groundwork_objects`: the change-set actions (deleted shown as pruned) plus drifted. */
-type ObjectState =
-  'created' | 'configured' | 'unchanged' | 'pruned' | 'skipped' | 'failed' | 'drifted';
+type ObjectState = 'created' | 'configured' | 'unchanged' | 'pruned' | 'skipped' | 'failed' | 'drifted';
 
 const OBJECT_STATES: readonly ObjectState[] = [
   'created',

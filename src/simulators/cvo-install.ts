@@ -89,10 +89,7 @@ export function versionHash(image: string): string {
 }
 
 /** The release the installer would write for `version`: from the graph when it has the node. */
-function releaseFor(
-  version: string,
-  opts: { image?: string; updateService?: UpdateService },
-): StatusRelease {
+function releaseFor(version: string, opts: { image?: string; updateService?: UpdateService }): StatusRelease {
   const node = opts.updateService?.release(version);
   const fromGraph = node ? statusRelease(node) : undefined;
   return {

@@ -88,10 +88,7 @@ export function renderPool(
  * Without an `osImageURL` from any config, the release's OS image is used (the MCO takes it from
  * the ControllerConfig), so each release renders differently.
  */
-function mergeConfigs(
-  configs: readonly K8sObject[],
-  releaseVersion?: string,
-): Record<string, unknown> {
+function mergeConfigs(configs: readonly K8sObject[], releaseVersion?: string): Record<string, unknown> {
   const ordered = [
     ...configs.filter((c) => c.metadata.labels?.[ROLE_LABEL] === 'worker'),
     ...configs.filter((c) => c.metadata.labels?.[ROLE_LABEL] !== 'worker'),

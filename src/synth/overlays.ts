@@ -222,10 +222,7 @@ function lineOf(layer: Layer, path: (string | number)[]): string {
 }
 
 /** Objects merge key by key; anything else from `over` replaces `base`. */
-function deepMerge(
-  base: Record<string, unknown>,
-  over: Record<string, unknown>,
-): Record<string, unknown> {
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
     out[k] =

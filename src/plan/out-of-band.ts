@@ -1,6 +1,6 @@
 import type { K8sObject } from '../core/object.js';
 import { appliedBy } from './ownership.js';
-import { Plan } from './plan-result.js';
+import type { Plan } from './plan-result.js';
 import type { PlanItem } from './types.js';
 
 /**
@@ -41,13 +41,5 @@ export function forceOutOfBand(plan: Plan, opts: { fieldManager: string }): Plan
       message: `restores ${conflicts.length} field(s) changed out of band by ${managers}`,
     };
   });
-  return new Plan({
-    platform: plan.platform,
-    overlay: plan.overlay,
-    ...(plan.revision ? { revision: plan.revision } : {}),
-    items,
-    failedLists: plan.failedLists,
-    desiredCount: plan.desiredCount,
-    inventorySize: plan.inventorySize,
-  });
+  return plan.withItems(items);
 }

@@ -8,7 +8,7 @@ interface PlanInit {
   platform: string;
   overlay: string;
   revision?: string;
-  items: PlanItem[];
+  items: readonly PlanItem[];
   failedLists: readonly { apiVersion: string; kind: string; namespace: string; message: string }[];
   desiredCount: number;
   inventorySize: number | undefined;
@@ -43,6 +43,19 @@ export class Plan {
     this.failedLists = init.failedLists;
     this.desiredCount = init.desiredCount;
     this.inventorySize = init.inventorySize;
+  }
+
+  /** The same plan with other items (put in apply order); every other field is kept. Pure. */
+  withItems(items: readonly PlanItem[]): Plan {
+    return new Plan({
+      platform: this.platform,
+      overlay: this.overlay,
+      ...(this.revision ? { revision: this.revision } : {}),
+      items,
+      failedLists: this.failedLists,
+      desiredCount: this.desiredCount,
+      inventorySize: this.inventorySize,
+    });
   }
 
   /** Items per action. */

@@ -5,6 +5,7 @@ import { ClusterObserver } from '../cluster/observer.js';
 import { errorMessage } from '../core/errors.js';
 import { HealthReport } from '../report/health-report.js';
 import type { Manifest } from '../synth/manifest.js';
+import type { ObjectId } from '../core/object-id.js';
 
 /** Kinds whose health is a rollout: what `apply --wait-workloads` waits for. */
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
@@ -17,10 +18,19 @@ const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 export async function healthAfterApply(
   session: ClusterSession,
   manifests: readonly Manifest[],
-  opts: { waitWorkloads: boolean; timeoutMs: number; signal?: AbortSignal; listener?: ApplyListener },
+  opts: {
+    waitWorkloads: boolean;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    listener?: ApplyListener;
+    /** Objects the apply skipped by design, with why: shown, not counted. @default none */
+    skipped?: ReadonlyMap<ObjectId, string>;
+  },
 ): Promise<{ report: HealthReport; notReady?: string }> {
   const wanted = ClusterObserver.wanted(manifests.map((m) => m.object));
-  const read = async () => new HealthReport(manifests, (await session.observer.observe(wanted)).live);
+  const skipped = opts.skipped ? { skipped: opts.skipped } : {};
+  const read = async () =>
+    new HealthReport(manifests, (await session.observer.observe(wanted)).live, skipped);
   let report = await read();
   if (!opts.waitWorkloads) return { report };
   const workloads = (r: HealthReport) =>

@@ -64,9 +64,17 @@ export function clusterVersionHook(opts: { graphs: readonly UpdateGraph[] }): St
     },
     async check(ctx) {
       const pending: string[] = [];
+      // No ClusterVersion (no CVO, as on a plain cluster): nothing will ever update, so the stage
+      // is not ready, and waiting would not change that.
+      const absent: string[] = [];
       for (const intent of intents(ctx)) {
         const live = await liveState(ctx, intent.name);
-        if (!live) continue;
+        if (!live) {
+          absent.push(
+            `ClusterVersion/${intent.name}: not in the cluster (no cluster-version operator to update it)`,
+          );
+          continue;
+        }
         const path = plannedPath(intent, live, opts.graphs);
         // From the live ClusterVersion alone, "not in the graph" means the update service has not
         // offered a step yet (the CVO refreshes availableUpdates after a channel change): wait.
@@ -90,7 +98,10 @@ export function clusterVersionHook(opts: { graphs: readonly UpdateGraph[] }): St
         if (result.failed) return { done: false, pending, failed: result.failed };
         if (result.pending) pending.push(result.pending);
       }
-      if (pending.length > 0 && !ctx.wait) return { done: false, pending, deferred: pending.join('; ') };
+      if (absent.length > 0 && pending.length === 0)
+        return { done: false, pending: absent, deferred: absent.join('; ') };
+      if (pending.length > 0 && !ctx.wait)
+        return { done: false, pending, deferred: [...pending, ...absent].join('; ') };
       return { done: pending.length === 0, pending } satisfies WaitCheck;
     },
   };

@@ -50,7 +50,8 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
       const live = await livePools(ctx);
       const watched = watchedPools(ctx.items, live);
       const rendered = await renderedConfigs(ctx, [...watched.keys()]);
-      const pending: string[] = [];
+      // A pool the platform's MachineConfigs need that the cluster lacks renders nothing: not ready.
+      const pending: string[] = missingPools(ctx.items, live);
       const deferred: string[] = [];
       for (const [pool, declared] of watched) {
         await enforceWindow(ctx, pool, now());
@@ -66,6 +67,28 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
       return { done: pending.length === 0, pending } satisfies WaitCheck;
     },
   };
+}
+
+/**
+ * The pools that select a platform MachineConfig (declared by the platform, or OpenShift's
+ * `master`/`worker`) but are not in the cluster, each as a pending line naming the MachineConfigs
+ * it would render. Pure. Empty when every such pool exists.
+ *
+ * @example missingPools(items, []) // ['MachineConfigPool/worker: not in the cluster (MachineConfig 50-chrony waits for it)']
+ */
+export function missingPools(items: readonly PlanItem[], live: readonly K8sObject[]): string[] {
+  const declared = items
+    .filter((i) => i.ref.kind === 'MachineConfigPool' && i.desired)
+    .map((i) => i.desired!);
+  const missing = new Map<string, string[]>();
+  for (const mc of items.filter((i) => i.ref.kind === 'MachineConfig' && i.desired))
+    for (const pool of poolsSelecting(mc.desired!, declared))
+      if (!live.some((p) => p.metadata.name === pool.name))
+        missing.set(pool.name, [...(missing.get(pool.name) ?? []), mc.ref.name]);
+  return [...missing].map(
+    ([pool, mcs]) =>
+      `MachineConfigPool/${pool}: not in the cluster (MachineConfig ${mcs.join(', ')} waits for it)`,
+  );
 }
 
 /**

@@ -8,39 +8,63 @@ import type { Manifest } from '../synth/manifest.js';
 interface HealthRow extends ObjectVerdict {
   id: ObjectId;
   stage: string;
+  /** Why the apply skipped it (e.g. the ClusterVersion Groundwork never creates); absent otherwise. */
+  skipped?: string;
+}
+
+/** What the report knows beyond the manifests and the live objects. */
+export interface HealthReportOptions {
+  /**
+   * Objects the apply skipped by design, with why: they are listed as skipped and do not decide the
+   * roll-up nor count as unhealthy. @default none
+   */
+  readonly skipped?: ReadonlyMap<ObjectId, string>;
 }
 
 /**
  * The health of every object of a platform after an apply, in apply order, with the roll-up
- * (worst first). A value: printed as a table, or as JSON. Objects not in the cluster are `Missing`.
+ * (worst first). A value: printed as a table, or as JSON. Objects not in the cluster are `Missing`;
+ * objects the apply skipped (`opts.skipped`) are shown as such and left out of the roll-up.
  */
 export class HealthReport {
   readonly rows: readonly HealthRow[];
   readonly overall: HealthVerdict;
 
-  constructor(manifests: readonly Manifest[], live: ReadonlyMap<ObjectId, K8sObject>) {
+  constructor(
+    manifests: readonly Manifest[],
+    live: ReadonlyMap<ObjectId, K8sObject>,
+    opts: HealthReportOptions = {},
+  ) {
     this.rows = manifests.map((m) => {
       const obj = live.get(m.id);
       const v = obj
         ? assessHealth(obj)
         : { status: 'Missing' as const, reason: 'NotFound', message: 'not in the cluster' };
-      return { id: m.id, stage: m.stage, subject: describeRef(refOf(m.object)), ...v };
+      const skipped = opts.skipped?.get(m.id);
+      return {
+        id: m.id,
+        stage: m.stage,
+        subject: describeRef(refOf(m.object)),
+        ...v,
+        ...(skipped !== undefined ? { skipped } : {}),
+      };
     });
-    this.overall = rollUp(this.rows);
+    this.overall = rollUp(this.rows.filter((r) => r.skipped === undefined));
   }
 
-  /** Rows that are not Healthy. */
+  /** Rows that are not Healthy, leaving out the objects the apply skipped. */
   get unhealthy(): HealthRow[] {
-    return this.rows.filter((r) => r.status !== 'Healthy');
+    return this.rows.filter((r) => r.status !== 'Healthy' && r.skipped === undefined);
   }
 
   toString(): string {
     const width = Math.min(64, Math.max(6, ...this.rows.map((r) => r.subject.length)));
     return [
       `Health: ${this.overall.status} (${this.overall.reason})`,
-      ...this.rows.map(
-        (r) =>
-          `  ${r.stage.padEnd(16)} ${r.subject.padEnd(width)} ${r.status.padEnd(11)} ${r.reason}${r.status === 'Healthy' ? '' : `: ${r.message}`}`,
+      ...this.rows.map((r) =>
+        r.skipped !== undefined
+          ? `  ${r.stage.padEnd(16)} ${r.subject.padEnd(width)} ${'skipped'.padEnd(11)} ${r.skipped}`
+          : `  ${r.stage.padEnd(16)} ${r.subject.padEnd(width)} ${r.status.padEnd(11)} ${r.reason}${r.status === 'Healthy' ? '' : `: ${r.message}`}`,
       ),
     ].join('\n');
   }
@@ -48,12 +72,13 @@ export class HealthReport {
   toJSON(): object {
     return {
       overall: this.overall,
-      objects: this.rows.map(({ id, stage, status, reason, message }) => ({
+      objects: this.rows.map(({ id, stage, status, reason, message, skipped }) => ({
         id,
         stage,
         status,
         reason,
         message,
+        ...(skipped !== undefined ? { skipped } : {}),
       })),
     };
   }

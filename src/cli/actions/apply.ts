@@ -77,6 +77,11 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
           timeoutMs: parseDuration(flags.timeout),
           signal: controller.signal,
           listener: progress,
+          skipped: new Map(
+            changes.entries
+              .filter((e) => e.action === 'skipped')
+              .map((e) => [e.id, `${e.code ?? 'Skipped'}${e.message ? `: ${e.message}` : ''}`]),
+          ),
         });
     const format = outputOf(flags);
     if (format === 'json' || format === 'yaml')

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
 import { eventually, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
+import { agentOptions } from '../harness/agent-run.js';
 
 // A control plane of its own: its apiserver is restarted mid-apply.
 const dedicated = useDedicatedControlPlane();
@@ -20,16 +21,7 @@ describe('the agent and an apiserver restart', () => {
       Array.from({ length: 300 }, (_, i) => [`cm-${String(i).padStart(3, '0')}`, String(i)]),
     );
     await repo.publish({ namespace: ns, items }, {}, 'many objects');
-    const agent = await startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: 'self-heal',
-      intervalMs: 500,
-      namespace: ns,
-      kubeconfig: cluster.kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: memoryLogger().log,
-    });
+    const agent = await startAgent(agentOptions(cluster, repo, { log: memoryLogger().log }));
     stops.push(() => agent.stop());
     const count = async () => {
       const list = await cluster.client.request<{ items: { metadata: { name: string } }[] }>(

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
-import { eventually, useCluster } from '../harness/cluster.js';
+import { useCluster } from '../harness/cluster.js';
 import { memoryLogger, platformRepo, PLATFORM_MAIN } from '../harness/agent-repo.js';
+import { agentOptions, appliedRevision, stalledOnSynth, syncStatus } from '../harness/agent-run.js';
 
 // The secret where the red team found the agent's token: in the agent's environment (the bundler,
 // started by this process, inherits it) and in a file outside any checkout. The synth bundle
@@ -42,46 +43,13 @@ describe('the agent, given a commit whose platform imports files outside the che
     const ns = cluster.namespace;
     const repo = await platformRepo(`o${ns.slice(-6)}`);
     const logs = memoryLogger();
-    const agent = await startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: 'self-heal',
-      intervalMs: 500,
-      namespace: ns,
-      kubeconfig: cluster.kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: logs.log,
-      debounceMs: 50,
-    });
+    const agent = await startAgent(agentOptions(cluster, repo, { log: logs.log, debounceMs: 50 }));
     try {
-      const status = async () =>
-        (
-          await cluster.client.request<{
-            items: {
-              status?: {
-                lastAppliedRevision?: string;
-                conditions?: { type: string; status: string; reason: string; message: string }[];
-              };
-            }[];
-          }>('GET', `/apis/groundwork.io/v1alpha1/namespaces/${ns}/platformsyncs`)
-        ).items[0]?.status;
       const good = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'good');
-      await eventually(
-        async () => ((await status())?.lastAppliedRevision === `main@sha1:${good}` ? true : undefined),
-        30_000,
-        'the good revision applied',
-      );
+      await appliedRevision(cluster, good, 'the good revision applied');
 
       await repo.publish({ namespace: ns, items: { a: '2' } }, { 'platform/main.ts': stealing }, 'steal');
-      const stalled = await eventually(
-        async () => {
-          const s = await status();
-          const c = s?.conditions?.find((x) => x.type === 'Stalled');
-          return c?.status === 'True' && c.reason === 'SynthFailed' ? { s, c } : undefined;
-        },
-        30_000,
-        'Stalled on the stealing commit',
-      );
+      const stalled = await stalledOnSynth(cluster, 'Stalled on the stealing commit');
       expect(stalled.c.message).toMatch(/^platform\/main\.ts:[12]: import '/);
       expect(stalled.c.message).toContain('outside the repository');
       expect(stalled.s?.lastAppliedRevision).toBe(`main@sha1:${good}`);
@@ -100,7 +68,7 @@ describe('the agent, given a commit whose platform imports files outside the che
         .filter((e) => e.isFile())
         .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'));
       expect(cached.length).toBeGreaterThan(0); // the good revision's bundle
-      for (const text of [JSON.stringify(await status()), events, logs.text(), ...cached])
+      for (const text of [JSON.stringify(await syncStatus(cluster)), events, logs.text(), ...cached])
         expect(text).not.toContain(SECRET);
     } finally {
       await agent.stop();

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
-import { eventually, useCluster } from '../harness/cluster.js';
+import { useCluster } from '../harness/cluster.js';
 import { memoryLogger, platformRepo, PLATFORM_MAIN } from '../harness/agent-repo.js';
+import { agentOptions, appliedRevision, stalledOnSynth, syncStatus } from '../harness/agent-run.js';
 
 // A committed symbolic link out of the repository (issue 19 item 2): the overlay the agent follows
 // links to a file outside any checkout, holding a planted secret. YAML reads the file as a mapping
@@ -17,41 +18,15 @@ writeFileSync(OUTSIDE, `root:${SECRET}:19000:0:99999:7:::\nadmin:${SECRET}-2:190
 
 const cluster = useCluster({ namespacePrefix: 'gw-symlink' });
 
-interface Status {
-  lastAppliedRevision?: string;
-  conditions?: { type: string; status: string; reason: string; message: string }[];
-}
-
 describe('the agent, given a commit that links its overlay to a file outside the repository', () => {
   it('fails synth naming the link, keeps the previous revision, and shows no line of the file', async () => {
     const ns = cluster.namespace;
     const repo = await platformRepo(`l${ns.slice(-6)}`);
     const logs = memoryLogger();
-    const agent = await startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: 'self-heal',
-      intervalMs: 500,
-      namespace: ns,
-      kubeconfig: cluster.kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: logs.log,
-      debounceMs: 50,
-    });
+    const agent = await startAgent(agentOptions(cluster, repo, { log: logs.log, debounceMs: 50 }));
     try {
-      const status = async () =>
-        (
-          await cluster.client.request<{ items: { status?: Status }[] }>(
-            'GET',
-            `/apis/groundwork.io/v1alpha1/namespaces/${ns}/platformsyncs`,
-          )
-        ).items[0]?.status;
       const good = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'good');
-      await eventually(
-        async () => ((await status())?.lastAppliedRevision === `main@sha1:${good}` ? true : undefined),
-        30_000,
-        'the good revision applied',
-      );
+      await appliedRevision(cluster, good, 'the good revision applied');
 
       // The overlay becomes a link to the file outside, committed as a link; values become strict.
       const strict = PLATFORM_MAIN.replace('  }),\n  build(scope, v)', '  }).strict(),\n  build(scope, v)');
@@ -62,15 +37,7 @@ describe('the agent, given a commit that links its overlay to a file outside the
       symlinkSync(OUTSIDE, overlay);
       repo.repo.commit('link the overlay out');
       await repo.repo.push();
-      const stalled = await eventually(
-        async () => {
-          const s = await status();
-          const c = s?.conditions?.find((x) => x.type === 'Stalled');
-          return c?.status === 'True' && c.reason === 'SynthFailed' ? { s, c } : undefined;
-        },
-        30_000,
-        'Stalled on the linking commit',
-      );
+      const stalled = await stalledOnSynth(cluster, 'Stalled on the linking commit');
       expect(stalled.c.message).toContain('overlays/test.yaml: symbolic link leads outside the repository');
       expect(stalled.s?.lastAppliedRevision).toBe(`main@sha1:${good}`);
 
@@ -78,7 +45,7 @@ describe('the agent, given a commit that links its overlay to a file outside the
         await cluster.client.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`),
       );
       expect(logs.text()).toContain('overlays/test.yaml: symbolic link leads outside the repository');
-      for (const text of [JSON.stringify(await status()), events, logs.text()])
+      for (const text of [JSON.stringify(await syncStatus(cluster)), events, logs.text()])
         expect(text).not.toContain(SECRET);
     } finally {
       await agent.stop();

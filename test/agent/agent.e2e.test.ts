@@ -4,6 +4,7 @@ import type { K8sObject } from '../../src/core/object.js';
 import { auditedWrites, auditOffset, eventually, useCluster } from '../harness/cluster.js';
 import { listRequests } from '../../src/cluster/list.js';
 import { memoryLogger, platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
+import { agentOptions } from '../harness/agent-run.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-agent' });
 const cleanups: (() => Promise<void>)[] = [];
@@ -33,18 +34,14 @@ async function setup(
   );
   const logs = memoryLogger();
   const start = () =>
-    startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: opts.mode ?? 'self-heal',
-      intervalMs: 500,
-      namespace: ns,
-      kubeconfig: cluster.kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: logs.log,
-      debounceMs: 50,
-      ...(opts.fullPlanEveryMs !== undefined ? { fullPlanEveryMs: opts.fullPlanEveryMs } : {}),
-    });
+    startAgent(
+      agentOptions(cluster, repo, {
+        mode: opts.mode ?? 'self-heal',
+        log: logs.log,
+        debounceMs: 50,
+        ...(opts.fullPlanEveryMs !== undefined ? { fullPlanEveryMs: opts.fullPlanEveryMs } : {}),
+      }),
+    );
   const agent = await start();
   cleanups.push(() => agent.stop());
   return { ns, repo, agent, logs, start };

@@ -6,6 +6,7 @@ import { INVENTORY_NAMESPACE, inventoryName } from '../../src/apply/inventory.js
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
+import { agentOptions } from '../harness/agent-run.js';
 import { eventually, ssa, useCluster } from '../harness/cluster.js';
 import { serviceAccountKubeconfig } from '../harness/service-account.js';
 
@@ -104,20 +105,16 @@ describe("groundwork bootstrap: least-privilege RBAC, as the agent's own token s
 
     // The agent itself, on that token: converges, records its inventory, leads through its Lease.
     const logs = memoryLogger();
-    const agent = await startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: 'self-heal',
-      intervalMs: 500,
-      namespace: ns,
-      syncName: name,
-      kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: logs.log,
-      debounceMs: 50,
-      maxPruneShare: 1,
-      leaderElection: { leaseDurationMs: 15_000 },
-    });
+    const agent = await startAgent(
+      agentOptions(cluster, repo, {
+        syncName: name,
+        kubeconfig,
+        log: logs.log,
+        debounceMs: 50,
+        maxPruneShare: 1,
+        leaderElection: { leaseDurationMs: 15_000 },
+      }),
+    );
     cleanups.push(() => agent.stop());
     const liveSecret = (namespace: string) =>
       admin.request<{ data?: Record<string, string> }>(

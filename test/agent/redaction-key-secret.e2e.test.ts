@@ -8,6 +8,7 @@ import { hasCode } from '../../src/core/errors.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { redactionTag } from '../../src/core/redaction-key.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
+import { agentOptions } from '../harness/agent-run.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { serviceAccountKubeconfig } from '../harness/service-account.js';
 
@@ -107,17 +108,9 @@ describe('the agent', () => {
     const repo = await platformRepo(`r${ns.slice(-6)}`);
     cleanups.push(() => repo.stop());
     await repo.publish({ namespace: ns, items: {}, secret: 'first-value' }, {}, 'a secret');
-    const agent = await startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: 'detect-only',
-      intervalMs: 500,
-      namespace: ns,
-      kubeconfig: cluster.kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: memoryLogger().log,
-      debounceMs: 50,
-    });
+    const agent = await startAgent(
+      agentOptions(cluster, repo, { mode: 'detect-only', log: memoryLogger().log, debounceMs: 50 }),
+    );
     cleanups.push(() => agent.stop());
     const creds = `/api/v1/namespaces/${ns}/secrets/creds`;
     const live = await eventually(

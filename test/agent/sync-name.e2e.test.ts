@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
+import { agentOptions } from '../harness/agent-run.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-sync-name' });
 const cleanups: (() => Promise<void>)[] = [];
@@ -21,16 +22,9 @@ describe('the PlatformSync name', () => {
     cleanups.push(() => repo.stop());
     // The first revision fails validation: no synth result ever names the platform.
     await repo.publish({ namespace: ns, items: { a: '1' }, approval: 'manual' }, {}, 'broken first');
-    const agent = await startAgent({
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      mode: 'detect-only',
-      intervalMs: 500,
-      namespace: ns,
-      kubeconfig: cluster.kubeconfig,
-      cacheDir: `${repo.repo.workDir}-cache`,
-      log: memoryLogger().log,
-    });
+    const agent = await startAgent(
+      agentOptions(cluster, repo, { mode: 'detect-only', log: memoryLogger().log }),
+    );
     cleanups.push(() => agent.stop());
     const list = () =>
       cluster.client.request<SyncList>('GET', `/apis/groundwork.io/v1alpha1/namespaces/${ns}/platformsyncs`);

@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import type { Construct, IConstruct } from 'constructs';
 import { z } from 'zod';
 import { ANNOTATIONS } from '../core/annotations.js';
+import { validateObjectNames } from './object-names.js';
 import { Validation, validateProps } from './validation.js';
 
 const PLATFORM = Symbol.for('groundwork.Platform');
@@ -85,11 +86,13 @@ export class Platform extends Chart {
     this.ignoreRules.push(rule);
   }
 
-  /** Runs finalizers (in registration order) and expands ignore rules. Idempotent. */
+  /** Runs finalizers (in registration order), checks object names and expands ignore rules. Idempotent. */
   finalize(): void {
     if (this.finalized) return;
     this.finalized = true;
     for (const fn of this.finalizers.values()) fn();
+    // After the finalizers: they may add objects.
+    validateObjectNames(this);
     for (const obj of this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
       const pointers = this.ignoreRules.filter((r) => matches(r, obj)).flatMap((r) => r.pointers);
       if (pointers.length === 0) continue;

@@ -4,7 +4,8 @@ import { toYaml } from '../../synth/canonical.js';
 import type { Manifest } from '../../synth/manifest.js';
 import type { SynthResult } from '../../synth/synthesize.js';
 import type { ValidationIssue } from '../../synth/validation.js';
-import { pairManifests, stageOfPair, type ManifestPair } from './manifest-pair.js';
+import { isKind, pairManifests, stageOfPair, type ManifestPair } from './manifest-pair.js';
+import { machineConfigDiff } from './machine-config-diff.js';
 import { redactSecret } from './redact-secret.js';
 import { compareRiskNotes, type RiskNote } from './risk-note.js';
 import { clusterVersionRisks } from './risks/cluster-version.js';
@@ -28,6 +29,11 @@ export interface ObjectChange {
   source: string;
   /** Unified diff of the canonical YAML, Secret values redacted. */
   diff: string;
+  /**
+   * MachineConfigs only: the diff of what the node gets, decoded (files, units, dropins, kernel
+   * arguments; see `machineConfigDiff`). Absent for other kinds and when only metadata changed.
+   */
+  nodeDiff?: string;
 }
 
 /** Added, changed and removed counts of one kind. */
@@ -114,6 +120,9 @@ function withSources(notes: readonly RiskNote[], pairs: readonly ManifestPair[])
 
 function toChange(pair: ManifestPair): ObjectChange {
   const name = describeRef(pair.ref);
+  const nodeDiff = isKind(pair, 'machineconfiguration.openshift.io', 'MachineConfig')
+    ? machineConfigDiff(pair.base?.object, pair.head?.object)
+    : '';
   return {
     action: pair.action as ObjectChange['action'],
     id: pair.id,
@@ -125,6 +134,7 @@ function toChange(pair: ManifestPair): ObjectChange {
       fromName: pair.base ? `base/${name}` : '/dev/null',
       toName: pair.head ? `head/${name}` : '/dev/null',
     }),
+    ...(nodeDiff ? { nodeDiff } : {}),
   };
 }
 

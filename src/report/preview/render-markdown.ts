@@ -154,7 +154,9 @@ function overlaySection(o: OverlayPreview): Section {
     const title = `<b>${c.action}</b> <code>${html(c.object)}</code> from <code>${html(c.source)}</code>`;
     return {
       short: `- ${c.action} ${code(c.object)} from ${code(c.source)} (diff left out)\n`,
-      full: `<details><summary>${title}</summary>\n\n${fence(c.diff, 'diff')}\n\n</details>\n\n`,
+      full: c.nodeDiff
+        ? `<details><summary>${title}</summary>\n\nOn the node (files decoded):\n\n${fence(c.nodeDiff, 'diff')}\n\n<details><summary>Object diff</summary>\n\n${fence(c.diff, 'diff')}\n\n</details>\n\n</details>\n\n`
+        : `<details><summary>${title}</summary>\n\n${fence(c.diff, 'diff')}\n\n</details>\n\n`,
     };
   });
   return { text: `${lines.join('\n')}\n`, changes };

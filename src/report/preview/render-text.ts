@@ -49,12 +49,14 @@ export function previewText(p: PreviewData): string {
       lines.push(
         `    ${c.action === 'added' ? '+' : c.action === 'removed' ? '-' : '~'} ${c.object} (from ${c.source})`,
       );
-      lines.push(
-        ...c.diff
+      const indent = (diff: string): string[] =>
+        diff
           .trimEnd()
           .split('\n')
-          .map((l) => `        ${l}`),
-      );
+          .map((l) => `        ${l}`);
+      if (c.nodeDiff)
+        lines.push('      on the node (files decoded):', ...indent(c.nodeDiff), '      object diff:');
+      lines.push(...indent(c.diff));
     }
   }
   return `${lines.join('\n')}\n`;

@@ -2,9 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GroundworkError } from '../../src/core/errors.js';
 import { detectLauncher } from '../../src/synth/child/isolation.js';
-import { synthesizeInChild } from '../../src/synth/child/run-in-child.js';
+import { childSynthError } from '../harness/child-synth.js';
 import { BIN } from '../harness/cli.js';
 import { platformDir } from '../harness/platform-dir.js';
 
@@ -20,16 +19,6 @@ export default definePlatform({
   },
 });
 `;
-
-/** The error `synthesizeInChild` rejects with. */
-async function synthError(dir: string, opts: { pidNamespace: boolean }): Promise<GroundworkError> {
-  const err = await synthesizeInChild({ dir, overlay: 'dev', cache: false, ...opts }).then(
-    () => new Error('synth succeeded'),
-    (e: unknown) => e,
-  );
-  if (!(err instanceof GroundworkError)) throw err;
-  return err;
-}
 
 const alive = (pid: number) => {
   try {
@@ -72,7 +61,7 @@ describe('platform code cannot signal other processes', () => {
       async (_what, top, message) => {
         const pid = String(victim.pid);
         const dir = platformDir(platform(top.replace('VICTIM', pid)));
-        const err = await synthError(dir, { pidNamespace });
+        const err = await childSynthError(dir, { pidNamespace });
         expect(err.code).toBe('NotPermitted');
         expect(err.message).toMatch(
           new RegExp(

@@ -49,7 +49,9 @@ const schema = z
   .object({
     name: z
       .string()
-      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label')
+      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
+        error: (iss) => `${quoteName(iss.input)} is not a DNS label (lowercase letters, digits, -)`,
+      })
       .max(40),
     entry: z.string().default('platform/main.ts'),
     overlays: repositoryPath.default('overlays'),
@@ -59,6 +61,12 @@ const schema = z
     environments: environmentsSchema.default([]),
   })
   .strict();
+
+/** A value as an error quotes it: JSON, cut at 64 characters (a name, never a file's content). */
+export function quoteName(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(value);
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
+}
 
 /**
  * Reads and validates `<dir>/groundwork.yaml`; throws `InvalidConfig` naming the file and keys
@@ -105,16 +113,23 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
         const node = doc.getIn(path.slice(0, len) as (string | number)[], true) as
           { range?: [number, number, number] } | undefined;
         const offset = node?.range?.[0];
-        if (offset !== undefined) return `${CONFIG_FILE}:${lines.linePos(offset).line}: `;
+        if (offset !== undefined) return lines.linePos(offset).line;
       }
-      return '';
+      return undefined;
     };
+    const issues = parsed.error.issues;
+    const only = issues.length === 1 ? lineOf(issues[0]!.path) : undefined;
     throw new GroundworkError({
       code: 'InvalidConfig',
-      subject: CONFIG_FILE,
-      message: parsed.error.issues
-        .map((i) => `${lineOf(i.path)}${formatPath(i.path) || '(root)'}: ${i.message}`)
+      // One problem: the file and its line are the subject; several: each names its line.
+      subject: only !== undefined ? `${CONFIG_FILE}:${only}` : CONFIG_FILE,
+      message: issues
+        .map((i) => {
+          const line = issues.length === 1 ? undefined : lineOf(i.path);
+          return `${line !== undefined ? `line ${line}: ` : ''}${formatPath(i.path) || '(root)'}: ${i.message}`;
+        })
         .join('; '),
+      fix: `correct ${CONFIG_FILE} as said; its keys are name, entry, overlays, defaultOverlay, catalogs, graphs and environments`,
     });
   }
   return { ...parsed.data, environments: toEnvironments(parsed.data.environments) };

@@ -36,7 +36,13 @@ export function soakMs(text: string): number {
 
 const environmentSchema = z
   .object({
-    name: z.string().regex(DNS_LABEL, 'must be a DNS label (lowercase letters, digits, -)').max(40),
+    name: z
+      .string()
+      .regex(DNS_LABEL, {
+        error: (iss) =>
+          `${JSON.stringify(String(iss.input).slice(0, 64))} is not a DNS label (lowercase letters, digits, -)`,
+      })
+      .max(40),
     overlays: z.array(z.string().min(1)).min(1, 'list the overlays (clusters) of this environment'),
     ref: z.string().regex(BRANCH, 'must be a branch name, e.g. main or env/prod'),
     promotedFrom: z.string().optional(),

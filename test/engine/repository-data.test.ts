@@ -41,9 +41,12 @@ describe('paths in groundwork.yaml stay in the checkout', () => {
     const dir = repo('overlays: ../../..\n');
     const r = await groundwork(['synth', '--dir', dir]);
     expect(r.code).toBe(2);
+    // The file and line once, then the key, then a fix.
     expect(r.stderr).toContain(
-      'groundwork.yaml: groundwork.yaml:2: overlays: must be a path inside the repository: relative, without ".." segments',
+      'groundwork.yaml:2: overlays: must be a path inside the repository: relative, without ".." segments',
     );
+    expect(r.stderr).not.toContain('groundwork.yaml: groundwork.yaml');
+    expect(r.stderr).toMatch(/fix: correct groundwork\.yaml/);
     expect(r.stderr).not.toMatch(/\n\s+at |restricted/);
   });
 

@@ -23,7 +23,15 @@ export interface CommandObservation {
  */
 export async function synthAndObserve(
   flags: ClusterFlags,
-  opts: { force?: boolean } = {},
+  opts: {
+    force?: boolean;
+    /**
+     * A platform with Subscriptions on a cluster where no OLM acts (`olmNotServed`): `fail` throws
+     * `OlmNotServed` before anything is planned (apply, which would wait for CSVs in vain), `warn`
+     * prints it on stderr. @default 'warn'
+     */
+    olm?: 'fail' | 'warn';
+  } = {},
 ): Promise<CommandObservation | undefined> {
   const synthesis = settle(synthForCommand(flags));
   const [{ openSession }, { observeAndPlan }, { describeWorkTree }] = await Promise.all([
@@ -37,6 +45,7 @@ export async function synthAndObserve(
   const revision = unwrap(await described);
   const session = await openSession(flags);
   try {
+    await checkOlm(session, synth, opts.olm ?? 'warn');
     const observed = await observeAndPlan(session, synth, { revision, force: opts.force ?? false });
     warnUnavailableApis(observed.unavailableApis);
     return { synth, session, revision, observed };
@@ -44,6 +53,17 @@ export async function synthAndObserve(
     session.client.close();
     throw err;
   }
+}
+
+/** Says at once when the platform's Subscriptions would wait for an OLM the cluster does not run. */
+async function checkOlm(session: ClusterSession, synth: SynthResult, mode: 'fail' | 'warn'): Promise<void> {
+  if (!synth.manifests.some((m) => m.object.kind === 'Subscription')) return;
+  const { observeOlm, olmNotServed } = await import('../cluster/olm-served.js');
+  const presence = await observeOlm(session.client);
+  const problem = presence && olmNotServed(synth.manifests, presence);
+  if (!problem) return;
+  if (mode === 'fail') throw problem;
+  process.stderr.write(`warning: ${problem.toString()}\n`);
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -13,9 +13,19 @@ import { silentProgress, type Progress } from './progress.js';
 import { checkCrdDirs } from './crd-dirs.js';
 
 /** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */
-interface InstanceState extends ControlPlaneInfo {
+export interface InstanceState extends ControlPlaneInfo {
   name: string;
   crds: string[];
+  /** The detached `groundwork cluster simulate` process of `cluster up --openshift`, if any. */
+  simulators?: SimulatorsProcess;
+}
+
+/** A detached Node process playing OLM, the CVO and the MCO against the instance. */
+export interface SimulatorsProcess {
+  pid: number;
+  /** The Node binary it runs (checked against `/proc/<pid>/cmdline` before it is signalled). */
+  binary: string;
+  logFile: string;
 }
 
 interface InstanceStatus {
@@ -45,7 +55,9 @@ export async function upInstance(
 ): Promise<{ state: InstanceState; started: boolean }> {
   checkCrdDirs(opts.crdDirs); // before anything starts: a wrong --crds is an input error
   const existing = await readInstance(name);
-  if (existing && processesOf(existing).every((p) => p.alive)) return { state: existing, started: false };
+  // The simulators are not part of the control plane: `up --openshift` restarts them on their own.
+  const controlPlane = existing && processesOf(existing).filter((p) => p.name !== 'openshift-simulators');
+  if (existing && controlPlane?.every((p) => p.alive)) return { state: existing, started: false };
   if (existing) await downInstance(name);
   const progress = opts.progress ?? silentProgress;
   const workDir = clusterStateDir(name);
@@ -65,6 +77,19 @@ export async function upInstance(
     await cp.stop();
     throw err;
   }
+}
+
+/** Records the simulators process of a running instance, so `down` and `status` see it. */
+export async function recordSimulators(name: string, simulators: SimulatorsProcess): Promise<void> {
+  const state = await readInstance(name);
+  if (!state) throw notRunning(name);
+  await writeFile(stateFile(name), `${JSON.stringify({ ...state, simulators }, null, 2)}\n`);
+}
+
+/** Whether the instance's recorded simulators process still runs. */
+export function simulatorsAlive(state: InstanceState): boolean {
+  const sim = state.simulators;
+  return sim !== undefined && isAlive(sim.pid) && commandMatches(sim.pid, sim.binary);
 }
 
 /**
@@ -115,6 +140,9 @@ function processesOf(state: InstanceState): { name: string; pid: number; binary:
       binary: state.binaries.kubeControllerManager,
     });
   }
+  // Last, so `down` (which stops in reverse) ends the simulators before the apiserver they talk to.
+  if (state.simulators)
+    list.push({ name: 'openshift-simulators', pid: state.simulators.pid, binary: state.simulators.binary });
   return list.map((p) => ({ ...p, alive: isAlive(p.pid) && commandMatches(p.pid, p.binary) }));
 }
 

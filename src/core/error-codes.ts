@@ -134,6 +134,9 @@ export const ERROR_CODES = [
   'GoNotFound',
   // cli
   'InitWouldOverwrite',
+  'InvalidGroundworkVersion',
+  'OlmNotServed',
+  'SimulatorsFailed',
   'InvalidFlag',
   'MissingFlag',
   'NoCatalog',

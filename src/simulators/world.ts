@@ -5,7 +5,7 @@ import { PATHS } from './api.js';
 import { createClusterOperators, installClusterVersion } from './cvo-install.js';
 import { CvoSimulator } from './cvo.js';
 import { McoSimulator } from './mco.js';
-import { loadSimulatorCatalog, type SyntheticPackage } from './olm-catalog.js';
+import { loadSimulatorCatalog, mergeCatalogs, type SyntheticPackage } from './olm-catalog.js';
 import { OlmSimulator } from './olm.js';
 import { UpdateService, type CincinnatiGraph } from './cincinnati.js';
 import { updateServiceGraph } from './update-service.js';
@@ -17,7 +17,7 @@ interface SimulatedOpenShiftOptions {
   version?: string;
   /** `spec.channel` at install. @default 'stable-4.14' */
   channel?: string;
-  /** FBC directories/files served by the `community-operators` CatalogSource. */
+  /** FBC directories/files served by the `community-operators` CatalogSource (merged; `[]`: an empty catalog). @default not served */
   communityCatalogs?: string[];
   /** Packages served by `redhat-operators` (no FBC files for them). @default OpenShift GitOps and cert-manager */
   redhatPackages?: SyntheticPackage[];
@@ -92,9 +92,11 @@ export class SimulatedOpenShift {
     );
     const version = opts.version ?? '4.14.38';
     await baseline(client, { version, channel: opts.channel ?? 'stable-4.14', updateService });
-    const community = opts.communityCatalogs?.length
-      ? await loadSimulatorCatalog(opts.communityCatalogs[0]!)
-      : undefined;
+    // Every directory given is served by the one `community-operators` source (a package in two: the later wins).
+    const loaded = await Promise.all((opts.communityCatalogs ?? []).map((c) => loadSimulatorCatalog(c)));
+    // An empty list serves an empty catalog (the source is READY, as on a cluster), none: not served.
+    const empty = { catalog: { packages: new Map() }, ownedCRDs: new Map() };
+    const community = opts.communityCatalogs ? loaded.reduce(mergeCatalogs, empty) : undefined;
     const olm = new OlmSimulator(client, {
       catalogs: community ? { 'openshift-marketplace/community-operators': community } : {},
       synthetic: (opts.redhatPackages ?? REDHAT_PACKAGES).map((p) => ({

@@ -30,6 +30,25 @@ async function scaffold(): Promise<string> {
   return dir;
 }
 
+/**
+ * A CatalogSource in the test's namespace with a status, as OLM writes one, served by nothing: apply
+ * takes OLM as running (see olmNotServed) and waits for the operator's CSV, which nobody installs.
+ */
+async function olmSeemsToRun(): Promise<void> {
+  const path = `/apis/operators.coreos.com/v1alpha1/namespaces/${cluster.namespace}/catalogsources`;
+  const body = {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'CatalogSource',
+    metadata: { name: 'silent', namespace: cluster.namespace },
+    spec: { sourceType: 'grpc', image: 'registry.invalid/none:1' },
+  };
+  await cluster.client.request('POST', path, { body }).catch(() => undefined); // exists: fine
+  await cluster.client.request('PATCH', `${path}/silent/status`, {
+    body: { status: { connectionState: { lastObservedState: 'TRANSIENT_FAILURE' } } },
+    contentType: 'application/merge-patch+json',
+  });
+}
+
 /** Seconds a progress line says its wait has lasted (`waiting 12.5s for ...`, `waiting 1m05s for ...`). */
 function elapsedOf(line: string): number {
   const [, m, s] = /waiting (?:(\d+)m)?([\d.]+)s for/.exec(line)!;
@@ -69,6 +88,7 @@ describe('progress output in every terminal shape', () => {
 
   it('SIGTERM ends an apply that is waiting, on a 0-column terminal', async () => {
     const repo = await scaffold();
+    await olmSeemsToRun();
     const log = join(repo, '..', 'terminal.log');
     // Nothing plays OLM here: the wait for the operator's CSV would last the whole timeout.
     const run = onTerminal('cols 0 rows 0', ['apply', '--timeout', '10m'], repo, log);
@@ -90,6 +110,7 @@ describe('progress output in every terminal shape', () => {
 
   it('without a terminal, a long wait prints one progress line per interval, and SIGTERM ends it', async () => {
     const repo = await scaffold();
+    await olmSeemsToRun();
     // The process's clock runs ten times as fast (test/harness/fast-clock.mjs): the 30 s interval of
     // plain progress lines passes in 3 s, and the wait reports progress at each of its polls.
     const child = spawn(process.execPath, ['--import', fastClock, bin, 'apply', '--timeout', '10m'], {

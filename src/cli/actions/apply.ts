@@ -33,7 +33,8 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
     { applyProgress },
     { healthAfterApply },
   ] = await Promise.all([
-    synthAndObserve(flags, { force: flags.forceConflicts ?? false }),
+    // Waiting for CSVs no OLM will install would take the whole --timeout: refused at once.
+    synthAndObserve(flags, { force: flags.forceConflicts ?? false, olm: flags.wait ? 'fail' : 'warn' }),
     import('../../engine/domains.js'),
     import('../../engine/reconcile.js'),
     import('../apply-progress.js'),

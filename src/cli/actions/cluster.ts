@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { defaultCrdDirs } from '../../controlplane/crd-dirs.js';
 import {
   downInstance,
@@ -9,17 +10,38 @@ import {
 } from '../../controlplane/instance.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
+import { openshiftVersionOf, startSimulators } from './cluster-openshift.js';
 import { outputOf } from '../output.js';
 import { terminalProgress } from '../progress.js';
 import { render } from '../render.js';
 
-/** `cluster up`: starts (building once) the local control plane and says how to use it. */
-export async function runClusterUp(opts: { name: string; crds?: string[] }): Promise<void> {
+/**
+ * `cluster up`: starts (building once) the local control plane and says how to use it; with
+ * `--openshift [VERSION]` also the detached OLM/CVO/MCO simulators (see `startSimulators`).
+ */
+export async function runClusterUp(opts: {
+  name: string;
+  crds?: string[];
+  openshift?: string | true;
+  dir?: string;
+}): Promise<void> {
+  // A bad version is an input error: refused before anything starts.
+  const version = opts.openshift === undefined ? undefined : openshiftVersionOf(opts.openshift);
+  const progress = terminalProgress();
   const { state, started } = await upInstance(opts.name, {
     crdDirs: opts.crds ?? defaultCrdDirs(),
-    progress: terminalProgress(),
+    progress,
   });
   const out = process.stdout;
+  if (version) {
+    progress.start(`starting the OLM, CVO and MCO simulators (OpenShift ${version})`);
+    const sim = await startSimulators({ name: opts.name, dir: resolve(opts.dir ?? '.'), version });
+    progress.succeed(
+      sim.started
+        ? `simulators running (pid ${sim.state.simulators?.pid}, log ${sim.state.simulators?.logFile})`
+        : `simulators already running (pid ${sim.state.simulators?.pid})`,
+    );
+  }
   out.write(
     started
       ? `Local control plane "${state.name}" is up.\n`
@@ -40,7 +62,7 @@ export async function runClusterDown(opts: { name: string }): Promise<void> {
   const state = await downInstance(opts.name);
   process.stdout.write(
     state
-      ? `Stopped "${opts.name}" (pids ${Object.values(state.pids).join(', ')}).\n`
+      ? `Stopped "${opts.name}" (pids ${[...Object.values(state.pids), ...(state.simulators ? [state.simulators.pid] : [])].join(', ')}).\n`
       : `No instance "${opts.name}".\n`,
   );
 }

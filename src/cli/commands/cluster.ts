@@ -18,8 +18,25 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
       '--crds <dir...>',
       'CRD directories to install (default: the OLM and OpenShift CRDs in data/crds, and crds/)',
     )
-    .action(async (opts: { name: string; crds?: string[] }) =>
+    .option(
+      '--openshift [version]',
+      'also run the OLM, CVO and MCO simulators (a fresh OpenShift, default 4.14.38) until `cluster down`, serving the catalogs groundwork.yaml names',
+    )
+    .option('--dir <dir>', "the platform repository whose groundwork.yaml's catalogs are served", '.')
+    .action(async (opts: { name: string; crds?: string[]; openshift?: string | true; dir: string }) =>
       (await import('../actions/cluster.js')).runClusterUp(opts),
+    );
+
+  cluster
+    .command('simulate', { hidden: true })
+    .description(
+      'play OLM, the CVO and the MCO against a running instance until stopped (run by up --openshift)',
+    )
+    .option('--name <name>', 'instance name', 'default')
+    .option('--dir <dir>', 'the platform repository whose catalogs are served', '.')
+    .option('--openshift <version>', 'the OpenShift version the cluster starts at', '4.14.38')
+    .action(async (opts: { name: string; dir: string; openshift: string }) =>
+      (await import('../actions/cluster-openshift.js')).runClusterSimulate(opts),
     );
 
   cluster

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { packageRoot, packageVersion } from '../../core/package-root.js';
+import { groundworkDependency, type DependencySource } from '../init-dependency.js';
 import type { SetExitCode } from './command-module.js';
 
 /** Template files whose names would mean something to npm or git inside the package. */
@@ -19,9 +21,15 @@ export interface ScaffoldFile {
 
 /**
  * The files of a new platform repository, from the templates shipped in `templates/init/` with
- * `{{name}}` and `{{version}}` filled in. Pure apart from reading the templates.
+ * `{{name}}`, `{{version}}` and `{{dependency}}` (the `groundwork-gitops` dependency as a JSON
+ * string, default `^<version>`) filled in. Pure apart from reading the templates.
  */
-export async function scaffoldFiles(opts: { name: string; version: string }): Promise<ScaffoldFile[]> {
+export async function scaffoldFiles(opts: {
+  name: string;
+  version: string;
+  dependency?: string;
+}): Promise<ScaffoldFile[]> {
+  const dependency = JSON.stringify(opts.dependency ?? `^${opts.version}`);
   const root = join(packageRoot, 'templates', 'init');
   const out: ScaffoldFile[] = [];
   const walk = async (rel: string): Promise<void> => {
@@ -32,7 +40,10 @@ export async function scaffoldFiles(opts: { name: string; version: string }): Pr
         const text = await readFile(join(root, path), 'utf8');
         out.push({
           path: join(rel, RENAMED[entry.name] ?? entry.name),
-          text: text.replaceAll('{{name}}', opts.name).replaceAll('{{version}}', opts.version),
+          text: text
+            .replaceAll('{{name}}', opts.name)
+            .replaceAll('{{version}}', opts.version)
+            .replaceAll('{{dependency}}', dependency),
         });
       }
     }
@@ -43,10 +54,15 @@ export async function scaffoldFiles(opts: { name: string; version: string }): Pr
 
 /**
  * Writes a new platform repository into `dir` (created when missing). Refuses, writing nothing,
- * when any file it would write exists, unless `force`. Returns the paths written.
+ * when any file it would write exists, unless `force`. Returns the paths written. A tarball
+ * dependency is copied into the repository (`vendor/<file>`) as bytes; nothing is run.
  */
-export async function initRepository(dir: string, opts: { name: string; force: boolean }): Promise<string[]> {
-  const files = await scaffoldFiles({ name: opts.name, version: packageVersion() });
+export async function initRepository(
+  dir: string,
+  opts: { name: string; force: boolean; dependency?: DependencySource },
+): Promise<string[]> {
+  const dep = opts.dependency;
+  const files = await scaffoldFiles({ name: opts.name, version: packageVersion(), dependency: dep?.spec });
   const existing = [];
   for (const f of files) if (await exists(join(dir, f.path))) existing.push(f.path);
   if (existing.length > 0 && !opts.force) {
@@ -60,6 +76,11 @@ export async function initRepository(dir: string, opts: { name: string; force: b
   for (const f of files) {
     await mkdir(join(dir, f.path, '..'), { recursive: true });
     await writeFile(join(dir, f.path), f.text);
+  }
+  if (dep?.kind === 'tarball') {
+    await mkdir(join(dir, 'vendor'), { recursive: true });
+    await copyFile(dep.from, join(dir, dep.vendored));
+    return [...files.map((f) => f.path), dep.vendored];
   }
   return files.map((f) => f.path);
 }
@@ -88,26 +109,45 @@ export function registerInit(program: Command, setExitCode: SetExitCode): void {
     )
     .option('--name <name>', 'platform name (default: the directory name)')
     .option('--force', 'overwrite files that exist')
-    .action(async (dirArg: string | undefined, flags: { name?: string; force?: boolean }) => {
-      const dir = resolve(dirArg ?? '.');
-      const name = flags.name ?? platformNameOf(dir);
-      const written = await initRepository(dir, { name, force: flags.force ?? false });
-      const shown = relative(process.cwd(), dir) || '.';
-      const out = process.stdout;
-      out.write(`Created platform repository "${name}" in ${shown}:\n`);
-      for (const path of written) out.write(`  ${path}\n`);
-      out.write(
-        [
-          '',
-          'Next steps:',
-          ...(shown === '.' ? [] : [`  cd ${shown}`]),
-          '  npm install              # groundwork-gitops and typescript, for your editor and CI',
-          '  npx groundwork synth     # the dev overlay as manifests',
-          '  npm run typecheck        # tsc --noEmit',
-          '  git init && git add -A && git commit -m "Platform scaffold"',
-          '',
-        ].join('\n'),
-      );
-      setExitCode(0);
-    });
+    .option(
+      '--groundwork-version <spec>',
+      'the groundwork-gitops dependency: a version or range, a git URL, a .tgz (copied to vendor/) or a checkout directory (default: this checkout when run from one, else ^<version>)',
+    )
+    .action(
+      async (
+        dirArg: string | undefined,
+        flags: { name?: string; force?: boolean; groundworkVersion?: string },
+      ) => {
+        const dir = resolve(dirArg ?? '.');
+        const name = flags.name ?? platformNameOf(dir);
+        const dependency = groundworkDependency({
+          spec: flags.groundworkVersion,
+          cwd: process.cwd(),
+          self: {
+            root: packageRoot,
+            version: packageVersion(),
+            gitCheckout: existsSync(join(packageRoot, '.git')),
+          },
+        });
+        const written = await initRepository(dir, { name, force: flags.force ?? false, dependency });
+        const shown = relative(process.cwd(), dir) || '.';
+        const out = process.stdout;
+        out.write(`Created platform repository "${name}" in ${shown}:\n`);
+        out.write(`  (groundwork-gitops: ${dependency.spec})\n`);
+        for (const path of written) out.write(`  ${path}\n`);
+        out.write(
+          [
+            '',
+            'Next steps:',
+            ...(shown === '.' ? [] : [`  cd ${shown}`]),
+            '  npm install              # groundwork-gitops and typescript, for your editor and CI',
+            '  npx groundwork synth     # the dev overlay as manifests',
+            '  npm run typecheck        # tsc --noEmit',
+            '  git init && git add -A && git commit -m "Platform scaffold"',
+            '',
+          ].join('\n'),
+        );
+        setExitCode(0);
+      },
+    );
 }

@@ -33,7 +33,7 @@ export async function loadDefinition(
       code: 'CompileFailed',
       subject: file,
       message: err instanceof Error ? firstLines(err.message, 12) : String(err),
-      fix: 'fix the TypeScript error above; the previous revision stays applied',
+      fix: 'fix the TypeScript error above',
       cause: err,
     });
   }

@@ -10,7 +10,8 @@ import { compareManifests, setHash, toManifest, type Manifest } from './manifest
 import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from './overlays.js';
 import { Platform } from './platform.js';
 import { runPostSynthChecks, type PostSynthCheck } from './post-synth-checks.js';
-import { SynthValidationError, Validation, type ValidationIssue } from './validation.js';
+import { codeSite } from './code-site.js';
+import { recordedStack, SynthValidationError, Validation, type ValidationIssue } from './validation.js';
 
 interface SynthOptions {
   /** Repository root holding groundwork.yaml. */
@@ -59,21 +60,24 @@ export async function synthesize(opts: SynthOptions): Promise<SynthResult> {
     });
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;
-    throw new SynthValidationError(err.issues.map((i) => locateIssue(i, overlay, origins)));
+    throw new SynthValidationError(err.issues.map((i) => locateIssue(i, overlay, origins, opts.dir)));
   }
 }
 
 /**
- * Names the overlay of an issue, and for a construct's issue the overlay values its message
- * quotes (a pin, a version), with the file and line that set them.
+ * Names the overlay of an issue, the platform code's line that recorded it (when a construct
+ * recorded it while the platform built it), and for a construct's issue the overlay values its
+ * message quotes (a pin, a version), with the file and line that set them.
  */
 function locateIssue(
   issue: ValidationIssue,
   overlay: string,
   origins: readonly ValueOrigin[],
+  dir: string,
 ): ValidationIssue {
   const from = issue.from ?? describeOrigins(originsInMessage(issue.message, origins));
-  return { ...issue, overlay: issue.overlay ?? overlay, ...(from ? { from } : {}) };
+  const at = issue.at ?? codeSite(recordedStack(issue), dir);
+  return { ...issue, overlay: issue.overlay ?? overlay, ...(from ? { from } : {}), ...(at ? { at } : {}) };
 }
 
 function describeOrigins(found: readonly ValueOrigin[]): string | undefined {
@@ -98,7 +102,8 @@ export async function synthesizeDefinition(
     if (denied) throw denied;
     throw new GroundworkError({
       code: 'BuildFailed',
-      subject: ctx.config.entry,
+      // The platform's line that threw, when the stack reaches the platform's code.
+      subject: codeSite(err instanceof Error ? err.stack : undefined, ctx.dir) ?? ctx.config.entry,
       message: `build() threw: ${err instanceof Error ? err.message : String(err)}`,
       fix: 'constructs report bad props as validation issues; this is an error in the platform code itself',
       cause: err,

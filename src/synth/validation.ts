@@ -18,9 +18,25 @@ export interface ValidationIssue {
    * `overlays/prod.yaml:12 (operators.kepler.pin)`.
    */
   from?: string;
+  /** Where the platform's code recorded it: `platform/main.ts:12` (set by `synthesize`). */
+  at?: string;
 }
 
 const ISSUES = Symbol.for('groundwork.validation.issues');
+
+/** The stack at which each issue was recorded, for `synthesize` to find the platform's line. */
+const STACKS = new WeakMap<ValidationIssue, string>();
+
+/** The stack captured when `issue` was recorded by `Validation`, if it was. */
+export function recordedStack(issue: ValidationIssue): string | undefined {
+  return STACKS.get(issue);
+}
+
+function record(scope: IConstruct, issue: ValidationIssue): void {
+  const stack = new Error().stack;
+  if (stack) STACKS.set(issue, stack);
+  issuesOf(scope).push(issue);
+}
 
 type Root = IConstruct & { [ISSUES]?: ValidationIssue[] };
 
@@ -37,7 +53,7 @@ function issuesOf(scope: IConstruct): ValidationIssue[] {
  */
 export const Validation = {
   error(scope: IConstruct, field: string, message: string, fix?: string): void {
-    issuesOf(scope).push({
+    record(scope, {
       path: scope.node.path,
       field,
       message,
@@ -46,7 +62,7 @@ export const Validation = {
     });
   },
   warn(scope: IConstruct, field: string, message: string, fix?: string): void {
-    issuesOf(scope).push({
+    record(scope, {
       path: scope.node.path,
       field,
       message,
@@ -95,7 +111,8 @@ export function formatIssue(issue: ValidationIssue): string {
   const where = issue.field ? `${issue.path}: ${issue.field}` : issue.path;
   const overlay = issue.overlay ? `[overlay ${issue.overlay}] ` : '';
   const from = issue.from ? `\n    value from ${issue.from}` : '';
-  return `${issue.severity === 'warning' ? 'warning' : 'error'}: ${overlay}${where}: ${issue.message}${from}${issue.fix ? `\n    fix: ${issue.fix}` : ''}`;
+  const at = issue.at ? `\n    at ${issue.at}` : '';
+  return `${issue.severity === 'warning' ? 'warning' : 'error'}: ${overlay}${where}: ${issue.message}${at}${from}${issue.fix ? `\n    fix: ${issue.fix}` : ''}`;
 }
 
 /**

@@ -33,7 +33,7 @@ export async function bundleError(
       code: 'CompileFailed',
       subject: opts.entry,
       message: err instanceof Error ? err.message : String(err),
-      fix: 'fix the error above; the previous revision stays applied',
+      fix: 'fix the error above',
       cause: err,
     });
   const loc = first.location;
@@ -44,13 +44,14 @@ export async function bundleError(
       : false;
   return new GroundworkError({
     code: 'CompileFailed',
-    subject: loc && path ? `${display(path, opts.root)}:${loc.line}:${loc.column}` : opts.entry,
+    // esbuild counts columns from 0; editors from 1.
+    subject: loc && path ? `${display(path, opts.root)}:${loc.line}:${loc.column + 1}` : opts.entry,
     message: hidden
       ? 'esbuild could not use this file, which is outside the repository (its message, which may quote the file, is not shown)'
       : first.text,
     fix: hidden
       ? 'keep every file the platform imports, and the package.json and tsconfig files that steer its imports, inside the repository as regular files'
-      : 'fix the error above; the previous revision stays applied',
+      : 'fix the error above',
   });
 }
 

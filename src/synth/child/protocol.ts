@@ -35,6 +35,7 @@ const issueSchema = z.strictObject({
   severity: z.enum(['error', 'warning']),
   overlay: z.string().optional(),
   from: z.string().optional(),
+  at: z.string().optional(),
 });
 
 /** Checked by a guard, not copied: the object keeps every field, `__proto__` keys included. */

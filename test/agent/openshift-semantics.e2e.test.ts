@@ -141,6 +141,28 @@ async function catalogSource(client: KubeClient, ns: string, name: string): Prom
   });
 }
 
+/**
+ * A CatalogSource `name` in `ns` and an OLM simulator for `ns` serving `files` as that catalog
+ * (with `more` options), ticking every 100 ms; stopped after the test.
+ */
+async function startOlm(
+  client: KubeClient,
+  ns: string,
+  name: string,
+  files: readonly { path: string; text: string }[],
+  more: { synthetic?: NonNullable<ConstructorParameters<typeof OlmSimulator>[1]>['synthetic'] } = {},
+): Promise<OlmSimulator> {
+  await catalogSource(client, ns, name);
+  const olm = new OlmSimulator(client, {
+    namespaces: [ns],
+    catalogs: { [`${ns}/${name}`]: catalogFromFiles(files) },
+    ...more,
+  });
+  olm.start(100);
+  running.push(olm);
+  return olm;
+}
+
 const subscription = (s: ClusterSession, ns: string, name: string) =>
   s.client.request<{ status?: { installedCSV?: string; state?: string } }>(
     'GET',
@@ -151,13 +173,7 @@ describe('pinned operator versions through InstallPlan approval', () => {
   it('installs a pinned operator at its pin and keeps it there while newer versions appear', async () => {
     const ns = cluster.namespace;
     const simClient = await simulatorsClient();
-    await catalogSource(simClient, ns, 'community');
-    const olm = new OlmSimulator(simClient, {
-      namespaces: [ns],
-      catalogs: { [`${ns}/community`]: catalogFromFiles(keplerUpTo('kepler-operator.v0.22.0')) },
-    });
-    olm.start(100);
-    running.push(olm);
+    const olm = await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.22.0'));
     const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     const desired = await synth(
@@ -209,13 +225,7 @@ describe('pinned operator versions through InstallPlan approval', () => {
   it('walks a pin bump hop by hop, one approved InstallPlan per hop', async () => {
     const ns = cluster.namespace;
     const simClient = await simulatorsClient();
-    await catalogSource(simClient, ns, 'community');
-    const olm = new OlmSimulator(simClient, {
-      namespaces: [ns],
-      catalogs: { [`${ns}/community`]: catalogFromFiles(keplerUpTo('kepler-operator.v0.24.0')) },
-    });
-    olm.start(100);
-    running.push(olm);
+    await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.24.0'));
     const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     const at = (pin: string) =>
@@ -275,10 +285,7 @@ describe('pinned operator versions through InstallPlan approval', () => {
   it("never approves a batched InstallPlan that carries another operator's CSV, and says how to fix it", async () => {
     const ns = cluster.namespace;
     const simClient = await simulatorsClient();
-    await catalogSource(simClient, ns, 'community');
-    const olm = new OlmSimulator(simClient, {
-      namespaces: [ns],
-      catalogs: { [`${ns}/community`]: catalogFromFiles(keplerUpTo('kepler-operator.v0.24.0')) },
+    await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.24.0'), {
       synthetic: [
         {
           source: `${ns}/community`,
@@ -288,8 +295,6 @@ describe('pinned operator versions through InstallPlan approval', () => {
         },
       ],
     });
-    olm.start(100);
-    running.push(olm);
     const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     // Two operators in one namespace: the pinned Manual one makes every InstallPlan there Manual and batched.
@@ -333,14 +338,8 @@ describe('a pinned operator whose bundle declares dependencies', () => {
   it('approves the InstallPlan that brings the declared dependency with the pinned CSV, and installs both', async () => {
     const ns = cluster.namespace;
     const simClient = await simulatorsClient();
-    await catalogSource(simClient, ns, 'deps');
     const DEPS = fixturePath('catalogs/dependencies.yaml');
-    const olm = new OlmSimulator(simClient, {
-      namespaces: [ns],
-      catalogs: { [`${ns}/deps`]: catalogFromFiles([{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]) },
-    });
-    olm.start(100);
-    running.push(olm);
+    await startOlm(simClient, ns, 'deps', [{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]);
     const s = await session();
     const catalog = parseCatalog([{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]);
     const desired = await synth(
@@ -387,15 +386,9 @@ describe('a pinned operator whose bundle declares dependencies', () => {
   it('stops with DependencyUnresolvable, not at the timeout, when OLM cannot resolve the pinned CSV (registry testdata)', async () => {
     const ns = cluster.namespace;
     const simClient = await simulatorsClient();
-    await catalogSource(simClient, ns, 'testdata');
     const TESTDATA = fixturePath('catalogs/registry-testdata-latest.yaml');
     const files = [{ path: TESTDATA, text: readFileSync(TESTDATA, 'utf8') }];
-    const olm = new OlmSimulator(simClient, {
-      namespaces: [ns],
-      catalogs: { [`${ns}/testdata`]: catalogFromFiles(files) },
-    });
-    olm.start(100);
-    running.push(olm);
+    await startOlm(simClient, ns, 'testdata', files);
     const s = await session();
     // foo.v0.2.0 requires package bar in <0.1.0; every bar on a channel's chain is newer.
     const desired = await synth(
@@ -425,7 +418,6 @@ describe('a pinned operator whose bundle declares dependencies', () => {
   it('stops with DependencyUnresolvable when OLM keeps the installed CSV because the next hop needs an operator no catalog has', async () => {
     const ns = cluster.namespace;
     const simClient = await simulatorsClient();
-    await catalogSource(simClient, ns, 'deps');
     // A variant of dependencies.yaml: etcd-app.v1.1.0 requires a package no catalog carries.
     const DEPS = fixturePath('catalogs/dependencies.yaml');
     const text = readFileSync(DEPS, 'utf8').replace(
@@ -433,12 +425,7 @@ describe('a pinned operator whose bundle declares dependencies', () => {
       "value: { packageName: etcd-restore-operator, versionRange: '>=1.0.0' }",
     );
     const files = [{ path: 'dependencies-variant.yaml', text }];
-    const olm = new OlmSimulator(simClient, {
-      namespaces: [ns],
-      catalogs: { [`${ns}/deps`]: catalogFromFiles(files) },
-    });
-    olm.start(100);
-    running.push(olm);
+    const olm = await startOlm(simClient, ns, 'deps', files);
     const s = await session();
     const catalog = parseCatalog(files);
     const pinned = (pin: string) =>

@@ -7,9 +7,12 @@ import {
   previewText,
   synthFailureOf,
   type PreviewData,
+  type SynthFailure,
   type SynthOutcome,
 } from '../../report/preview/index.js';
 import { exportRevision } from '../../source/read-revision.js';
+import { mergeGraphs, type UpdateGraph } from '../../cluster-version/graph.js';
+import { loadGraphFile } from '../../cluster-version/graph-file.js';
 import { synthesizeInChild } from '../../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../../synth/config.js';
 import { reach } from '../../synth/environments.js';
@@ -70,6 +73,12 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       synth(base.dir, join(tmp, 'base')),
       synth(head.dir, join(tmp, 'head')),
     ]);
+    // Head's update graphs, read as the agent reads them: one it cannot read is head's failure,
+    // since the agent could not reconcile that revision either.
+    const graphs =
+      config instanceof Error
+        ? {}
+        : await headGraph({ dir: head.dir, paths: config.graphs, hide: [head.dir, tmp] });
     const environments = config instanceof Error ? [] : (config.environments ?? []);
     const branch = branchName(opts.base);
     const reached = environments.length > 0 && branch ? reach(environments, branch) : undefined;
@@ -84,12 +93,31 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
           }
         : {}),
       base: baseOutcome,
-      head: headOutcome,
+      head: graphs.failure ?? headOutcome,
+      ...(graphs.graph ? { graph: graphs.graph } : {}),
       baseRevision: { ref: opts.base, oid: base.oid },
       headRevision: { ref: opts.head, oid: head.oid },
     });
   } finally {
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The graph files `paths` (groundwork.yaml `graphs:`) of the tree at `dir`, each confined to it
+ * and bounded (`loadGraphFile`), merged as the agent merges them; or the failure, paths hidden.
+ */
+async function headGraph(opts: {
+  dir: string;
+  paths: readonly string[];
+  hide: string[];
+}): Promise<{ graph?: UpdateGraph; failure?: SynthFailure }> {
+  if (opts.paths.length === 0) return {};
+  try {
+    const files = await Promise.all(opts.paths.map((path) => loadGraphFile({ root: opts.dir, path })));
+    return { graph: mergeGraphs(files) };
+  } catch (err) {
+    return { failure: synthFailureOf(err, { hidePaths: opts.hide }) };
   }
 }
 

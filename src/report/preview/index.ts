@@ -2,4 +2,4 @@
 export { buildPreview, type PreviewData, type SynthOutcome } from './preview.js';
 export { PREVIEW_MARKER, previewMarkdown } from './render-markdown.js';
 export { previewText } from './render-text.js';
-export { synthFailureOf } from './synth-failure.js';
+export { synthFailureOf, type SynthFailure } from './synth-failure.js';

@@ -9,6 +9,7 @@ import { machineConfigDiff } from './machine-config-diff.js';
 import { redactSecret } from './redact-secret.js';
 import { compareRiskNotes, type RiskNote } from './risk-note.js';
 import { clusterVersionRisks } from './risks/cluster-version.js';
+import { clusterVersionPathRisks, type ClusterVersionPathOptions } from './risks/cluster-version-path.js';
 import { machineConfigRisks } from './risks/machine-config.js';
 import { pruneRisks } from './risks/prune.js';
 import { subscriptionRisks } from './risks/subscription.js';
@@ -61,7 +62,7 @@ export interface OverlayPreview {
 /**
  * Compares one overlay's desired state in base and head: the changed objects with their diffs, a
  * count per kind, and every risk note (cluster version, machine configs and pools, subscriptions,
- * pruning). `base` undefined is an overlay new in head (everything added); `head` undefined is an
+ * pruning), and with `opts.graph` the update path of a ClusterVersion target change. `base` undefined is an overlay new in head (everything added); `head` undefined is an
  * overlay removed from head (`OverlayRemoved`, no object list: nothing is pruned by removing an
  * overlay, but the clusters that use it can no longer sync). Pure.
  */
@@ -69,6 +70,7 @@ export function previewOverlay(
   overlay: string,
   base: SynthResult | undefined,
   head: SynthResult | undefined,
+  opts: ClusterVersionPathOptions = {},
 ): OverlayPreview {
   if (!head) {
     return {
@@ -93,6 +95,7 @@ export function previewOverlay(
   const risks = withSources(
     [
       ...clusterVersionRisks(pairs),
+      ...clusterVersionPathRisks(pairs, opts),
       ...machineConfigRisks(pairs),
       ...subscriptionRisks(pairs),
       ...pruneRisks(pairs),

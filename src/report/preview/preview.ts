@@ -1,4 +1,5 @@
 import type { SynthResult } from '../../synth/synthesize.js';
+import type { UpdateGraph } from '../../cluster-version/graph.js';
 import { previewOverlay, type OverlayPreview } from './overlay-preview.js';
 import { compareRiskNotes, countBySeverity, type RiskSeverity } from './risk-note.js';
 import { synthFailureOf, type SynthFailure } from './synth-failure.js';
@@ -27,6 +28,8 @@ interface PreviewInput {
   baseRevision?: PreviewRevision;
   headRevision?: PreviewRevision;
   reach?: PreviewReach;
+  /** Head's update graphs (groundwork.yaml `graphs:`), merged: the ClusterVersion path notes walk them. */
+  graph?: UpdateGraph;
 }
 
 /**
@@ -90,6 +93,7 @@ export function buildPreview(input: PreviewInput): PreviewData {
         name,
         base.failure ? emptyLike(headByName.get(name)!) : baseByName.get(name),
         headByName.get(name),
+        input.graph ? { graph: input.graph } : {},
       ),
     );
     data.risks = countBySeverity(data.overlays.flatMap((o) => o.risks).sort(compareRiskNotes));

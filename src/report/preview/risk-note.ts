@@ -21,6 +21,8 @@ type RiskCode =
   | 'ClusterVersionChannel'
   | 'ClusterVersionRisksAccepted'
   | 'ClusterVersionTargetAdded'
+  | 'ClusterVersionPath'
+  | 'ClusterVersionUnreachable'
   | 'MachineConfigPoolRolls'
   | 'MachineConfigUnselected'
   | 'SubscriptionAdded'

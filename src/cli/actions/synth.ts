@@ -3,6 +3,7 @@ import { SynthValidationError, formatIssue } from '../../synth/validation.js';
 import { synthesizeInChild } from '../../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../../synth/config.js';
 import type { SynthResult } from '../../synth/synthesize.js';
+import { checkOutputDir } from '../../synth/out-dir.js';
 import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
@@ -20,6 +21,8 @@ export interface SynthFlags {
 export async function runSynth(flags: SynthFlags, setExitCode: SetExitCode): Promise<void> {
   const format = parseFormat(outputOf(flags));
   const dir = resolve(flags.dir);
+  // Before synth: a file where the output directory goes fails at once, not after the work.
+  if (flags.out) await checkOutputDir(resolve(flags.out));
   let results: SynthResult[];
   try {
     // Platform code runs in the synth child, with a stripped environment (no credentials).

@@ -33,13 +33,14 @@ export async function observeOlm(client: KubeClient): Promise<OlmPresence | unde
         throw err;
       },
     );
-  let sources, subs;
+  let listed: [Awaited<ReturnType<typeof list>>, Awaited<ReturnType<typeof list>>];
   try {
-    [sources, subs] = await Promise.all([list('catalogsources'), list('subscriptions')]);
+    listed = await Promise.all([list('catalogsources'), list('subscriptions')]);
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return undefined;
     throw err;
   }
+  const [sources, subs] = listed;
   const items = [...(sources ?? []), ...(subs ?? [])];
   return {
     crdsServed: subs !== undefined,

@@ -108,7 +108,7 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     // Each problem names the line of the value it is about (or of the deepest key that exists).
-    const lineOf = (path: readonly PropertyKey[]): string => {
+    const lineOf = (path: readonly PropertyKey[]): number | undefined => {
       for (let len = path.length; len > 0; len--) {
         const node = doc.getIn(path.slice(0, len) as (string | number)[], true) as
           { range?: [number, number, number] } | undefined;

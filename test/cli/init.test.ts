@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { platformNameOf } from '../../src/cli/commands/init.js';
+import { platformNameOf } from '../../src/cli/actions/init.js';
 import { groundwork } from '../harness/cli.js';
 
 const run = (args: string[], cwd: string) => groundwork(args, { cwd });

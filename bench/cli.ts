@@ -5,12 +5,13 @@
 // Usage: npm run bench -- cli [--reps 5] [--source]   (--source: also from the sources, via tsx)
 import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalControlPlane } from '../src/controlplane/control-plane.js';
 import { cliTable, type CliRow, type Sample } from './cli-table.js';
+import { writePlatformFiles } from './platform-files.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'groundwork.js');
@@ -56,17 +57,11 @@ export default definePlatform({
 
 /** A committed platform repository holding MANIFESTS (a clean work tree, as `plan` usually sees). */
 async function writeRepository(dir: string): Promise<string> {
-  await mkdir(join(dir, 'platform'), { recursive: true });
-  await mkdir(join(dir, 'manifests'));
-  await mkdir(join(dir, 'overlays'));
-  await writeFile(
-    join(dir, 'groundwork.yaml'),
-    'name: bench-cli\nentry: platform/main.ts\noverlays: overlays\n',
-  );
-  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(dir, 'overlays', 'dev.yaml'), '{}\n');
-  await writeFile(join(dir, 'platform', 'main.ts'), PLATFORM);
-  await writeFile(join(dir, 'manifests', 'app.yaml'), MANIFESTS);
+  await writePlatformFiles(dir, {
+    name: 'bench-cli',
+    platform: PLATFORM,
+    files: { 'manifests/app.yaml': MANIFESTS },
+  });
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
       cwd: dir,

@@ -4,7 +4,7 @@
 // control plane (the manifests hold cluster-scoped objects with fixed names). Median of 3.
 // Usage: npm run bench -- real-sets
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { LocalControlPlane } from '../src/controlplane/control-plane.js';
 import { inNamespace } from './namespaced.js';
+import { writePlatformFiles } from './platform-files.js';
 
 const run = promisify(execFile);
 const REPS = 3;
@@ -72,17 +73,11 @@ export async function benchRealSets(): Promise<string> {
   try {
     for (const set of SETS) {
       const repo = join(work, 'repo');
-      await mkdir(join(repo, 'platform'), { recursive: true });
-      await mkdir(join(repo, 'manifests'), { recursive: true });
-      await mkdir(join(repo, 'overlays'), { recursive: true });
-      await writeFile(
-        join(repo, 'groundwork.yaml'),
-        'name: real\nentry: platform/main.ts\noverlays: overlays\n',
-      );
-      await writeFile(join(repo, 'package.json'), '{ "type": "module" }\n');
-      await writeFile(join(repo, 'overlays', 'dev.yaml'), '{}\n');
-      await writeFile(join(repo, 'platform', 'main.ts'), PLATFORM);
-      await writeFile(join(repo, 'manifests', 'set.yaml'), await setFile(set));
+      await writePlatformFiles(repo, {
+        name: 'real',
+        platform: PLATFORM,
+        files: { 'manifests/set.yaml': await setFile(set) },
+      });
       const objects =
         (await run(process.execPath, [bin, 'synth', '--dir', repo], { maxBuffer: 1 << 28 })).stdout.split(
           /^---$/m,

@@ -7,6 +7,17 @@ import { packageVersion } from '../core/package-root.js';
 import { useRedactionKeyProvider } from '../core/redaction-key.js';
 import { cliRedactionKey } from '../core/redaction-key-sources.js';
 
+/** How to load each script; the bash one calls bash-completion's functions (`_get_comp_words_by_ref`). */
+const COMPLETION_HELP = `
+Loading the script:
+  bash        needs the bash-completion package (Debian/Ubuntu: apt install bash-completion;
+              Fedora/RHEL: dnf install bash-completion; macOS: brew install bash-completion@2);
+              then in ~/.bashrc, after bash-completion is loaded: source <(groundwork completion bash)
+  zsh         in ~/.zshrc, after compinit: source <(groundwork completion zsh)
+  fish        groundwork completion fish > ~/.config/fish/completions/groundwork.fish
+  powershell  in $PROFILE: groundwork completion powershell | Out-String | Invoke-Expression
+`;
+
 /**
  * Runs the `groundwork` CLI with `argv` (as in `process.argv`) and resolves to the
  * process exit code. Never calls `process.exit` itself: `bin/groundwork.js` does.
@@ -32,6 +43,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // `groundwork completion bash|zsh|fish|powershell` prints a script that asks `groundwork complete --
   // <words>` for candidates, generated from this command tree, so it never goes stale.
   tab(program, { completionCommandName: 'completion' });
+  program.commands.find((c) => c.name() === 'completion')?.addHelpText('after', COMPLETION_HELP);
   try {
     await program.parseAsync([...argv]);
     return exitCode;

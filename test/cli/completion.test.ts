@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,22 @@ describe('groundwork completion', () => {
     writeFileSync(fish, script('fish'));
     execFileSync('fish', ['--no-execute', fish]);
     expect(script('zsh')).toContain('groundwork');
+  });
+
+  it('--help says the bash script needs bash-completion, and how each script is loaded', () => {
+    const help = execFileSync('groundwork', ['completion', '--help'], { env, encoding: 'utf8' });
+    expect(help).toContain('bash        needs the bash-completion package');
+    expect(help).toContain('source <(groundwork completion bash)');
+    for (const shell of ['zsh', 'fish', 'powershell'])
+      expect(help).toContain(`groundwork completion ${shell}`);
+  });
+
+  it('the bash script does not work without bash-completion, as its help says', () => {
+    const file = join(shims, 'groundwork-bare.bash');
+    writeFileSync(file, script('bash'));
+    const program = `source ${file}\nCOMP_WORDS=(groundwork sy)\nCOMP_CWORD=1\n__groundwork_complete`;
+    const r = spawnSync('bash', ['--norc', '-c', program], { env, encoding: 'utf8' });
+    expect(r.stderr).toContain('_get_comp_words_by_ref: command not found');
   });
 
   it('refuses an unknown shell with exit 2', () => {

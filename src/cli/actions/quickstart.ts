@@ -14,6 +14,8 @@ import { startDemoCluster, type DemoCluster } from '../quickstart/demo-cluster.j
 import { editAndWatch } from '../quickstart/drift-demo.js';
 import { publishExamplePlatform, type PublishedPlatform } from '../quickstart/publish.js';
 import { waitConverged } from '../quickstart/wait-converged.js';
+import { quickstartWords } from '../quickstart/step-text.js';
+import { packageRoot } from '../../core/package-root.js';
 
 export interface QuickstartFlags {
   overlay: string;
@@ -25,11 +27,12 @@ export interface QuickstartFlags {
 /** The agent's namespace in the demo (its PlatformSync, inventory and lease live there). */
 const NAMESPACE = 'groundwork-system';
 type Out = (text?: string) => void;
+const WORDS = quickstartWords(packageRoot);
 type OnStarted = (stop: () => Promise<void>) => void;
 
 /**
  * `groundwork quickstart`: the main job on the embedded default, in six steps that each say what
- * they do: a local control plane made to look like OpenShift, this repository's example platform
+ * they do: a local control plane made to look like OpenShift, the example platform shipped with Groundwork
  * served over git smart-HTTP, the agent reconciling it (waited on through its PlatformSync status),
  * what was applied with its health, one out-of-band edit and the agent's answer, then stop (or keep
  * running with `--keep-running`). Exit code 2 when the platform did not converge in time.
@@ -39,9 +42,7 @@ export async function runQuickstart(flags: QuickstartFlags, setExitCode: SetExit
   const cleanup: (() => Promise<void>)[] = [];
   const onStarted: OnStarted = (stop) => cleanup.push(stop);
   try {
-    out(
-      'Groundwork quick start: the example platform in platform/ and overlays/, reconciled by the agent from git.',
-    );
+    out(WORDS.intro);
     const cluster = await clusterStep(out, onStarted);
     const { published, url } = await gitStep(out, onStarted);
     const converged = await agentStep(out, onStarted, { cluster, published, url, flags });
@@ -69,9 +70,7 @@ async function clusterStep(out: Out, onStarted: OnStarted): Promise<DemoCluster>
   out(
     `      ${cluster.controlPlane.info.server}, ${cluster.crds} CRDs (OLM, ClusterVersion, MachineConfig, Groundwork's PlatformSync).`,
   );
-  out(
-    '      OLM, the cluster-version operator and the machine-config operator are played by simulators (src/simulators):',
-  );
+  out(`      ${WORDS.simulators}`);
   out(
     '      a fresh "OpenShift 4.14.38" with redhat-operators and community-operators catalogs, 33 ClusterOperators, master and worker pools.',
   );
@@ -82,12 +81,7 @@ async function gitStep(
   out: Out,
   onStarted: OnStarted,
 ): Promise<{ published: PublishedPlatform; url: string }> {
-  step(
-    out,
-    2,
-    'Git server',
-    "this repository's platform (groundwork.yaml, platform/, overlays/, catalogs/) committed to a bare repo, served over git smart-HTTP.",
-  );
+  step(out, 2, 'Git server', WORDS.git);
   const root = await mkdtemp(join(tmpdir(), 'groundwork-quickstart-'));
   onStarted(() => rm(root, { recursive: true, force: true }));
   const published = await publishExamplePlatform(root);

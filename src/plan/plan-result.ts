@@ -111,14 +111,18 @@ export class Plan {
     return undefined;
   }
 
-  /** One line per changed object, then the counts. */
+  /** One line per changed object, its action aligned past the widest name, then the counts. */
   toString(): string {
     const lines = [
       `Plan for ${this.platform}/${this.overlay}${this.revision ? ` at ${this.revision}` : ''}:`,
     ];
-    for (const i of this.items.filter((x) => x.action !== 'unchanged')) {
+    const shown = this.items.filter((x) => x.action !== 'unchanged');
+    // Padded to the widest name shown (at least 60), never cut: the action column stays aligned
+    // and every name can be copied whole.
+    const width = Math.max(60, ...shown.map((i) => describeRef(i.ref).length));
+    for (const i of shown) {
       lines.push(
-        `  ${symbol(i.action)} ${describeRef(i.ref).padEnd(60)} ${i.action}${i.reason ? ` (${i.reason})` : ''}${i.problem ? ` ! ${i.problem.message}` : ''}`,
+        `  ${symbol(i.action)} ${describeRef(i.ref).padEnd(width)} ${i.action}${i.reason ? ` (${i.reason})` : ''}${i.problem ? ` ! ${i.problem.message}` : ''}`,
       );
       if (i.goesWith) lines.push(`      ${i.message ?? ''}`);
       for (const d of i.diff) lines.push(`      ${d.path}: ${show(d.before)} → ${show(d.after)}`);

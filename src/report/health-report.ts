@@ -58,13 +58,15 @@ export class HealthReport {
   }
 
   toString(): string {
-    const width = Math.min(64, Math.max(6, ...this.rows.map((r) => r.subject.length)));
+    // Padded to the widest cell, never cut, so the status column stays aligned for long names.
+    const width = Math.max(6, ...this.rows.map((r) => r.subject.length));
+    const stageWidth = Math.max(16, ...this.rows.map((r) => r.stage.length));
     return [
       `Health: ${this.overall.status} (${this.overall.reason})`,
       ...this.rows.map((r) =>
         r.skipped !== undefined
-          ? `  ${r.stage.padEnd(16)} ${r.subject.padEnd(width)} ${'skipped'.padEnd(11)} ${r.skipped}`
-          : `  ${r.stage.padEnd(16)} ${r.subject.padEnd(width)} ${r.status.padEnd(11)} ${r.reason}${r.status === 'Healthy' ? '' : `: ${r.message}`}`,
+          ? `  ${r.stage.padEnd(stageWidth)} ${r.subject.padEnd(width)} ${'skipped'.padEnd(11)} ${r.skipped}`
+          : `  ${r.stage.padEnd(stageWidth)} ${r.subject.padEnd(width)} ${r.status.padEnd(11)} ${r.reason}${r.status === 'Healthy' ? '' : `: ${r.message}`}`,
       ),
     ].join('\n');
   }

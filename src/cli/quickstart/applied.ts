@@ -56,10 +56,11 @@ function row(id: ObjectId, obj: K8sObject | undefined): AppliedRow {
   return { stage: stageOf(obj), object, status: verdict.status, reason: verdict.reason };
 }
 
-/** The rows as the quick start prints them: aligned columns, indented. */
+/** The rows as the quick start prints them: columns aligned past the widest name, indented. */
 export function renderApplied(applied: Applied): string[] {
+  const width = Math.max(62, ...applied.rows.map((r) => r.object.length));
   const lines = applied.rows.map(
-    (r) => `      ${r.stage.padEnd(16)} ${r.object.padEnd(62)} ${r.status.padEnd(11)} ${r.reason}`,
+    (r) => `      ${r.stage.padEnd(16)} ${r.object.padEnd(width)} ${r.status.padEnd(11)} ${r.reason}`,
   );
   if (applied.clusterVersionHistory.length)
     lines.push(`      ClusterVersion history (newest first): ${applied.clusterVersionHistory.join(' ← ')}`);

@@ -57,6 +57,11 @@ export interface BootstrapPlan {
   objects: K8sObject[];
   /** The agent's own inventory: platform `groundwork-agent`, overlay `<platform>-<overlay>`. */
   inventory: SynthResult;
+  /**
+   * What a plan made without a cluster could not know, one sentence each (empty with a cluster):
+   * the printout says them.
+   */
+  notes: string[];
 }
 
 /**
@@ -67,8 +72,17 @@ export interface BootstrapPlan {
  * returns Groundwork's CRDs plus `bootstrapObjects`, as the synth result of the agent's own
  * inventory (`groundwork-agent/<platform>-<overlay>`), so re-running bootstrap updates and prunes
  * the agent's objects and never touches the platform's.
+ *
+ * Without a session (`groundwork bootstrap --print` where no kubeconfig is found) nothing is read
+ * from a cluster: plurals are Kubernetes' guesses and scopes the objects' own (`managedRefs`), no
+ * inventory adds prunable objects, every namespace the Roles go into is in `namespaces`, and the
+ * NetworkPolicy is left out (its egress needs the apiserver's and the cluster DNS addresses);
+ * `notes` says so.
  */
-export async function planBootstrap(session: ClusterSession, opts: BootstrapOptions): Promise<BootstrapPlan> {
+export async function planBootstrap(
+  session: ClusterSession | undefined,
+  opts: BootstrapOptions,
+): Promise<BootstrapPlan> {
   const cacheDir = await mkdtemp(join(tmpdir(), 'groundwork-bootstrap-'));
   try {
     const fetch = (ref: SourceRef) =>
@@ -94,10 +108,10 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
       treeRoot: checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
       overlay: opts.overlay,
     });
-    const resources = await session.discovery.all();
+    const resources = session ? await session.discovery.all() : [];
     const served = new Map(resources.map((r) => [`${r.group}/${r.kind}`, r]));
     const desired = platform!.manifests.map((m) => m.object);
-    const inventory = await session.inventory.read(platform!.platform, opts.overlay);
+    const inventory = session ? await session.inventory.read(platform!.platform, opts.overlay) : undefined;
     const rbac = agentRbac({
       objects: managedRefs(desired, inventory?.objects ?? [], (group, kind) =>
         served.get(`${group}/${kind}`),
@@ -128,7 +142,7 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
         ...(opts.httpBind ? { httpBind: opts.httpBind } : {}),
         ...(opts.auth ? { credentials: opts.auth } : {}),
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
-        ...(opts.networkPolicy === false
+        ...(opts.networkPolicy === false || !session
           ? {}
           : {
               networkPolicy: {
@@ -151,6 +165,7 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
       rbac.namespaced.map((r) => r.namespace).filter((ns) => ns !== opts.namespace),
       desired,
     );
+    const notes = session ? [] : offlineNotes(opts.networkPolicy !== false);
     const manifests = objects
       .map((o) => toManifest(o, `bootstrap/${o.kind}/${o.metadata.name}`))
       .sort(compareManifests);
@@ -161,34 +176,56 @@ export async function planBootstrap(session: ClusterSession, opts: BootstrapOpti
       hash: setHash(manifests),
       warnings: [],
     };
-    return { platform: platform!, namespaces, objects, inventory: agentInventory };
+    return { platform: platform!, namespaces, objects, inventory: agentInventory, notes };
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }
 }
 
-/** Of `names`, the namespaces that do not exist: the platform's Namespace object for each it declares, else a bare one. */
+/** What a plan without a cluster leaves out or guesses. */
+function offlineNotes(networkPolicy: boolean): string[] {
+  return [
+    'Planned without a cluster (no kubeconfig found): RBAC covers the objects git declares, with guessed plurals; objects only the inventory still holds get none.',
+    'Every namespace the Roles go into is printed; applying one that exists changes nothing.',
+    ...(networkPolicy
+      ? [
+          "No NetworkPolicy: its egress needs the apiserver's and the cluster DNS addresses. Run bootstrap with a kubeconfig to get it, or add your own.",
+        ]
+      : []),
+  ];
+}
+
+/**
+ * Of `names`, the namespaces that do not exist (all of them without a session): the platform's
+ * Namespace object for each it declares, else a bare one.
+ */
 async function missingNamespaces(
-  session: ClusterSession,
+  session: ClusterSession | undefined,
   names: readonly string[],
   desired: readonly K8sObject[],
 ): Promise<K8sObject[]> {
   const missing: K8sObject[] = [];
   for (const name of names) {
-    try {
-      await session.client.request('GET', `/api/v1/namespaces/${encodeURIComponent(name)}`);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      missing.push(
-        desired.find((o) => o.apiVersion === 'v1' && o.kind === 'Namespace' && o.metadata.name === name) ?? {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name },
-        },
-      );
-    }
+    if (session && (await namespaceExists(session, name))) continue;
+    missing.push(
+      desired.find((o) => o.apiVersion === 'v1' && o.kind === 'Namespace' && o.metadata.name === name) ?? {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name },
+      },
+    );
   }
   return missing;
+}
+
+async function namespaceExists(session: ClusterSession, name: string): Promise<boolean> {
+  try {
+    await session.client.request('GET', `/api/v1/namespaces/${encodeURIComponent(name)}`);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
 }
 
 /**

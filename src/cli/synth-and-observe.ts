@@ -3,6 +3,7 @@ import type { ClusterSession, Observed } from '../engine/reconcile.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import type { ClusterFlags } from './cluster-flags.js';
 import { synthForCommand } from './synth-for-command.js';
+import { checkKubeconfigSelection } from '../cluster/kubeconfig-selection.js';
 
 /** What `plan`, `drift` and `apply` start from. The caller closes `session.client`. */
 export interface CommandObservation {
@@ -19,7 +20,9 @@ export interface CommandObservation {
  * imports (most of a short command's own time) run while the child synthesizes. The cluster is
  * contacted only once synth has succeeded: on validation errors the issues are printed and the
  * result is undefined (exit 2, nothing planned). Failures are reported in that order too: a synth
- * error before a kubeconfig or work-tree error.
+ * error before a kubeconfig or work-tree error, except what the flags select: a `--kubeconfig`
+ * that does not exist, a kubeconfig that does not parse and a `--context` it lacks are reported
+ * before synth starts (`checkKubeconfigSelection`, which loads no cluster client).
  */
 export async function synthAndObserve(
   flags: ClusterFlags,
@@ -33,6 +36,8 @@ export async function synthAndObserve(
     olm?: 'fail' | 'warn';
   } = {},
 ): Promise<CommandObservation | undefined> {
+  // The kubeconfig and --context first: a mistyped context fails in milliseconds, not after synth.
+  await checkKubeconfigSelection(flags);
   const synthesis = settle(synthForCommand(flags));
   const [{ openSession }, { observeAndPlan }, { describeWorkTree }] = await Promise.all([
     import('./cluster-options.js'),

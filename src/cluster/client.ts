@@ -10,6 +10,7 @@ import {
 } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
+import { GroundworkError } from '../core/errors.js';
 import { ApiError, ConnectionError } from './api-error.js';
 import { checkContext, kubeconfigSource } from './kubeconfig-source.js';
 import { parseBody, parseStatus } from './response-body.js';
@@ -82,8 +83,20 @@ export class KubeClient {
     const kc = new KubeConfig();
     const source = kubeconfigSource(opts.kubeconfig);
     if (source.kind === 'in-cluster') kc.loadFromCluster();
-    else if (source.paths.length === 1) kc.loadFromFile(source.paths[0]!);
-    else kc.loadFromDefault(); // several files in $KUBECONFIG: the library merges them as kubectl does
+    else {
+      try {
+        if (source.paths.length === 1) kc.loadFromFile(source.paths[0]!);
+        else kc.loadFromDefault(); // several files in $KUBECONFIG: the library merges them as kubectl does
+      } catch {
+        // The library's YAML errors quote the file, credentials included: name the file only.
+        throw new GroundworkError({
+          code: 'KubeconfigInvalid',
+          subject: source.paths.join(', '),
+          message: 'not a kubeconfig the client can load (not YAML, or a field of the wrong type)',
+          fix: 'check the file (`kubectl config view --kubeconfig <file>`), or pass another with --kubeconfig',
+        });
+      }
+    }
     if (opts.context) {
       checkContext(
         opts.context,

@@ -73,6 +73,7 @@ export const ERROR_CODES = [
   // synth
   'BuildFailed',
   'CompileFailed',
+  'DependencyInstallFailed',
   'ImportOutsideCheckout',
   'InvalidConfig',
   'InvalidOverlay',
@@ -102,6 +103,7 @@ export const ERROR_CODES = [
   'DiscoveryUnsupported',
   'GroupUnavailable',
   'InventoryReadFailed',
+  'KubeconfigInvalid',
   'KubeconfigNotFound',
   'UnknownContext',
   'UnknownKind',

@@ -9,6 +9,7 @@ import { sourceRefOf } from '../source-flags.js';
 import { parseDuration } from '../duration.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
+import { hasCode } from '../../core/errors.js';
 
 export interface BootstrapFlags {
   repo: string;
@@ -32,7 +33,11 @@ export interface BootstrapFlags {
   httpBind: string;
 }
 
-/** `groundwork bootstrap`: plans the agent's objects for the platform, then prints (`--print`) or applies them. */
+/**
+ * `groundwork bootstrap`: plans the agent's objects for the platform, then prints (`--print`) or
+ * applies them. `--print` with no kubeconfig found plans without a cluster (`planBootstrap`), and
+ * says on stderr, and in comments atop the YAML, what that leaves out.
+ */
 export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCode): Promise<void> {
   if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
     throw new Error(`--mode must be detect-only or self-heal`);
@@ -43,6 +48,11 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
     dir: '.',
     ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
     ...(flags.context ? { context: flags.context } : {}),
+  }).catch((err: unknown) => {
+    // --print only prints: with no kubeconfig anywhere (and none asked for) it plans without a cluster.
+    if (flags.print && !flags.kubeconfig && !flags.context && hasCode(err, 'KubeconfigNotFound'))
+      return undefined;
+    throw err;
   });
   try {
     const auth = credentialsFromEnv(process.env);
@@ -71,11 +81,14 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
         : {}),
     });
     if (flags.print) {
+      for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
       process.stdout.write(
-        [...plan.namespaces, ...plan.objects].map((o) => `---\n${toYaml(redactSecret(o))}`).join(''),
+        plan.notes.map((note) => `# ${note}\n`).join('') +
+          [...plan.namespaces, ...plan.objects].map((o) => `---\n${toYaml(redactSecret(o))}`).join(''),
       );
       return;
     }
+    if (!session) return; // only --print gets here without one
     const changes = await applyBootstrap(session, plan, `bootstrap@${new Date().toISOString()}`);
     process.stdout.write(`${changes.toString()}\n`);
     if (changes.error) return setExitCode(ExitCode.Error);
@@ -91,6 +104,6 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       ].join('\n'),
     );
   } finally {
-    session.client.close();
+    session?.client.close();
   }
 }

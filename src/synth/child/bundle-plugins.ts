@@ -1,9 +1,10 @@
 // The esbuild plugins that make a platform bundle behave as the unsandboxed module hooks do.
 import type { Loader, Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { dirname, extname } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../core/package-root.js';
+import { within } from './bundle-confine.js';
 
 const LOADERS: Record<string, Loader> = {
   '.ts': 'ts',
@@ -76,13 +77,18 @@ function cdk8sLoadurlWithChildProcess(url) {`;
   };
 }
 
-/** Resolves what the platform cannot (no node_modules, or a library it does not have) from Groundwork. */
-export function fallbackToGroundwork(): Plugin {
+/**
+ * Resolves what the platform cannot (no node_modules, or a library it does not have) from each of
+ * `libraryRoots` in turn (directories holding a `node_modules`: the agent's dependency cache, the
+ * preview's working tree), then from Groundwork.
+ */
+export function fallbackToGroundwork(libraryRoots: readonly string[] = []): Plugin {
   return {
     name: 'groundwork-fallback',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, async (args) => {
-        if (args.pluginData === 'fallback' || args.path.startsWith('node:')) return undefined;
+        if (args.pluginData === 'fallback' || args.pluginData === 'one-copy' || args.path.startsWith('node:'))
+          return undefined;
         const own = await b.resolve(args.path, {
           kind: args.kind,
           resolveDir: args.resolveDir,
@@ -90,6 +96,15 @@ export function fallbackToGroundwork(): Plugin {
           pluginData: 'fallback',
         });
         if (own.errors.length === 0) return own;
+        for (const dir of libraryRoots) {
+          const found = await b.resolve(args.path, {
+            kind: args.kind,
+            resolveDir: dir,
+            pluginData: 'fallback',
+          });
+          // Only from the root's own node_modules: esbuild also looks in the directories above it.
+          if (found.errors.length === 0 && within(join(dir, 'node_modules'), found.path)) return found;
+        }
         const fromGroundwork = await b.resolve(args.path, {
           kind: args.kind,
           resolveDir: packageRoot,

@@ -8,6 +8,7 @@ import { packageVersion } from '../../core/package-root.js';
 import { cacheKey, reusable, storeBundle, type BundleInput } from './bundle-cache.js';
 import { confineEntry, confineImports, groundworkRoots } from './bundle-confine.js';
 import { bundleError } from './bundle-errors.js';
+import { oneCopyOfShared } from './bundle-one-copy.js';
 import { fallbackToGroundwork, includeReadsFiles, ownLocations } from './bundle-plugins.js';
 
 // From the sources (tsx) this module is bundle.ts and Groundwork resolves to its sources (the
@@ -35,20 +36,24 @@ const STDIN_NAME = 'groundwork-synth-child.mjs';
 /**
  * Changes when the plugins change what a bundle holds, so that no older cached bundle is reused.
  * 5: bundling is confined to the checkout (a bundle of 4 or before may embed any file).
+ * 6: one copy of cdk8s and constructs; library roots.
  */
-const BUNDLER_REVISION = 5;
+const BUNDLER_REVISION = 6;
 
 /**
  * Bundles the synth child for the sandbox: Groundwork's synth entry point with the platform
  * module (`entry`, in the checkout `root`) built in, so the child needs no module hooks, no
  * compiler and no file outside the checkout at run time. Bare imports resolve from the importing
  * file first (a platform's own `node_modules` wins: cdk8s-plus, generated classes), then from
- * Groundwork's install, as the unsandboxed hooks do. A syntax or import error is `CompileFailed`
+ * the directories of `libraryRoots` (their `node_modules`), then from Groundwork's install. One copy of
+ * `cdk8s` and `constructs` wins for every importer (`oneCopyOfShared`): the checkout's own when its
+ * node_modules has it, else the first library root's, else Groundwork's. A syntax or import error is `CompileFailed`
  * with esbuild's file, line and column, relative to the checkout.
  *
  * Bundling runs in this (unsandboxed) process, so it is confined here: `entry` must be a relative
  * path whose real path is in the checkout (else `InvalidConfig`), and every bundled module's real
- * path must be in the checkout or in Groundwork's install, and from the install only code or JSON
+ * path must be in the checkout, in a library root's `node_modules` or in Groundwork's install, and
+ * from outside the checkout only code or JSON
  * (else `ImportOutsideCheckout`, see `confineImports`). No error quotes a file outside the checkout.
  *
  * With `cacheDir`, a bundle is reused while its inputs are unchanged, also from another checkout
@@ -61,13 +66,14 @@ const BUNDLER_REVISION = 5;
 export async function bundleChild(
   root: string,
   entry: string,
-  opts: { cacheDir?: string } = {},
+  opts: { cacheDir?: string; libraryRoots?: readonly string[] } = {},
 ): Promise<ChildBundle> {
   const realRoot = await realpath(root);
   const entryPath = await confineEntry({ root, realRoot, entry });
-  const bundle = (file: string) => bundleTo(file, { root, realRoot, entry, entryPath });
+  const libraryRoots = await Promise.all((opts.libraryRoots ?? []).map((dir) => realpath(dir)));
+  const bundle = (file: string) => bundleTo(file, { root, realRoot, entry, entryPath, libraryRoots });
   if (opts.cacheDir) {
-    const parts = [packageVersion(), BUNDLER_REVISION, RUN_CHILD, relative(root, entryPath)];
+    const parts = [packageVersion(), BUNDLER_REVISION, RUN_CHILD, relative(root, entryPath), libraryRoots];
     const key = await cacheKey(root, parts);
     const hit = await reusable(opts.cacheDir, key, root);
     if (hit) return { file: hit.path, cached: true, builtIn: hit.root, dispose: async () => {} };
@@ -100,15 +106,20 @@ export async function bundleChild(
 /** Writes the bundle to `file`; returns every file it was built from (absolute). */
 async function bundleTo(
   file: string,
-  ctx: { root: string; realRoot: string; entry: string; entryPath: string },
+  ctx: { root: string; realRoot: string; entry: string; entryPath: string; libraryRoots: readonly string[] },
 ): Promise<BundleInput[]> {
   const { root, entryPath } = ctx;
+  const libraryRoots = await usableLibraryRoots(ctx.libraryRoots);
   const located = new Set<string>();
   const contents = [
     `import { runSynthChild } from ${JSON.stringify(RUN_CHILD)};`,
     `await runSynthChild(() => import(${JSON.stringify(entryPath)}));`,
   ].join('\n');
-  const installRoots = await groundworkRoots();
+  // Code may come from a library root's node_modules (real paths), as from Groundwork's install.
+  const installRoots = [
+    ...(await groundworkRoots()),
+    ...libraryRoots.map((dir) => join(dir, 'node_modules')),
+  ];
   const confine = confineImports({ realRoot: ctx.realRoot, installRoots });
   try {
     const result = await build({
@@ -129,7 +140,13 @@ async function bundleTo(
       metafile: true,
       logLevel: 'silent',
       // The guard first: no other plugin (nor esbuild) reads a module it refuses.
-      plugins: [confine, fallbackToGroundwork(), includeReadsFiles(), ownLocations(located)],
+      plugins: [
+        confine,
+        oneCopyOfShared({ root: ctx.realRoot, libraryRoots }),
+        fallbackToGroundwork(libraryRoots),
+        includeReadsFiles(),
+        ownLocations(located),
+      ],
     });
     return Object.keys(result.metafile.inputs)
       .filter((p) => !p.startsWith('<') && p !== STDIN_NAME)
@@ -138,4 +155,19 @@ async function bundleTo(
   } catch (err) {
     throw await bundleError(err, { ...ctx, installRoots, stdinName: STDIN_NAME });
   }
+}
+
+/**
+ * The library roots (real paths) whose `node_modules` is a directory inside them: one whose
+ * `node_modules` is missing or a symbolic link elsewhere is left out, so nothing is resolved or
+ * bundled through it.
+ */
+async function usableLibraryRoots(libraryRoots: readonly string[]): Promise<string[]> {
+  const usable = await Promise.all(
+    libraryRoots.map(async (dir) => {
+      const real = await realpath(join(dir, 'node_modules')).catch(() => undefined);
+      return real === join(dir, 'node_modules') ? dir : undefined;
+    }),
+  );
+  return usable.filter((dir): dir is string => dir !== undefined);
 }

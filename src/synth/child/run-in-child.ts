@@ -44,6 +44,12 @@ export interface ChildSynthOptions {
   cache?: boolean;
   /** Where cached bundles live. @default `<cache root>/synth` */
   cacheDir?: string;
+  /**
+   * Directories holding a `node_modules` that platform imports resolve from after the checkout's
+   * own and before Groundwork's (`installDependencies`'s install, the preview's working tree).
+   * Code under their `node_modules` (by real path) may be bundled. @default []
+   */
+  libraryRoots?: readonly string[];
 }
 
 /**
@@ -65,6 +71,7 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
   await assertSymlinksStayInside({ dir, treeRoot: await realpath(opts.treeRoot ?? dir) });
   const config = await loadProjectConfig(dir);
   const bundle = await bundleChild(dir, config.entry, {
+    ...(opts.libraryRoots ? { libraryRoots: opts.libraryRoots } : {}),
     ...(opts.cache === false || process.env.GROUNDWORK_SYNTH_CACHE === '0'
       ? {}
       : { cacheDir: opts.cacheDir ?? join(cacheRoot(), 'synth') }),

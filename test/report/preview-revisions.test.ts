@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { previewRevisions } from '../../src/cli/actions/preview.js';
 import { registerPreview } from '../../src/cli/commands/preview.js';
 import { useRedactionKey } from '../../src/core/redaction-key.js';
-import { previewMarkdown } from '../../src/report/preview/index.js';
+import { previewMarkdown, previewText } from '../../src/report/preview/index.js';
 import { expectGolden } from '../harness/golden.js';
 import { git } from '../source/git.js';
 
@@ -87,6 +87,12 @@ beforeAll(() => {
       .replace('channel: stable-4.14', 'channel: stable-4.12'),
   );
   git(dir, 'commit', '-q', '-am', 'broken');
+
+  // A change to production's overlay file alone: dev and staging do not change, prod and the
+  // cluster that extends it do.
+  git(dir, 'checkout', '-q', '-b', 'prod-only', baseOid);
+  edit('overlays/prod.yaml', 'pin: kepler-operator.v0.21.0', 'pin: kepler-operator.v0.22.0');
+  git(dir, 'commit', '-q', '-am', 'prod: kepler 0.22');
   git(dir, 'checkout', '-q', 'main');
 });
 
@@ -129,6 +135,24 @@ describe('previewRevisions over two commits of a platform repository', () => {
       normalize(md).replaceAll(git(dir, 'rev-parse', 'broken').slice(0, 7), '<broken>'),
     );
   });
+
+  it('one overlay previewed says which other overlays change too, and which do not', async () => {
+    const dev = await previewRevisions({ repoDir: dir, base: 'main~1', head: 'prod-only', overlay: 'dev' });
+    expect(dev.overlays[0]!.changes).toEqual([]);
+    expect(dev.otherOverlays).toEqual({ changed: ['clusters/prod-eu-1', 'prod'], unchanged: ['staging'] });
+    expect(previewText(dev)).toContain(
+      'Other overlays: clusters/prod-eu-1, prod change too (preview with --all-overlays).',
+    );
+    const prod = await previewRevisions({ repoDir: dir, base: 'main~1', head: 'prod-only', overlay: 'prod' });
+    expect(prod.otherOverlays).toEqual({ changed: ['clusters/prod-eu-1'], unchanged: ['dev', 'staging'] });
+    const all = await previewRevisions({
+      repoDir: dir,
+      base: 'main~1',
+      head: 'prod-only',
+      overlay: { all: true },
+    });
+    expect(all.otherOverlays).toBeUndefined();
+  }, 240_000);
 
   it('leaves the checkout as it was', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');

@@ -2,6 +2,8 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
+  otherOverlayChanges,
+  type OtherOverlays,
   buildPreview,
   previewMarkdown,
   previewText,
@@ -17,6 +19,7 @@ import { synthesizeInChild } from '../../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../../synth/config.js';
 import { reach } from '../../synth/environments.js';
 import { ExitCode } from '../exit-code.js';
+import { GroundworkError } from '../../core/errors.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
@@ -73,6 +76,16 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       synth(base.dir, join(tmp, 'base')),
       synth(head.dir, join(tmp, 'head')),
     ]);
+    // One overlay previewed: every overlay of both revisions too, to say which others change.
+    const others =
+      typeof overlay === 'string' && Array.isArray(headOutcome)
+        ? await otherOverlays({
+            overlay,
+            base: { dir: base.dir, treeRoot: join(tmp, 'base') },
+            head: { dir: head.dir, treeRoot: join(tmp, 'head') },
+            ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+          })
+        : undefined;
     // Head's update graphs, read as the agent reads them: one it cannot read is head's failure,
     // since the agent could not reconcile that revision either.
     const graphs =
@@ -95,12 +108,44 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       base: baseOutcome,
       head: graphs.failure ?? headOutcome,
       ...(graphs.graph ? { graph: graphs.graph } : {}),
+      ...(others ? { otherOverlays: others } : {}),
       baseRevision: { ref: opts.base, oid: base.oid },
       headRevision: { ref: opts.head, oid: head.oid },
     });
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Synthesizes every overlay of both revisions (one child each, in turn: the previewed overlay's
+ * children have run) and compares the others' manifests (`otherOverlayChanges`). A revision that
+ * fails synth of some overlay makes the answer unknown, named, without its error (the previewed
+ * overlay's own failure is in the preview already).
+ */
+async function otherOverlays(opts: {
+  overlay: string;
+  base: { dir: string; treeRoot: string };
+  head: { dir: string; treeRoot: string };
+  timeoutMs?: number;
+}): Promise<OtherOverlays> {
+  const every = async (side: 'base' | 'head') => {
+    try {
+      return await synthesizeInChild({
+        ...opts[side],
+        overlay: { all: true },
+        ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      });
+    } catch (err) {
+      const code = err instanceof GroundworkError ? err.code : 'SynthFailed';
+      return `${side} fails synth of an overlay (${code}): preview with --all-overlays to see which`;
+    }
+  };
+  const base = await every('base');
+  if (typeof base === 'string') return { unknown: base };
+  const head = await every('head');
+  if (typeof head === 'string') return { unknown: head };
+  return otherOverlayChanges(base, head, opts.overlay);
 }
 
 /**

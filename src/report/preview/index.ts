@@ -3,3 +3,4 @@ export { buildPreview, type PreviewData, type SynthOutcome } from './preview.js'
 export { PREVIEW_MARKER, previewMarkdown } from './render-markdown.js';
 export { previewText } from './render-text.js';
 export { synthFailureOf, type SynthFailure } from './synth-failure.js';
+export { otherOverlayChanges, type OtherOverlays } from './other-overlays.js';

@@ -3,6 +3,7 @@ import type { UpdateGraph } from '../../cluster-version/graph.js';
 import { previewOverlay, type OverlayPreview } from './overlay-preview.js';
 import { compareRiskNotes, countBySeverity, type RiskSeverity } from './risk-note.js';
 import { synthFailureOf, type SynthFailure } from './synth-failure.js';
+import type { OtherOverlays } from './other-overlays.js';
 
 /** A revision as the preview names it: what the user asked for and the commit it resolved to. */
 export interface PreviewRevision {
@@ -30,6 +31,8 @@ interface PreviewInput {
   reach?: PreviewReach;
   /** Head's update graphs (groundwork.yaml `graphs:`), merged: the ClusterVersion path notes walk them. */
   graph?: UpdateGraph;
+  /** With one overlay previewed: whether the change reaches the others too (`otherOverlayChanges`). */
+  otherOverlays?: OtherOverlays;
 }
 
 /**
@@ -51,6 +54,8 @@ export interface PreviewData {
   overlays: OverlayPreview[];
   /** When groundwork.yaml declares environments and base is a branch: where the change goes once merged. */
   reach?: PreviewReach;
+  /** With one overlay previewed: the other overlays the change also reaches, or why that is not known. */
+  otherOverlays?: OtherOverlays;
 }
 
 /**
@@ -82,6 +87,7 @@ export function buildPreview(input: PreviewInput): PreviewData {
     risks: countBySeverity([]),
     overlays: [],
     ...(input.reach ? { reach: input.reach } : {}),
+    ...(input.otherOverlays && !head.failure ? { otherOverlays: input.otherOverlays } : {}),
   };
   if (head.results) {
     const baseByName = new Map((base.results ?? []).map((r) => [r.overlay, r]));

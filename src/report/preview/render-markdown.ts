@@ -11,6 +11,7 @@ import {
 } from './render-parts.js';
 import { countBySeverity, type RiskNote } from './risk-note.js';
 import type { SynthFailure } from './synth-failure.js';
+import { otherOverlaysSentence } from './other-overlays.js';
 
 /** First line of every preview comment: a workflow finds (and updates) its own comment by it. */
 export const PREVIEW_MARKER = '<!-- groundwork-preview -->';
@@ -37,6 +38,7 @@ export function previewMarkdown(p: PreviewData, opts: MarkdownOptions = {}): str
   if (p.base.failure) top.push(...baseFailed(p.base.failure, base));
   if (p.reach) top.push(reachSentence(p.reach), '');
   top.push(`**Risks:** ${severityCounts(p.risks)}.`, '');
+  if (p.otherOverlays) top.push(otherOverlaysSentence(p.otherOverlays, code), '');
   if (p.overlays.length > 1) top.push(...overlayTable(p.overlays), '');
   if (p.overlays.length === 0) top.push('No overlays.', '');
   return fitBudget(top.join('\n'), p.overlays.map(overlaySection), maxLength);

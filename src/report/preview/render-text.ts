@@ -7,6 +7,7 @@ import {
   revisionName,
   severityCounts,
 } from './render-parts.js';
+import { otherOverlaysSentence } from './other-overlays.js';
 
 /**
  * Terminal text: the revisions and risk roll-up, then per overlay its risk notes (worst first) and
@@ -33,6 +34,7 @@ export function previewText(p: PreviewData): string {
   }
   if (p.reach) lines.push(reachSentence(p.reach));
   lines.push(`risks: ${severityCounts(p.risks)}`);
+  if (p.otherOverlays) lines.push(otherOverlaysSentence(p.otherOverlays));
   for (const o of p.overlays) {
     lines.push('', `overlay ${o.overlay}: ${overlayCounts(o)}`);
     if (o.risks.length > 0)

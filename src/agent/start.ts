@@ -14,6 +14,8 @@ import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
 import { synthesizeInChild, synthSandboxSummary } from '../synth/child/run-in-child.js';
+import { installDependencies } from '../synth/dependencies/install.js';
+import { NPM_REGISTRY } from '../synth/dependencies/lockfile-check.js';
 import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
@@ -62,6 +64,13 @@ export interface AgentOptions {
   prune?: boolean;
   maxPruneShare?: number;
   synthTimeoutMs?: number;
+  /**
+   * The npm registry the platform repository's locked dependencies are installed from, when it
+   * has a package-lock.json (`installDependencies`). @default GROUNDWORK_NPM_REGISTRY, else npm's
+   */
+  npmRegistry?: string;
+  /** Stop that install after this long (`DependencyInstallFailed`). @default 300_000 */
+  npmTimeoutMs?: number;
   /** The synth child's heap cap. @default from the container's memory limit (`heapCapFor`) */
   synthMemoryMb?: number;
   cacheDir?: string;
@@ -118,7 +127,17 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       return { revision: r.revision, dir: r.dir };
     },
     synth: async (dir, overlay) => {
+      // A checkout has no node_modules: its locked libraries come from the dependency cache.
+      const libraries = await installDependencies({
+        dir,
+        cacheDir: join(cacheDir, 'dependencies'),
+        registry: opts.npmRegistry ?? (process.env.GROUNDWORK_NPM_REGISTRY || NPM_REGISTRY),
+        timeoutMs: opts.npmTimeoutMs ?? 300_000,
+      });
+      if (libraries)
+        log.info({ cached: libraries.cached, ms: libraries.ms }, 'platform dependencies installed');
       const [result] = await synthesizeInChild({
+        ...(libraries ? { libraryRoots: [libraries.root] } : {}),
         dir,
         treeRoot: checkoutRoot(dir, opts.repository.path ?? '.'),
         overlay,

@@ -4,6 +4,7 @@ import { startAgent } from '../../agent/start.js';
 import { parseDuration } from '../duration.js';
 import { sourceRefOf } from '../source-flags.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
+import { npmRegistryOf } from '../../synth/dependencies/registry-url.js';
 
 export interface AgentFlags {
   repo: string;
@@ -25,6 +26,8 @@ export interface AgentFlags {
   prune: boolean;
   maxPruneShare: string;
   synthTimeout: string;
+  npmRegistry?: string;
+  npmTimeout: string;
   kubeconfig?: string;
   context?: string;
   logLevel: string;
@@ -65,6 +68,8 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
     prune: flags.prune,
     maxPruneShare: Number(flags.maxPruneShare),
     synthTimeoutMs: parseDuration(flags.synthTimeout),
+    npmRegistry: npmRegistryOf(flags.npmRegistry ?? process.env.GROUNDWORK_NPM_REGISTRY),
+    npmTimeoutMs: parseDuration(flags.npmTimeout),
     ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
     ...(flags.context ? { context: flags.context } : {}),
     log,

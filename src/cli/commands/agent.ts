@@ -50,6 +50,11 @@ export const registerAgent: CommandModule = (program: Command) => {
     .option('--no-prune', 'never delete objects removed from git')
     .option('--max-prune-share <fraction>', 'largest share of the inventory one cycle may prune', '0.3')
     .option('--synth-timeout <duration>', 'kill a synth that runs longer', '2m')
+    .option(
+      '--npm-registry <url>',
+      "registry of the platform's locked dependencies (package-lock.json), installed with npm ci --ignore-scripts (default: $GROUNDWORK_NPM_REGISTRY, else https://registry.npmjs.org/)",
+    )
+    .option('--npm-timeout <duration>', 'stop an install of the platform dependencies that runs longer', '5m')
     .option('--kubeconfig <file>', 'kubeconfig (default: in-cluster config, $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--log-level <level>', 'trace, debug, info, warn or error', 'info')

@@ -13,6 +13,8 @@ import {
   applyFailure,
   canSkipPlan,
   decideApply,
+  fetchesGit,
+  healsDrift,
   quietMark,
   splitDrift,
 } from './cycle-decision.js';
@@ -30,6 +32,7 @@ import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import type { ObservedChange } from './drift-watch.js';
 import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
+import type { SyncControl } from './sync-control.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
 
 export type {
@@ -53,6 +56,13 @@ export { onlyGitChanges } from './plan-scope.js';
 export class Agent {
   private current: AgentState = INITIAL_AGENT_STATE;
   private reported = new Set<string>();
+  /** What the PlatformSync's annotations asked when the last cycle read them. */
+  control: SyncControl = {};
+  /**
+   * Reads the requests on the PlatformSync (set by the runner); undefined: its name is not known
+   * before a fetch. Read at the start of each cycle, and again after the fetch when it was not known.
+   */
+  readControl: (() => Promise<SyncControl | undefined>) | undefined;
 
   constructor(
     private readonly session: ClusterSession,
@@ -88,10 +98,17 @@ export class Agent {
       timings[phase] = Date.now() - mark;
       mark = Date.now();
     };
-    const fetched = await this.fetchCandidate(signal, lap);
-    if ('result' in fetched) return fetched.result;
-    const { candidate } = fetched;
+    let control = await this.readControl?.();
+    if (control) this.control = control;
     const lastGood = this.state.lastGood;
+    const fetched =
+      lastGood && !fetchesGit({ suspended: this.control.suspended !== undefined, hasLastGood: true })
+        ? { candidate: lastGood }
+        : await this.fetchCandidate(signal, lap);
+    if ('result' in fetched) return fetched.result;
+    if (!control && (control = await this.readControl?.())) this.control = control;
+    const suspended = this.control.suspended !== undefined;
+    const { candidate } = fetched;
     const isNew = candidate !== lastGood;
 
     const fingerprint = this.session.cache?.fingerprint();
@@ -120,7 +137,14 @@ export class Agent {
       isNew,
       candidate: candidate.synth,
       lastGood: lastGood?.synth,
+      suspended,
     });
+    if (suspended) {
+      // Nothing applied: every drift stays, reported (Events, status) and left as it is.
+      this.record({ type: 'held', drift });
+      await this.reportDrift(drift);
+      return { revision, applied: false, drift };
+    }
 
     let changes: ChangeSet | undefined;
     if (decision.apply) {
@@ -232,7 +256,8 @@ export class Agent {
     const found = detectDrift(subset, new Map());
     this.record({ type: 'drift-checked', ids, found });
     await this.reportDrift(found);
-    if (this.config.mode === 'self-heal' && found.length > 0) {
+    const suspended = this.control.suspended !== undefined;
+    if (healsDrift({ mode: this.config.mode, suspended }) && found.length > 0) {
       const heal = await applyPlan(subset, this.session.target, { force: true, wait: false, signal });
       const { written: healed } = splitDrift({ drift: [], changes: heal, isNew: false });
       for (const d of found.filter((x) => healed.has(x.id))) await this.corrected(d, good.revision);

@@ -61,9 +61,12 @@ export function decideApply(input: {
   candidate: SynthResult;
   /** The last good revision's synth (undefined on the first cycle). */
   lastGood: SynthResult | undefined;
+  /** The sync is suspended (`groundwork sync suspend`): nothing is applied, whatever the plan. */
+  suspended?: boolean;
 }): ApplyDecision {
   const { mode, plan, isNew } = input;
   const selfHeal = mode === 'self-heal';
+  if (input.suspended) return { plan, apply: false, force: false };
   return {
     plan: selfHeal
       ? isNew
@@ -73,6 +76,20 @@ export function decideApply(input: {
     apply: isNew || (selfHeal && plan.hasChanges) || hasPendingWork(plan),
     force: selfHeal && !isNew,
   };
+}
+
+/**
+ * Whether a cycle fetches git. A suspended sync that has applied a revision keeps comparing the
+ * cluster with that revision (its drift is what the operator's edits did, not what git moved);
+ * without one (an agent started while suspended) it fetches, plans and applies nothing.
+ */
+export function fetchesGit(input: { suspended: boolean; hasLastGood: boolean }): boolean {
+  return !(input.suspended && input.hasLastGood);
+}
+
+/** Whether drift the watches saw is corrected at once: self-heal, unless suspended. */
+export function healsDrift(input: { mode: AgentMode; suspended: boolean }): boolean {
+  return input.mode === 'self-heal' && !input.suspended;
 }
 
 /** The reason of a cycle whose apply returned `error`: its own for an interruption and an unresolvable dependency. */

@@ -38,7 +38,12 @@ export type AgentEvent =
   /** A targeted check re-planned the objects `ids` and found `found` among them. */
   | { type: 'drift-checked'; ids: ReadonlySet<string>; found: readonly DriftItem[] }
   /** Self-heal restored the objects `ids`. */
-  | { type: 'drift-healed'; ids: ReadonlySet<string> };
+  | { type: 'drift-healed'; ids: ReadonlySet<string> }
+  /**
+   * A suspended cycle planned and applied nothing: `drift` is what it found (against the last good
+   * revision, or the fetched one when there is none, which does not become good).
+   */
+  | { type: 'held'; drift: readonly DriftItem[] };
 
 /**
  * The agent's state after `event`. Pure: no clock (times come in the events), no I/O; returns a
@@ -99,5 +104,7 @@ export function nextAgentState(state: AgentState, event: AgentEvent): AgentState
       };
     case 'drift-healed':
       return { ...state, drift: state.drift.filter((d) => !event.ids.has(d.id)) };
+    case 'held':
+      return { ...state, drift: [...event.drift], failure: undefined, failures: 0 };
   }
 }

@@ -11,6 +11,7 @@ import { nextStatus, type SyncStatus, type FailureReason } from '../report/sync-
 import type { PollSchedule } from '../source/schedule.js';
 import type { Agent, CycleResult } from './agent.js';
 import { DriftWatch, type ObservedChange } from './drift-watch.js';
+import { parseSyncControl, type SyncControl } from './sync-control.js';
 import type { ClusterSession } from '../engine/reconcile.js';
 
 export interface RunnerOptions {
@@ -53,6 +54,7 @@ export class AgentRunner {
   lastResult: CycleResult | undefined;
 
   constructor(private readonly opts: RunnerOptions) {
+    opts.agent.readControl = () => this.readControl();
     this.watch = new DriftWatch(opts.session.client, opts.session.discovery, {
       debounceMs: opts.debounceMs ?? 100,
       onChanges: (changes) => void this.enqueue(() => this.checkChanges(changes)),
@@ -147,7 +149,8 @@ export class AgentRunner {
         at: new Date(),
         generation: this.generation,
         revision: result.revision!,
-        applied: true,
+        // A suspended cycle without a last good revision planned the fetched one and applied nothing.
+        applied: agent.state.lastGood?.revision === result.revision,
         inventory: { objects: s.inventory },
         health: {
           status: s.health?.status ?? 'Unknown',
@@ -156,9 +159,11 @@ export class AgentRunner {
         },
         drift: this.driftReport(),
         pending: s.pending,
+        ...(agent.control.suspended ? { suspended: agent.control.suspended } : {}),
       });
     }
     metrics.drift(agent.state.drift.length);
+    metrics.suspended(agent.control.suspended !== undefined);
     // Watches and caches follow the last good revision's objects: set again when it changes, and
     // after a cycle that found a kind not served yet (its CRD may be there now).
     if (agent.state.lastGood !== this.tracked.good || !this.tracked.all) {
@@ -181,6 +186,28 @@ export class AgentRunner {
     await this.report({ type: 'drift', at: new Date(), drift: this.driftReport() });
   }
 
+  /**
+   * The requests on the PlatformSync's annotations (suspend); undefined while its name is not known
+   * (nothing fetched yet). A failed read keeps the last ones (an apiserver hiccup must not resume a
+   * suspended sync).
+   */
+  private async readControl(): Promise<SyncControl | undefined> {
+    const name = this.syncName;
+    if (!name) return undefined;
+    try {
+      const stored = await this.opts.statusStore.read(name);
+      return parseSyncControl(stored?.object.metadata.annotations);
+    } catch (err) {
+      this.opts.log.warn({ err: String(err) }, 'PlatformSync read failed: keeping the last suspend state');
+      return this.opts.agent.control;
+    }
+  }
+
+  private get syncName(): string | undefined {
+    const platform = this.platform;
+    return this.opts.sync.name ?? (platform ? platformSyncName(platform, this.opts.sync.overlay) : undefined);
+  }
+
   /** The platform's name: from the options, the last good synth, or the last fetched groundwork.yaml. */
   private get platform(): string | undefined {
     const { sync, agent } = this.opts;
@@ -200,9 +227,7 @@ export class AgentRunner {
   private async report(event: Parameters<typeof nextStatus>[1]): Promise<void> {
     try {
       this.status = nextStatus(this.status, event);
-      const platform = this.platform;
-      const name =
-        this.opts.sync.name ?? (platform ? platformSyncName(platform, this.opts.sync.overlay) : undefined);
+      const name = this.syncName;
       if (!name) {
         // No name yet (nothing fetched, no --sync-name): a guessed name would leave a stray object behind.
         this.opts.log.warn(

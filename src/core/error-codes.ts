@@ -111,6 +111,7 @@ export const ERROR_CODES = [
   'InvalidSyncStatus',
   // agent
   'InvalidLeaderElection',
+  'PlatformSyncNotFound',
   // fleet
   'InvalidFleetFile',
   'NotPromoted',

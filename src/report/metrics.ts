@@ -37,6 +37,7 @@ interface MetricsOptions {
  * | `groundwork_drift_detection_seconds` | histogram | (from a watch event to the drift report) |
  * | `groundwork_last_applied_revision_info` | gauge, 1 | `revision` (only the current one) |
  * | `groundwork_leader` | gauge, 0 or 1 | |
+ * | `groundwork_suspended` | gauge, 0 or 1 | (1 while the PlatformSync is suspended) |
  *
  * @example
  * const metrics = new GroundworkMetrics({ labels: { platform: 'example', overlay: 'prod' } });
@@ -52,6 +53,7 @@ export class GroundworkMetrics {
   private readonly driftLatency: Histogram;
   private readonly revisionInfo: Gauge<'revision'>;
   private readonly leaderGauge: Gauge;
+  private readonly suspendedGauge: Gauge;
 
   constructor(opts: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -97,6 +99,12 @@ export class GroundworkMetrics {
       help: '1 when this replica holds the leader lease, else 0.',
       registers,
     });
+    this.suspendedGauge = new Gauge({
+      name: 'groundwork_suspended',
+      help: '1 while the sync is suspended (groundwork sync suspend): nothing is applied, drift is reported.',
+      registers,
+    });
+    this.suspendedGauge.set(0);
     for (const state of OBJECT_STATES) this.objectsGauge.set({ state }, 0);
     this.driftedGauge.set(0);
     this.leaderGauge.set(0);
@@ -152,6 +160,11 @@ export class GroundworkMetrics {
 
   leader(isLeader: boolean): void {
     this.leaderGauge.set(isLeader ? 1 : 0);
+  }
+
+  /** Whether the sync is suspended. */
+  suspended(isSuspended: boolean): void {
+    this.suspendedGauge.set(isSuspended ? 1 : 0);
   }
 
   /** The exposition text for `GET /metrics`. */

@@ -9,7 +9,7 @@ import {
   type SyncReason,
   type SyncStatusJson,
 } from './sync-status-schema.js';
-import { driftText } from './sync-status-render.js';
+import { driftText, suspendedText } from './sync-status-render.js';
 
 /** The kstatus conditions of a PlatformSync: which are wanted for each situation, and how they are set. */
 
@@ -45,6 +45,10 @@ export function failedConditions(
 export function outcomeConditions(f: SyncStatusJson, latest: string | undefined): WantedCondition[] {
   const health = f.health?.status ?? 'Unknown';
   const healthMessage = `${health} (${f.health?.reason ?? 'NotAssessed'})${f.health?.message ? `: ${f.health.message}` : ''}`;
+  if (f.suspended)
+    return [
+      want('Ready', 'False', 'Suspended', `${suspendedText(f.suspended)}; drift: ${driftText(f.drift)}`),
+    ];
   if (health === 'Degraded' || health === 'Missing')
     return [
       want('Ready', 'False', 'HealthCheckFailed', healthMessage),

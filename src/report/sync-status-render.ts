@@ -11,6 +11,7 @@ export function factLines(s: SyncStatusJson, code: (text: string) => string): st
   for (const i of s.drift?.items ?? [])
     lines.push(`  ${i.type} ${code(i.object)}${i.fields.length ? `: ${i.fields.map(code).join(', ')}` : ''}`);
   for (const p of s.pending ?? []) lines.push(`pending (${p.stage}): ${p.message.replace(/\n/g, ' ')}`);
+  if (s.suspended) lines.push(suspendedText(s.suspended));
   if (s.lastReconcileTime) lines.push(`last reconcile: ${s.lastReconcileTime}`);
   return lines;
 }
@@ -27,4 +28,9 @@ export function driftText(d: DriftStatus | undefined): string {
 
 export function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** `suspended by alice since …: reason`, as status lines and the Ready message say it. */
+export function suspendedText(s: NonNullable<SyncStatusJson['suspended']>): string {
+  return `suspended${s.by ? ` by ${s.by}` : ''}${s.at ? ` since ${s.at}` : ''}${s.reason ? `: ${s.reason}` : ''}`;
 }

@@ -91,6 +91,10 @@ export const statusSchema = z.object({
   drift: driftSchema.optional(),
   /** Stage waits that ended without reaching their goal, e.g. a pool waiting for its maintenance window. */
   pending: z.array(pendingSchema).optional(),
+  /** Set while the sync is suspended (`groundwork sync suspend`): nothing is applied, drift is reported. */
+  suspended: z
+    .object({ reason: z.string(), by: z.string().optional(), at: z.string().optional() })
+    .optional(),
 });
 
 /**

@@ -71,8 +71,17 @@ export type SyncEvent =
       /** Drift that remains after this reconcile. @default no drift */
       drift?: DriftReport;
       pending?: readonly PendingWait[];
+      /** Set while the sync is suspended; undefined clears it. */
+      suspended?: SuspendedStatus;
     }
   | { type: 'drift'; at: Date; drift: DriftReport };
+
+/** Who suspended the sync, when and why (from the PlatformSync's annotations, already bounded). */
+export interface SuspendedStatus {
+  reason: string;
+  by?: string;
+  at?: string;
+}
 
 /**
  * The status after `event`, given the previous status (undefined on first use). Pure and
@@ -122,6 +131,9 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
       facts.drift = driftStatus(event.drift);
       facts.pending = event.pending?.length
         ? event.pending.map((p) => ({ stage: p.stage, message: clip(redactText(p.message)) }))
+        : undefined;
+      facts.suspended = event.suspended
+        ? { reason: clip(redactText(event.suspended.reason)), ...pick(event.suspended) }
         : undefined;
       wanted = outcomeConditions(facts, event.latestRevision ?? event.revision);
       break;
@@ -218,6 +230,10 @@ export class SyncStatus {
       ...facts,
     ].join('\n');
   }
+}
+
+function pick(s: SuspendedStatus): { by?: string; at?: string } {
+  return { ...(s.by ? { by: clip(redactText(s.by)) } : {}), ...(s.at ? { at: s.at } : {}) };
 }
 
 function driftStatus(report: DriftReport | undefined): DriftStatus | undefined {

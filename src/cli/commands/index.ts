@@ -19,6 +19,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['upgrade-path'], load: async () => (await import('./upgrade-path.js')).registerUpgradePath },
   { commands: ['preview'], load: async () => (await import('./preview.js')).registerPreview },
   { commands: ['fleet', 'promote'], load: async () => (await import('./fleet.js')).registerFleet },
+  { commands: ['sync'], load: async () => (await import('./sync.js')).registerSync },
   { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
 ];
 

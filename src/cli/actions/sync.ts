@@ -1,0 +1,206 @@
+import { isNotFound } from '../../cluster/api-error.js';
+import { KubeClient } from '../../cluster/client.js';
+import { platformSyncSchema } from '../../cluster/sync-status-store.js';
+import {
+  REASON_LIMIT,
+  SUSPEND_ANNOTATION,
+  SUSPENDED_AT_ANNOTATION,
+  SUSPENDED_BY_ANNOTATION,
+  parseSyncControl,
+} from '../../agent/sync-control.js';
+import { GroundworkError, errorMessage } from '../../core/errors.js';
+import { SyncStatus } from '../../report/sync-status.js';
+import { rfc3339 } from '../../report/sync-status-schema.js';
+import { suspendedText } from '../../report/sync-status-render.js';
+import { z } from 'zod';
+import { outputOf } from '../output.js';
+import { render } from '../render.js';
+import { ExitCode } from '../exit-code.js';
+import type { SetExitCode } from '../commands/command-module.js';
+
+export interface SyncFlags {
+  sync?: string;
+  namespace: string;
+  kubeconfig?: string;
+  context?: string;
+  reason?: string;
+  output?: string;
+}
+
+const BASE = '/apis/groundwork.io/v1alpha1/namespaces';
+const listSchema = z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) });
+
+async function connect(flags: SyncFlags): Promise<KubeClient> {
+  return KubeClient.load({
+    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+  });
+}
+
+const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** `--sync` and `--namespace` are object names, never paths: anything else is refused before a request. */
+function checkNames(flags: SyncFlags): void {
+  for (const [flag, value, re] of [
+    ['--namespace', flags.namespace, NAMESPACE],
+    ['--sync', flags.sync, NAME],
+  ] as const)
+    if (value !== undefined && !re.test(value))
+      throw new GroundworkError({
+        code: 'PlatformSyncNotFound',
+        subject: flag,
+        message: `not a Kubernetes object name (${value.length} characters)`,
+        fix: `pass the name as kubectl get psync -A shows it`,
+      });
+}
+
+/** The PlatformSync named by `--sync`, else the only one in the namespace. */
+async function syncName(client: KubeClient, flags: SyncFlags): Promise<string> {
+  checkNames(flags);
+  if (flags.sync) return flags.sync;
+  const list = await client.request('GET', `${BASE}/${flags.namespace}/platformsyncs`, {
+    schema: listSchema,
+  });
+  const names = list.items.map((i) => i.metadata.name);
+  if (names.length === 1) return names[0]!;
+  throw new GroundworkError({
+    code: 'PlatformSyncNotFound',
+    subject: `namespace ${flags.namespace}`,
+    message:
+      names.length === 0
+        ? 'no PlatformSync in this namespace'
+        : `${names.length} PlatformSyncs here (${names.join(', ')}): say which`,
+    fix: names.length === 0 ? "pass the agent's --namespace" : 'pass --sync NAME',
+  });
+}
+
+async function readSync(client: KubeClient, flags: SyncFlags, name: string) {
+  try {
+    return await client.request(
+      'GET',
+      `${BASE}/${flags.namespace}/platformsyncs/${encodeURIComponent(name)}`,
+      {
+        schema: platformSyncSchema,
+      },
+    );
+  } catch (err) {
+    if (isNotFound(err))
+      throw new GroundworkError({
+        code: 'PlatformSyncNotFound',
+        subject: `PlatformSync/${flags.namespace}/${name}`,
+        message: 'not found',
+        fix: "check --sync and --namespace (the agent's namespace)",
+      });
+    throw err;
+  }
+}
+
+/** A merge patch of the annotations, as `kubectl annotate` writes them (null removes one). */
+async function annotate(
+  client: KubeClient,
+  flags: SyncFlags,
+  name: string,
+  values: Record<string, string | null>,
+) {
+  await readSync(client, flags, name);
+  await client.request('PATCH', `${BASE}/${flags.namespace}/platformsyncs/${encodeURIComponent(name)}`, {
+    body: { metadata: { annotations: values } },
+    contentType: 'application/merge-patch+json',
+    query: { fieldManager: 'groundwork-sync' },
+  });
+}
+
+/** The user the apiserver authenticated (SelfSubjectReview); undefined when the server does not say. */
+async function whoAmI(client: KubeClient): Promise<string | undefined> {
+  try {
+    const review = await client.request<{ status?: { userInfo?: { username?: unknown } } }>(
+      'POST',
+      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } },
+    );
+    const user = review.status?.userInfo?.username;
+    return typeof user === 'string' && user ? user : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `sync suspend`: the suspend annotations (reason, the authenticated user, now). */
+export async function runSyncSuspend(flags: SyncFlags): Promise<void> {
+  const client = await connect(flags);
+  const name = await syncName(client, flags);
+  const by = await whoAmI(client);
+  const reason = (flags.reason ?? '').slice(0, REASON_LIMIT);
+  await annotate(client, flags, name, {
+    [SUSPEND_ANNOTATION]: reason,
+    [SUSPENDED_BY_ANNOTATION]: by ?? null,
+    [SUSPENDED_AT_ANNOTATION]: rfc3339(new Date()),
+  });
+  const control = parseSyncControl({
+    [SUSPEND_ANNOTATION]: reason,
+    ...(by ? { [SUSPENDED_BY_ANNOTATION]: by } : {}),
+  });
+  process.stdout.write(
+    `PlatformSync ${flags.namespace}/${name} ${suspendedText(control.suspended!)}\n` +
+      'The agent applies nothing from its next cycle on; drift is still reported. Undo: groundwork sync resume\n',
+  );
+}
+
+/** `sync resume`: removes the suspend annotations. */
+export async function runSyncResume(flags: SyncFlags): Promise<void> {
+  const client = await connect(flags);
+  const name = await syncName(client, flags);
+  await annotate(client, flags, name, {
+    [SUSPEND_ANNOTATION]: null,
+    [SUSPENDED_BY_ANNOTATION]: null,
+    [SUSPENDED_AT_ANNOTATION]: null,
+  });
+  process.stdout.write(
+    `PlatformSync ${flags.namespace}/${name} resumed: the next cycle applies and corrects drift\n`,
+  );
+}
+
+/** `sync status`: the status as the agent wrote it, plus a suspend the agent has not picked up yet. */
+export async function runSyncStatus(flags: SyncFlags, setExitCode: SetExitCode): Promise<void> {
+  const client = await connect(flags);
+  const name = await syncName(client, flags);
+  const obj = await readSync(client, flags, name);
+  let status: SyncStatus;
+  try {
+    status = SyncStatus.parse(obj.status);
+  } catch (err) {
+    throw new GroundworkError({
+      code: 'InvalidSyncStatus',
+      subject: `PlatformSync/${flags.namespace}/${name}`,
+      message: errorMessage(err),
+      fix: 'let the agent rewrite it',
+    });
+  }
+  const asked = parseSyncControl(obj.metadata.annotations).suspended;
+  const seen = status.value.suspended;
+  const note =
+    asked && !seen
+      ? `${suspendedText(asked)} (requested; the agent has not picked it up yet)`
+      : !asked && seen
+        ? 'resume requested; the agent has not picked it up yet'
+        : undefined;
+  const format = outputOf(flags);
+  process.stdout.write(
+    render(
+      {
+        name,
+        namespace: flags.namespace,
+        ...(asked ? { suspendRequested: asked } : {}),
+        status: status.toJSON(),
+      },
+      format,
+      {
+        text: () =>
+          [`PlatformSync ${flags.namespace}/${name}`, status.toString(), ...(note ? [note] : [])].join('\n'),
+        markdown: () => [status.toMarkdown(name), ...(note ? ['', note] : [])].join('\n'),
+      },
+    ),
+  );
+  setExitCode(ExitCode.Ok);
+}

@@ -1,0 +1,35 @@
+import { withOutput } from '../output.js';
+import type { CommandModule } from './command-module.js';
+import type { SyncFlags } from '../actions/sync.js';
+
+/**
+ * `groundwork sync status|suspend|resume`: steer a running agent through its PlatformSync. The
+ * requests are annotations on that object, so RBAC on PlatformSyncs decides who may, and
+ * `kubectl annotate` does the same by hand.
+ */
+export const registerSync: CommandModule = (program, setExitCode) => {
+  const sync = program.command('sync').description("steer the agent's sync through its PlatformSync object");
+  const target = (cmd: ReturnType<typeof program.command>) =>
+    cmd
+      .option('--sync <name>', 'the PlatformSync (default: the only one in the namespace)')
+      .option('--namespace <ns>', "the agent's namespace", 'groundwork-system')
+      .option(
+        '--kubeconfig <file>',
+        'kubeconfig file (default: $KUBECONFIG, in-cluster config, ~/.kube/config)',
+      )
+      .option('--context <name>', 'kubeconfig context');
+  target(withOutput(sync.command('status'), ['text', 'markdown', 'json', 'yaml'], 'text'))
+    .description(
+      "the PlatformSync's status: conditions, revision, health, drift, and who suspended it and why",
+    )
+    .action(async (flags: SyncFlags) =>
+      (await import('../actions/sync.js')).runSyncStatus(flags, setExitCode),
+    );
+  target(sync.command('suspend'))
+    .description('stop applying (drift is still detected and reported) until resume; records who and why')
+    .option('--reason <text>', 'why (shown in status and fleet status)', '')
+    .action(async (flags: SyncFlags) => (await import('../actions/sync.js')).runSyncSuspend(flags));
+  target(sync.command('resume'))
+    .description('apply again: the next cycle corrects what drifted while suspended')
+    .action(async (flags: SyncFlags) => (await import('../actions/sync.js')).runSyncResume(flags));
+};

@@ -1,0 +1,170 @@
+// Suspend as an input of the agent's pure decisions, and the annotations that carry it (hostile input).
+import { describe, expect, it } from 'vitest';
+import type { AgentMode } from '../../src/agent/agent-state.js';
+import { decideApply, fetchesGit, healsDrift } from '../../src/agent/cycle-decision.js';
+import { INITIAL_AGENT_STATE } from '../../src/agent/agent-state.js';
+import { nextAgentState } from '../../src/agent/next-agent-state.js';
+import {
+  BY_LIMIT,
+  REASON_LIMIT,
+  SUSPEND_ANNOTATION,
+  SUSPENDED_AT_ANNOTATION,
+  SUSPENDED_BY_ANNOTATION,
+  parseSyncControl,
+} from '../../src/agent/sync-control.js';
+import { nextStatus } from '../../src/report/sync-status.js';
+import { DriftReport } from '../../src/report/drift-report.js';
+import { idOf, refOf } from '../../src/core/object-id.js';
+import { policyOf } from '../../src/core/annotations.js';
+import type { K8sObject } from '../../src/core/object.js';
+import type { DriftItem } from '../../src/plan/drift.js';
+import { Plan } from '../../src/plan/plan-result.js';
+import type { PlanAction } from '../../src/plan/types.js';
+import { configMap, synthOf } from '../harness/engine.js';
+
+const subscription: K8sObject = {
+  apiVersion: 'operators.coreos.com/v1alpha1',
+  kind: 'Subscription',
+  metadata: { name: 'op', namespace: 'ops' },
+  spec: { name: 'op', channel: 'stable', source: 'c', sourceNamespace: 'm' },
+};
+
+function planOf(items: [K8sObject, PlanAction][]): Plan {
+  return new Plan({
+    platform: 'p',
+    overlay: 'dev',
+    items: items.map(([o, action]) => ({
+      id: idOf(o),
+      ref: refOf(o),
+      stage: 'resources',
+      action,
+      diff: [],
+      policy: policyOf(o),
+      ...(action === 'prune' ? { live: o } : { desired: o }),
+    })),
+    failedLists: [],
+    desiredCount: items.filter(([, a]) => a !== 'prune').length,
+    inventorySize: undefined,
+  });
+}
+
+const a1 = configMap('ns', 'a', { v: '1' });
+const a2 = configMap('ns', 'a', { v: '2' });
+const b = configMap('ns', 'b', { v: '1' });
+const synth1 = synthOf([a1, b], { overlay: 'dev' });
+const synth2 = synthOf([a2, b], { overlay: 'dev' });
+
+describe('suspend in the cycle decisions', () => {
+  const changed = planOf([
+    [a2, 'update'],
+    [b, 'update'],
+  ]);
+  const withSub = planOf([
+    [a1, 'unchanged'],
+    [subscription, 'unchanged'],
+  ]);
+  it.each<[string, AgentMode, Plan, boolean, boolean]>([
+    // what, mode, plan, isNew, suspended → apply
+    ['self-heal, drift, suspended: nothing applied', 'self-heal', changed, false, false],
+    ['self-heal, new revision, suspended: not applied', 'self-heal', changed, true, false],
+    ['detect-only, new revision, suspended: not applied', 'detect-only', changed, true, false],
+    ['hooks with pending work, suspended: not run', 'self-heal', withSub, false, false],
+    ['self-heal, drift, resumed: corrected', 'self-heal', changed, false, true],
+  ])('%s', (what, mode, plan, isNew, apply) => {
+    const suspended = what.includes('suspended');
+    const d = decideApply({ mode, plan, isNew, candidate: synth2, lastGood: synth1, suspended });
+    expect(d.apply).toBe(apply);
+    if (suspended) expect(d.force).toBe(false);
+  });
+
+  it.each<[boolean, boolean, boolean]>([
+    // suspended, hasLastGood → fetches git
+    [false, false, true],
+    [false, true, true],
+    [true, false, true],
+    [true, true, false],
+  ])('suspended %s, last good %s: fetches git %s', (suspended, hasLastGood, fetches) => {
+    expect(fetchesGit({ suspended, hasLastGood })).toBe(fetches);
+  });
+
+  it.each<[AgentMode, boolean, boolean]>([
+    ['self-heal', false, true],
+    ['self-heal', true, false],
+    ['detect-only', false, false],
+    ['detect-only', true, false],
+  ])('%s, suspended %s: watches heal %s', (mode, suspended, heals) => {
+    expect(healsDrift({ mode, suspended })).toBe(heals);
+  });
+
+  it('a held cycle keeps the drift it found and leaves the last good revision', () => {
+    const drift: DriftItem[] = [{ id: idOf(a1), ref: refOf(a1), type: 'modified', fields: [] } as DriftItem];
+    const before = nextAgentState(INITIAL_AGENT_STATE, {
+      type: 'failed',
+      reason: 'FetchFailed',
+      message: 'x',
+    });
+    const s = nextAgentState(before, { type: 'held', drift });
+    expect(s.drift).toEqual(drift);
+    expect(s.lastGood).toBeUndefined();
+    expect(s.failures).toBe(0);
+  });
+});
+
+describe('parseSyncControl (hostile annotation values)', () => {
+  it('reads reason, who and when', () => {
+    expect(
+      parseSyncControl({
+        [SUSPEND_ANNOTATION]: 'incident 42',
+        [SUSPENDED_BY_ANNOTATION]: 'alice',
+        [SUSPENDED_AT_ANNOTATION]: '2026-11-26T23:00:00Z',
+      }),
+    ).toEqual({ suspended: { reason: 'incident 42', by: 'alice', at: '2026-11-26T23:00:00Z' } });
+  });
+
+  it('an empty value still suspends (kubectl annotate psync x groundwork.io/suspend=)', () => {
+    expect(parseSyncControl({ [SUSPEND_ANNOTATION]: '' })).toEqual({ suspended: { reason: '' } });
+  });
+
+  it('no annotation, or annotations that are not an object of strings, ask for nothing', () => {
+    for (const garbage of [undefined, null, 42, 'x', [], [SUSPEND_ANNOTATION], { other: 'x' }])
+      expect(parseSyncControl(garbage)).toEqual({});
+  });
+
+  it('bounds and flattens the values, drops a time that is not one, never throws', () => {
+    const c = parseSyncControl({
+      [SUSPEND_ANNOTATION]: `line1\nline2\u0000\u001b[31m${'r'.repeat(100_000)}`,
+      [SUSPENDED_BY_ANNOTATION]: 'b'.repeat(10_000),
+      [SUSPENDED_AT_ANNOTATION]: 'yesterday; rm -rf /',
+    });
+    expect(c.suspended!.reason.length).toBeLessThanOrEqual(REASON_LIMIT);
+    expect(c.suspended!.reason).toMatch(/^line1 line2 \[31mr+…$/);
+    expect(c.suspended!.by!.length).toBe(BY_LIMIT);
+    expect(c.suspended!.at).toBeUndefined();
+    // A non-string suspend value (as a hand-written object could hold) still suspends.
+    expect(parseSyncControl({ [SUSPEND_ANNOTATION]: { a: 1 } })).toEqual({ suspended: { reason: '' } });
+  });
+});
+
+describe('status of a suspended sync', () => {
+  const at = new Date('2026-11-26T23:00:00Z');
+  const reconciled = {
+    type: 'reconciled' as const,
+    at,
+    generation: 1,
+    revision: 'main@sha1:abc',
+    applied: true,
+    inventory: { objects: 2 },
+    health: { status: 'Healthy' as const, reason: 'AllHealthy' },
+    drift: new DriftReport('p', 'dev', [], 'main@sha1:abc'),
+  };
+  it('Ready=False Suspended with who and why, and back to Ready on resume', () => {
+    const s = nextStatus(undefined, { ...reconciled, suspended: { reason: 'incident 42', by: 'alice' } });
+    expect(s.condition('Ready')).toMatchObject({ status: 'False', reason: 'Suspended' });
+    expect(s.condition('Ready')!.message).toContain('suspended by alice: incident 42');
+    expect(s.value.suspended).toEqual({ reason: 'incident 42', by: 'alice' });
+    expect(s.toString()).toContain('suspended by alice: incident 42');
+    const resumed = nextStatus(s, reconciled);
+    expect(resumed.ready).toBe(true);
+    expect(resumed.value.suspended).toBeUndefined();
+  });
+});

@@ -66,6 +66,9 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
           dir,
           treeRoot,
           overlay,
+          // The working tree's node_modules (`npm ci` before `groundwork preview`): both revisions'
+          // libraries come from it, as the exported trees have none.
+          libraryRoots: [opts.repoDir],
           ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
         });
       } catch (err) {
@@ -83,6 +86,7 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
             overlay,
             base: { dir: base.dir, treeRoot: join(tmp, 'base') },
             head: { dir: head.dir, treeRoot: join(tmp, 'head') },
+            libraryRoots: [opts.repoDir],
             ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
           })
         : undefined;
@@ -127,6 +131,8 @@ async function otherOverlays(opts: {
   overlay: string;
   base: { dir: string; treeRoot: string };
   head: { dir: string; treeRoot: string };
+  /** As for the previewed overlay: the working tree's node_modules. */
+  libraryRoots: readonly string[];
   timeoutMs?: number;
 }): Promise<OtherOverlays> {
   const every = async (side: 'base' | 'head') => {
@@ -134,6 +140,7 @@ async function otherOverlays(opts: {
       return await synthesizeInChild({
         ...opts[side],
         overlay: { all: true },
+        libraryRoots: opts.libraryRoots,
         ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
       });
     } catch (err) {

@@ -12,6 +12,9 @@ import type { PollSchedule } from '../source/schedule.js';
 import type { Agent, CycleResult } from './agent.js';
 import { DriftWatch, type ObservedChange } from './drift-watch.js';
 import { parseSyncControl, type SyncControl } from './sync-control.js';
+import { appendHistory, rfc3339, type HistoryEntry } from '../report/sync-status-schema.js';
+import type { ChangeAction } from '../apply/changeset.js';
+import type { CycleTimings } from './agent-state.js';
 import type { ClusterSession } from '../engine/reconcile.js';
 
 export interface RunnerOptions {
@@ -49,6 +52,8 @@ export class AgentRunner {
   private watch: DriftWatch;
   private loop: Promise<void> | undefined;
   private tracked: { good: unknown; all: boolean } = { good: undefined, all: false };
+  /** `status.history`, seeded from the stored status once (it outlives the agent); undefined until read. */
+  private history: HistoryEntry[] | undefined;
   /** Completed full cycles (for readiness and tests). */
   cycles = 0;
   lastResult: CycleResult | undefined;
@@ -130,6 +135,17 @@ export class AgentRunner {
         message: result.failure.message,
         ...(result.revision ? { revision: result.revision } : {}),
         transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',
+        ...(await this.historyWith(
+          result.revision
+            ? {
+                revision: result.revision,
+                at: rfc3339(new Date()),
+                outcome: 'failed',
+                reason: result.failure.reason,
+                timings: timingsOf(agent.state.timings),
+              }
+            : undefined,
+        )),
       });
     } else {
       metrics.reconciled(ms, result.applied ? 'applied' : 'noop');
@@ -160,6 +176,17 @@ export class AgentRunner {
         drift: this.driftReport(),
         pending: s.pending,
         ...(agent.control.suspended ? { suspended: agent.control.suspended } : {}),
+        ...(await this.historyWith(
+          result.revision && result.revision !== before && s.lastGood?.revision === result.revision
+            ? {
+                revision: result.revision,
+                at: rfc3339(new Date()),
+                outcome: 'applied',
+                ...(s.lastChanges ? { counts: countsOf(s.lastChanges.counts) } : {}),
+                timings: timingsOf(s.timings),
+              }
+            : undefined,
+        )),
       });
     }
     metrics.drift(agent.state.drift.length);
@@ -201,6 +228,27 @@ export class AgentRunner {
       this.opts.log.warn({ err: String(err) }, 'PlatformSync read failed: keeping the last suspend state');
       return this.opts.agent.control;
     }
+  }
+
+  /**
+   * `{ history }` with `entry` added (see `appendHistory`), or nothing when there is no entry. The
+   * stored history is read first when not known yet, so a restarted agent continues it.
+   */
+  private async historyWith(entry: HistoryEntry | undefined): Promise<{ history?: HistoryEntry[] }> {
+    if (!entry) return {};
+    const name = this.syncName;
+    if (this.history === undefined && name) {
+      try {
+        const stored = await this.opts.statusStore.read(name);
+        this.history = stored?.status?.value.history ?? [];
+      } catch (err) {
+        this.opts.log.warn({ err: String(err) }, 'PlatformSync read failed: history not updated');
+        return {};
+      }
+    }
+    if (this.history === undefined) return {};
+    this.history = appendHistory(this.history, entry);
+    return { history: this.history };
   }
 
   private get syncName(): string | undefined {
@@ -261,4 +309,18 @@ export class AgentRunner {
   get watchedKinds(): string[] {
     return this.watch.kinds;
   }
+}
+
+/** The phases a cycle timed, in milliseconds (not the `unchanged` flag). */
+function timingsOf(t: CycleTimings): Record<string, number> {
+  return Object.fromEntries(Object.entries(t).filter((e): e is [string, number] => typeof e[1] === 'number'));
+}
+
+/** A change set's counts, `deleted` named `pruned` as the metrics name it; zeros left out. */
+function countsOf(counts: Readonly<Record<ChangeAction, number>>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => [k === 'deleted' ? 'pruned' : k, n]),
+  );
 }

@@ -69,6 +69,19 @@ const driftSchema = z.object({
     }),
   ),
 });
+const ms = z.number().nonnegative();
+const historySchema = z.object({
+  revision: z.string(),
+  /** When the cycle ended (RFC 3339). */
+  at: z.string(),
+  outcome: z.enum(['applied', 'failed']),
+  /** The failure reason (outcome failed). */
+  reason: z.string().optional(),
+  /** Objects created, configured, unchanged, deleted (pruned), failed by the apply. */
+  counts: z.record(z.string(), count).optional(),
+  /** Milliseconds per phase: fetch, synth, plan, apply, health. */
+  timings: z.record(z.string(), ms).optional(),
+});
 export const statusSchema = z.object({
   /** `metadata.generation` of the PlatformSync this status was computed for. */
   observedGeneration: count.optional(),
@@ -91,6 +104,8 @@ export const statusSchema = z.object({
   drift: driftSchema.optional(),
   /** Stage waits that ended without reaching their goal, e.g. a pool waiting for its maintenance window. */
   pending: z.array(pendingSchema).optional(),
+  /** The revisions applied or failed, newest first, at most `HISTORY_LIMIT` (kept across agent restarts). */
+  history: z.array(historySchema).optional(),
   /** Set while the sync is suspended (`groundwork sync suspend`): nothing is applied, drift is reported. */
   suspended: z
     .object({ reason: z.string(), by: z.string().optional(), at: z.string().optional() })
@@ -111,6 +126,21 @@ export type SyncStatusJson = z.infer<typeof statusSchema>;
 export type SyncCondition = z.infer<typeof conditionSchema>;
 export type DriftStatus = z.infer<typeof driftSchema>;
 export type PendingWait = z.infer<typeof pendingSchema>;
+export type HistoryEntry = z.infer<typeof historySchema>;
+
+/** How many entries `status.history` keeps. */
+export const HISTORY_LIMIT = 20;
+
+/**
+ * `history` with `entry` first, at most `HISTORY_LIMIT` long. An entry that repeats the newest one's
+ * revision, outcome and reason is not added (a failure retried, an agent restarted on the same revision).
+ */
+export function appendHistory(history: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+  const top = history[0];
+  if (top && top.revision === entry.revision && top.outcome === entry.outcome && top.reason === entry.reason)
+    return [...history];
+  return [entry, ...history].slice(0, HISTORY_LIMIT);
+}
 
 /** How many drifted objects the status lists (the drift report has them all). */
 export const DRIFT_ITEMS = 20;

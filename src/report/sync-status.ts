@@ -15,6 +15,7 @@ import {
   statusSchema,
   type DriftStatus,
   type FailureReason,
+  type HistoryEntry,
   type PendingWait,
   type SyncCondition,
   type SyncConditionType,
@@ -56,6 +57,8 @@ export type SyncEvent =
       subject?: string;
       /** A failure a retry may cure (network, 5xx, conflict): Reconciling=True instead of Stalled. */
       transient?: boolean;
+      /** The whole history to keep (see `appendHistory`); undefined keeps the previous one. */
+      history?: readonly HistoryEntry[];
     }
   | {
       type: 'reconciled';
@@ -73,6 +76,8 @@ export type SyncEvent =
       pending?: readonly PendingWait[];
       /** Set while the sync is suspended; undefined clears it. */
       suspended?: SuspendedStatus;
+      /** The whole history to keep (see `appendHistory`); undefined keeps the previous one. */
+      history?: readonly HistoryEntry[];
     }
   | { type: 'drift'; at: Date; drift: DriftReport };
 
@@ -104,6 +109,8 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
   const generation = event.type === 'drift' ? (prev.observedGeneration ?? 0) : event.generation;
   const facts: SyncStatusJson = { ...prev };
   let wanted: WantedCondition[];
+  if (event.type !== 'drift' && event.type !== 'progressing' && event.history)
+    facts.history = event.history.length ? event.history.map((h) => ({ ...h })) : undefined;
   switch (event.type) {
     case 'progressing':
       facts.lastAttemptedRevision = event.revision;

@@ -53,16 +53,16 @@ async function setup() {
   cleanups.push(() => repo.stop());
   await repo.publish({ namespace: ns, items: { a: '1', b: '2' } }, {}, 'first');
   const logs = memoryLogger();
-  const agent = await startAgent(
-    agentOptions(cluster, repo, { mode: 'self-heal', log: logs.log, debounceMs: 50 }),
-  );
+  const start = () =>
+    startAgent(agentOptions(cluster, repo, { mode: 'self-heal', log: logs.log, debounceMs: 50 }));
+  const agent = await start();
   cleanups.push(() => agent.stop());
   const s = await eventually(
     async () => (ready(await sync(ns))?.status === 'True' ? sync(ns) : undefined),
     30_000,
     'Ready',
   );
-  return { ns, repo, agent, name: s!.metadata.name };
+  return { ns, repo, agent, start, name: s!.metadata.name };
 }
 
 const cli = (args: string[]) =>
@@ -164,6 +164,44 @@ describe('groundwork sync suspend / resume / status', () => {
       15_000,
       'corrected after the annotation is removed',
     );
+  });
+
+  it('history lists the applied revisions with counts and timings, and survives an agent restart', async () => {
+    const { ns, repo, agent, start } = await setup();
+    const first = (await sync(ns))!.status!.lastAppliedRevision!;
+    const sha = await repo.publish({ namespace: ns, items: { a: '1', b: '3', c: '4' } }, {}, 'second');
+    await eventually(
+      async () => ((await sync(ns))?.status?.lastAppliedRevision === `main@sha1:${sha}` ? true : undefined),
+      30_000,
+      'second revision applied',
+    );
+    await agent.stop();
+    const again = await start();
+    cleanups.push(() => again.stop());
+    await eventually(
+      async () => ((again.runner()?.cycles ?? 0) > 0 ? true : undefined),
+      30_000,
+      'a cycle after restart',
+    );
+    const r = await cli(['history', '--output', 'json']);
+    expect(r.stderr).toBe('');
+    const { history } = JSON.parse(r.stdout) as {
+      history: {
+        revision: string;
+        outcome: string;
+        counts?: Record<string, number>;
+        timings?: Record<string, number>;
+      }[];
+    };
+    // Newest first; the restarted agent's first cycle on the same revision adds no entry.
+    expect(history.map((h) => [h.revision, h.outcome])).toEqual([
+      [`main@sha1:${sha}`, 'applied'],
+      [first, 'applied'],
+    ]);
+    expect(history[0]!.counts).toMatchObject({ created: 1, configured: 1 });
+    expect(history[0]!.timings?.apply).toBeGreaterThanOrEqual(0);
+    const text = await cli(['history']);
+    expect(text.stdout.split('\n')[0]).toMatch(new RegExp(`applied  main@sha1:${sha}  objects: .*created 1`));
   });
 
   it('refuses names that are not object names, and says when there is no PlatformSync', async () => {

@@ -13,6 +13,7 @@ import {
   parseSyncControl,
 } from '../../src/agent/sync-control.js';
 import { nextStatus } from '../../src/report/sync-status.js';
+import { HISTORY_LIMIT, appendHistory, type HistoryEntry } from '../../src/report/sync-status-schema.js';
 import { DriftReport } from '../../src/report/drift-report.js';
 import { idOf, refOf } from '../../src/core/object-id.js';
 import { policyOf } from '../../src/core/annotations.js';
@@ -166,5 +167,39 @@ describe('status of a suspended sync', () => {
     const resumed = nextStatus(s, reconciled);
     expect(resumed.ready).toBe(true);
     expect(resumed.value.suspended).toBeUndefined();
+  });
+});
+
+describe('appendHistory', () => {
+  const e = (revision: string, outcome: 'applied' | 'failed' = 'applied', reason?: string): HistoryEntry => ({
+    revision,
+    at: '2026-11-26T23:00:00Z',
+    outcome,
+    ...(reason ? { reason } : {}),
+  });
+  it('newest first, bounded, a repeat of the newest not added', () => {
+    let h: HistoryEntry[] = [];
+    for (let i = 0; i < HISTORY_LIMIT + 5; i++) h = appendHistory(h, e(`r${i}`));
+    expect(h).toHaveLength(HISTORY_LIMIT);
+    expect(h[0]!.revision).toBe(`r${HISTORY_LIMIT + 4}`);
+    expect(appendHistory(h, e(`r${HISTORY_LIMIT + 4}`))).toEqual(h);
+    const failed = appendHistory(h, e('x', 'failed', 'SynthFailed'));
+    expect(appendHistory(failed, e('x', 'failed', 'SynthFailed'))).toEqual(failed);
+    expect(appendHistory(failed, e('x', 'failed', 'ApplyFailed'))[0]!.reason).toBe('ApplyFailed');
+  });
+
+  it('a reconcile event carries the history into the status; one without keeps it', () => {
+    const base = {
+      type: 'reconciled' as const,
+      at: new Date('2026-11-26T23:00:00Z'),
+      generation: 1,
+      revision: 'main@sha1:abc',
+      applied: true,
+      inventory: { objects: 1 },
+      health: { status: 'Healthy' as const, reason: 'AllHealthy' },
+    };
+    const s = nextStatus(undefined, { ...base, history: [e('main@sha1:abc')] });
+    expect(s.value.history).toEqual([e('main@sha1:abc')]);
+    expect(nextStatus(s, base).value.history).toEqual([e('main@sha1:abc')]);
   });
 });

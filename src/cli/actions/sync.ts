@@ -161,14 +161,41 @@ export async function runSyncResume(flags: SyncFlags): Promise<void> {
   );
 }
 
-/** `sync status`: the status as the agent wrote it, plus a suspend the agent has not picked up yet. */
-export async function runSyncStatus(flags: SyncFlags, setExitCode: SetExitCode): Promise<void> {
+/** `sync history`: `status.history`, newest first. */
+export async function runSyncHistory(flags: SyncFlags, setExitCode: SetExitCode): Promise<void> {
   const client = await connect(flags);
   const name = await syncName(client, flags);
-  const obj = await readSync(client, flags, name);
-  let status: SyncStatus;
+  const status = parseStatus(await readSync(client, flags, name), flags, name);
+  const history = status.value.history ?? [];
+  const text = () =>
+    history.length === 0
+      ? `PlatformSync ${flags.namespace}/${name}: no revision applied yet`
+      : history
+          .map((h) => {
+            const counts = Object.entries(h.counts ?? {})
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ');
+            const timings = Object.entries(h.timings ?? {})
+              .map(([k, ms]) => `${k} ${ms} ms`)
+              .join(', ');
+            return [
+              h.at,
+              h.outcome === 'applied' ? 'applied' : `failed (${h.reason ?? 'unknown'})`,
+              h.revision,
+              counts && `objects: ${counts}`,
+              timings && `timings: ${timings}`,
+            ]
+              .filter(Boolean)
+              .join('  ');
+          })
+          .join('\n');
+  process.stdout.write(render({ name, namespace: flags.namespace, history }, outputOf(flags), { text }));
+  setExitCode(ExitCode.Ok);
+}
+
+function parseStatus(obj: { status?: unknown }, flags: SyncFlags, name: string): SyncStatus {
   try {
-    status = SyncStatus.parse(obj.status);
+    return SyncStatus.parse(obj.status);
   } catch (err) {
     throw new GroundworkError({
       code: 'InvalidSyncStatus',
@@ -177,6 +204,14 @@ export async function runSyncStatus(flags: SyncFlags, setExitCode: SetExitCode):
       fix: 'let the agent rewrite it',
     });
   }
+}
+
+/** `sync status`: the status as the agent wrote it, plus a suspend the agent has not picked up yet. */
+export async function runSyncStatus(flags: SyncFlags, setExitCode: SetExitCode): Promise<void> {
+  const client = await connect(flags);
+  const name = await syncName(client, flags);
+  const obj = await readSync(client, flags, name);
+  const status = parseStatus(obj, flags, name);
   const asked = parseSyncControl(obj.metadata.annotations).suspended;
   const seen = status.value.suspended;
   const note =

@@ -3,7 +3,7 @@ import type { CommandModule } from './command-module.js';
 import type { SyncFlags } from '../actions/sync.js';
 
 /**
- * `groundwork sync status|suspend|resume`: steer a running agent through its PlatformSync. The
+ * `groundwork sync status|history|suspend|resume`: steer a running agent through its PlatformSync. The
  * requests are annotations on that object, so RBAC on PlatformSyncs decides who may, and
  * `kubectl annotate` does the same by hand.
  */
@@ -24,6 +24,11 @@ export const registerSync: CommandModule = (program, setExitCode) => {
     )
     .action(async (flags: SyncFlags) =>
       (await import('../actions/sync.js')).runSyncStatus(flags, setExitCode),
+    );
+  target(withOutput(sync.command('history'), ['text', 'json', 'yaml'], 'text'))
+    .description('the revisions applied or failed, newest first: time, outcome, object counts, phase timings')
+    .action(async (flags: SyncFlags) =>
+      (await import('../actions/sync.js')).runSyncHistory(flags, setExitCode),
     );
   target(sync.command('suspend'))
     .description('stop applying (drift is still detected and reported) until resume; records who and why')

@@ -129,6 +129,15 @@ describe('one copy of cdk8s and constructs', { timeout: 120_000 }, () => {
     expect(objects.find((o) => o.kind === 'Deployment')?.metadata.labels).toMatchObject({ lib: 'only-here' });
   });
 
+  it('a fresh clone (package-lock.json, no node_modules) is told to install its dependencies, through the CLI', async () => {
+    const dir = platformRepo(PLATFORM_ONLY_HERE);
+    writeFileSync(join(dir, 'package-lock.json'), '{ "lockfileVersion": 3, "packages": {} }\n');
+    const result = await cliSynth(dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Could not resolve "only-here"');
+    expect(result.stderr).toContain('npm ci');
+  });
+
   it("a library root whose node_modules is a link out of it is not used, and nothing under the link's target is bundled", async () => {
     const elsewhere = withLibraries(mkdtempSync(join(tmpdir(), 'gw-elsewhere-')));
     const libs = mkdtempSync(join(tmpdir(), 'gw-library-root-'));

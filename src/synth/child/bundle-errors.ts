@@ -51,7 +51,9 @@ export async function bundleError(
       : first.text,
     fix: hidden
       ? 'keep every file the platform imports, and the package.json and tsconfig files that steer its imports, inside the repository as regular files'
-      : 'fix the error above',
+      : /^Could not resolve "[^./]/.test(first.text)
+        ? "install the repository's dependencies (npm ci, or npm install <package>); the agent installs them from package-lock.json"
+        : 'fix the error above',
   });
 }
 

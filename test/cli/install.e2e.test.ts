@@ -114,9 +114,14 @@ describe('installed from the packed tarball', () => {
     const repo = join(work, 'plus-repo');
     const init = await run(gw, ['init', repo], work);
     expect(init.code, init.stderr).toBe(0);
-    cpSync(join(root, 'node_modules', 'cdk8s-plus-33'), join(repo, 'node_modules', 'cdk8s-plus-33'), {
-      recursive: true,
-    });
+    // As `npm install cdk8s-plus-33` leaves it: the library and its peers cdk8s and constructs, a
+    // second copy of each beside the global install's: one copy must win, or synth fails to render
+    // ("can't render non-simple object of type '_Lazy'").
+    for (const pkg of ['cdk8s-plus-33', 'cdk8s', 'constructs'])
+      cpSync(join(root, 'node_modules', pkg), join(repo, 'node_modules', pkg), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
     writeFileSync(
       join(repo, 'platform', 'main.ts'),
       `import { Platform, definePlatform, z } from 'groundwork-gitops';

@@ -32,6 +32,8 @@ export interface RunnerOptions {
   log: Logger;
   /** Drift-watch batch delay. @default 100 */
   debounceMs?: number;
+  /** How often a sleeping runner reads its PlatformSync for a reconcile request. @default 5000 */
+  controlPollMs?: number;
 }
 
 /**
@@ -54,6 +56,8 @@ export class AgentRunner {
   private tracked: { good: unknown; all: boolean } = { good: undefined, all: false };
   /** `status.history`, seeded from the stored status once (it outlives the agent); undefined until read. */
   private history: HistoryEntry[] | undefined;
+  /** The reconcile request the last cycle answered. */
+  private handled: string | undefined;
   /** Completed full cycles (for readiness and tests). */
   cycles = 0;
   lastResult: CycleResult | undefined;
@@ -123,6 +127,8 @@ export class AgentRunner {
     this.lastResult = result;
     this.cycles++;
     const ms = Date.now() - started;
+    this.handled = agent.control.reconcile;
+    const handledReconcile = this.handled ? { handledReconcile: this.handled } : {};
     if (result.failure) {
       metrics.reconciled(ms, 'failed');
       metrics.reconcileError(result.failure.reason);
@@ -135,6 +141,7 @@ export class AgentRunner {
         message: result.failure.message,
         ...(result.revision ? { revision: result.revision } : {}),
         transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',
+        ...handledReconcile,
         ...(await this.historyWith(
           result.revision
             ? {
@@ -176,6 +183,7 @@ export class AgentRunner {
         drift: this.driftReport(),
         pending: s.pending,
         ...(agent.control.suspended ? { suspended: agent.control.suspended } : {}),
+        ...handledReconcile,
         ...(await this.historyWith(
           result.revision && result.revision !== before && s.lastGood?.revision === result.revision
             ? {
@@ -292,12 +300,24 @@ export class AgentRunner {
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
+      // A reconcile request on the PlatformSync (`groundwork sync reconcile`) ends the sleep.
+      const poll = setInterval(() => void this.checkRequest(done), this.opts.controlPollMs ?? 5000);
       function done() {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve();
       }
       this.wake = done;
     });
+  }
+
+  private async checkRequest(done: () => void): Promise<void> {
+    const control = await this.readControl();
+    if (control?.reconcile && control.reconcile !== this.handled) {
+      this.opts.log.info({ request: control.reconcile }, 'reconcile requested');
+      this.triggered = true;
+      done();
+    }
   }
 
   /** The agent this runner drives (its state: last good revision, drift, health). */

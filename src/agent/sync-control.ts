@@ -10,6 +10,12 @@ export const SUSPENDED_BY_ANNOTATION = 'groundwork.io/suspended-by';
 /** When the sync was suspended (RFC 3339, written by `groundwork sync suspend`). */
 export const SUSPENDED_AT_ANNOTATION = 'groundwork.io/suspended-at';
 
+/** Asks for a cycle now; any new value (the CLI writes the time) is one request, answered in
+ * `status.lastHandledReconcileAt` (as Flux's `reconcile.fluxcd.io/requestedAt`). */
+export const RECONCILE_ANNOTATION = 'groundwork.io/reconcile-requested-at';
+/** Longest reconcile token kept (a longer one is cut). */
+export const TOKEN_LIMIT = 64;
+
 /** Longest reason kept; longer ones are cut with an ellipsis. */
 export const REASON_LIMIT = 256;
 /** Longest user name kept. */
@@ -19,6 +25,8 @@ export const BY_LIMIT = 128;
 export interface SyncControl {
   /** Set while suspended: apply nothing (drift is still detected and reported). */
   suspended?: { reason: string; by?: string; at?: string };
+  /** The reconcile request's token: a cycle is asked for while it differs from the last handled one. */
+  reconcile?: string;
 }
 
 const annotationsSchema = z.record(z.string(), z.unknown());
@@ -38,12 +46,16 @@ function tidy(value: string, limit: number): string {
  */
 export function parseSyncControl(annotations: unknown): SyncControl {
   const parsed = annotationsSchema.safeParse(annotations);
-  if (!parsed.success || !(SUSPEND_ANNOTATION in parsed.data)) return {};
+  if (!parsed.success) return {};
   const a = parsed.data;
+  const token = typeof a[RECONCILE_ANNOTATION] === 'string' ? tidy(a[RECONCILE_ANNOTATION], TOKEN_LIMIT) : '';
+  const reconcile = token ? { reconcile: token } : {};
+  if (!(SUSPEND_ANNOTATION in a)) return reconcile;
   const reason = typeof a[SUSPEND_ANNOTATION] === 'string' ? tidy(a[SUSPEND_ANNOTATION], REASON_LIMIT) : '';
   const by = typeof a[SUSPENDED_BY_ANNOTATION] === 'string' ? tidy(a[SUSPENDED_BY_ANNOTATION], BY_LIMIT) : '';
   const at = timeSchema.safeParse(a[SUSPENDED_AT_ANNOTATION]);
   return {
     suspended: { reason, ...(by ? { by } : {}), ...(at.success ? { at: at.data } : {}) },
+    ...reconcile,
   };
 }

@@ -112,6 +112,7 @@ export const ERROR_CODES = [
   // agent
   'InvalidLeaderElection',
   'PlatformSyncNotFound',
+  'ReconcileNotAnswered',
   // fleet
   'InvalidFleetFile',
   'NotPromoted',

@@ -93,6 +93,8 @@ export const statusSchema = z.object({
   lastAttemptedRevision: z.string().optional(),
   /** When the status last changed because of a reconcile; a reconcile that changes nothing leaves it. */
   lastReconcileTime: z.string().optional(),
+  /** The last `groundwork.io/reconcile-requested-at` value a cycle answered (`groundwork sync reconcile`). */
+  lastHandledReconcileAt: z.string().optional(),
   inventory: z.object({ objects: count, byStage: z.record(z.string(), count).optional() }).optional(),
   health: z
     .object({

@@ -59,6 +59,8 @@ export type SyncEvent =
       transient?: boolean;
       /** The whole history to keep (see `appendHistory`); undefined keeps the previous one. */
       history?: readonly HistoryEntry[];
+      /** The reconcile request this cycle answered (see `RECONCILE_ANNOTATION`). */
+      handledReconcile?: string;
     }
   | {
       type: 'reconciled';
@@ -78,6 +80,8 @@ export type SyncEvent =
       suspended?: SuspendedStatus;
       /** The whole history to keep (see `appendHistory`); undefined keeps the previous one. */
       history?: readonly HistoryEntry[];
+      /** The reconcile request this cycle answered (see `RECONCILE_ANNOTATION`). */
+      handledReconcile?: string;
     }
   | { type: 'drift'; at: Date; drift: DriftReport };
 
@@ -111,6 +115,8 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
   let wanted: WantedCondition[];
   if (event.type !== 'drift' && event.type !== 'progressing' && event.history)
     facts.history = event.history.length ? event.history.map((h) => ({ ...h })) : undefined;
+  if (event.type !== 'drift' && event.type !== 'progressing' && event.handledReconcile)
+    facts.lastHandledReconcileAt = event.handledReconcile;
   switch (event.type) {
     case 'progressing':
       facts.lastAttemptedRevision = event.revision;

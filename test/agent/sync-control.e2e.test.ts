@@ -47,14 +47,14 @@ async function edit(ns: string, name: string, value: string): Promise<void> {
   });
 }
 
-async function setup() {
+async function setup(intervalMs = 500) {
   const ns = cluster.namespace;
   const repo = await platformRepo(`p${ns.slice(-6)}`);
   cleanups.push(() => repo.stop());
   await repo.publish({ namespace: ns, items: { a: '1', b: '2' } }, {}, 'first');
   const logs = memoryLogger();
   const start = () =>
-    startAgent(agentOptions(cluster, repo, { mode: 'self-heal', log: logs.log, debounceMs: 50 }));
+    startAgent(agentOptions(cluster, repo, { mode: 'self-heal', log: logs.log, debounceMs: 50, intervalMs }));
   const agent = await start();
   cleanups.push(() => agent.stop());
   const s = await eventually(
@@ -202,6 +202,25 @@ describe('groundwork sync suspend / resume / status', () => {
     expect(history[0]!.timings?.apply).toBeGreaterThanOrEqual(0);
     const text = await cli(['history']);
     expect(text.stdout.split('\n')[0]).toMatch(new RegExp(`applied  main@sha1:${sha}  objects: .*created 1`));
+  });
+
+  it("reconcile asks for a cycle now and returns the new revision's outcome", async () => {
+    // Polls a minute apart: only the request can bring the new commit in within the test.
+    const { ns, repo } = await setup(60_000);
+    const sha = await repo.publish({ namespace: ns, items: { a: '1', b: '5' } }, {}, 'second');
+    const asked = Date.now();
+    const r = await cli(['reconcile', '--timeout', '30s']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`applied main@sha1:${sha}`);
+    expect(r.stdout).toContain('Ready=True');
+    expect(Date.now() - asked).toBeLessThan(20_000);
+    expect((await cm(ns, 'b')).data.value).toBe('5');
+    expect((await sync(ns))!.metadata.annotations?.['groundwork.io/reconcile-requested-at']).toBeTruthy();
+    // --no-wait only asks.
+    const quick = await cli(['reconcile', '--no-wait']);
+    expect(quick.code).toBe(0);
+    expect(quick.stdout).toContain('reconcile requested');
   });
 
   it('refuses names that are not object names, and says when there is no PlatformSync', async () => {

@@ -6,7 +6,9 @@ import { INITIAL_AGENT_STATE } from '../../src/agent/agent-state.js';
 import { nextAgentState } from '../../src/agent/next-agent-state.js';
 import {
   BY_LIMIT,
+  RECONCILE_ANNOTATION,
   REASON_LIMIT,
+  TOKEN_LIMIT,
   SUSPEND_ANNOTATION,
   SUSPENDED_AT_ANNOTATION,
   SUSPENDED_BY_ANNOTATION,
@@ -143,6 +145,39 @@ describe('parseSyncControl (hostile annotation values)', () => {
     expect(c.suspended!.at).toBeUndefined();
     // A non-string suspend value (as a hand-written object could hold) still suspends.
     expect(parseSyncControl({ [SUSPEND_ANNOTATION]: { a: 1 } })).toEqual({ suspended: { reason: '' } });
+  });
+});
+
+describe('reconcile requests (hostile annotation values)', () => {
+  it('a token asks for a cycle, alone or with a suspend; bounded; a non-string asks nothing', () => {
+    expect(parseSyncControl({ [RECONCILE_ANNOTATION]: '2026-11-27T00:00:00.000Z' })).toEqual({
+      reconcile: '2026-11-27T00:00:00.000Z',
+    });
+    expect(parseSyncControl({ [RECONCILE_ANNOTATION]: 't', [SUSPEND_ANNOTATION]: 'x' })).toEqual({
+      suspended: { reason: 'x' },
+      reconcile: 't',
+    });
+    expect(parseSyncControl({ [RECONCILE_ANNOTATION]: 'z'.repeat(1e6) }).reconcile).toHaveLength(TOKEN_LIMIT);
+    expect(parseSyncControl({ [RECONCILE_ANNOTATION]: 7 })).toEqual({});
+    expect(parseSyncControl({ [RECONCILE_ANNOTATION]: '  \n ' })).toEqual({});
+  });
+
+  it('the status records the request a cycle answered, and keeps it through a drift report', () => {
+    const s = nextStatus(undefined, {
+      type: 'failed',
+      at: new Date('2026-11-26T23:00:00Z'),
+      generation: 1,
+      reason: 'FetchFailed',
+      message: 'x',
+      handledReconcile: 't1',
+    });
+    expect(s.value.lastHandledReconcileAt).toBe('t1');
+    const d = nextStatus(s, {
+      type: 'drift',
+      at: new Date(),
+      drift: new DriftReport('p', 'dev', [], undefined),
+    });
+    expect(d.value.lastHandledReconcileAt).toBe('t1');
   });
 });
 

@@ -2,6 +2,7 @@ import { isNotFound } from '../../cluster/api-error.js';
 import { KubeClient } from '../../cluster/client.js';
 import { platformSyncSchema } from '../../cluster/sync-status-store.js';
 import {
+  RECONCILE_ANNOTATION,
   REASON_LIMIT,
   SUSPEND_ANNOTATION,
   SUSPENDED_AT_ANNOTATION,
@@ -16,6 +17,7 @@ import { z } from 'zod';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
 import { ExitCode } from '../exit-code.js';
+import { parseDuration } from '../duration.js';
 import type { SetExitCode } from '../commands/command-module.js';
 
 export interface SyncFlags {
@@ -25,6 +27,8 @@ export interface SyncFlags {
   context?: string;
   reason?: string;
   output?: string;
+  wait?: boolean;
+  timeout?: string;
 }
 
 const BASE = '/apis/groundwork.io/v1alpha1/namespaces';
@@ -159,6 +163,41 @@ export async function runSyncResume(flags: SyncFlags): Promise<void> {
   process.stdout.write(
     `PlatformSync ${flags.namespace}/${name} resumed: the next cycle applies and corrects drift\n`,
   );
+}
+
+/** `sync reconcile`: a new request token, then (unless `--no-wait`) the cycle that answers it. */
+export async function runSyncReconcile(flags: SyncFlags, setExitCode: SetExitCode): Promise<void> {
+  const client = await connect(flags);
+  const name = await syncName(client, flags);
+  const timeoutMs = parseDuration(flags.timeout ?? '2m');
+  const token = new Date().toISOString();
+  await annotate(client, flags, name, { [RECONCILE_ANNOTATION]: token });
+  if (flags.wait === false) {
+    process.stdout.write(`PlatformSync ${flags.namespace}/${name}: reconcile requested (${token})\n`);
+    setExitCode(ExitCode.Ok);
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = parseStatus(await readSync(client, flags, name), flags, name);
+    if (status.value.lastHandledReconcileAt === token) {
+      process.stdout.write(
+        render({ name, namespace: flags.namespace, status: status.toJSON() }, outputOf(flags), {
+          text: () => [`PlatformSync ${flags.namespace}/${name}: cycle done`, status.toString()].join('\n'),
+        }),
+      );
+      setExitCode(status.ready ? ExitCode.Ok : ExitCode.Changes);
+      return;
+    }
+    if (Date.now() > deadline)
+      throw new GroundworkError({
+        code: 'ReconcileNotAnswered',
+        subject: `PlatformSync/${flags.namespace}/${name}`,
+        message: `no cycle answered the request within ${flags.timeout ?? '2m'}`,
+        fix: 'check that the agent runs and leads (its logs); or pass --no-wait',
+      });
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 /** `sync history`: `status.history`, newest first. */

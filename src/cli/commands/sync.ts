@@ -3,7 +3,7 @@ import type { CommandModule } from './command-module.js';
 import type { SyncFlags } from '../actions/sync.js';
 
 /**
- * `groundwork sync status|history|suspend|resume`: steer a running agent through its PlatformSync. The
+ * `groundwork sync status|history|reconcile|suspend|resume`: steer a running agent through its PlatformSync. The
  * requests are annotations on that object, so RBAC on PlatformSyncs decides who may, and
  * `kubectl annotate` does the same by hand.
  */
@@ -29,6 +29,13 @@ export const registerSync: CommandModule = (program, setExitCode) => {
     .description('the revisions applied or failed, newest first: time, outcome, object counts, phase timings')
     .action(async (flags: SyncFlags) =>
       (await import('../actions/sync.js')).runSyncHistory(flags, setExitCode),
+    );
+  target(withOutput(sync.command('reconcile'), ['text', 'json', 'yaml'], 'text'))
+    .description('ask the agent for a cycle now and wait for its outcome (exit 0 Ready, 1 not Ready)')
+    .option('--no-wait', 'only ask; do not wait for the cycle')
+    .option('--timeout <duration>', 'how long to wait for the cycle', '2m')
+    .action(async (flags: SyncFlags) =>
+      (await import('../actions/sync.js')).runSyncReconcile(flags, setExitCode),
     );
   target(sync.command('suspend'))
     .description('stop applying (drift is still detected and reported) until resume; records who and why')

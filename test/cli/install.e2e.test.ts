@@ -36,6 +36,18 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 const npm = (args: string[], cwd: string) =>
   run('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], cwd);
 
+let globalInstall: Promise<string> | undefined;
+/** `groundwork` installed from the tarball with a global prefix (once for the file). */
+function globalGroundwork(): Promise<string> {
+  globalInstall ??= (async () => {
+    const prefix = join(work, 'global');
+    const installed = await npm(['install', '--global', '--prefix', prefix, tarball], work);
+    expect(installed.code, installed.stderr).toBe(0);
+    return join(prefix, 'bin', 'groundwork');
+  })();
+  return globalInstall;
+}
+
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], root);
   expect(packed.code, packed.stderr).toBe(0);
@@ -105,10 +117,7 @@ describe('installed from the packed tarball', () => {
   });
 
   it('works with a global prefix, and a platform with its own node_modules (cdk8s-plus) resolves them first', async () => {
-    const prefix = join(work, 'global');
-    const installed = await npm(['install', '--global', '--prefix', prefix, tarball], work);
-    expect(installed.code, installed.stderr).toBe(0);
-    const gw = join(prefix, 'bin', 'groundwork');
+    const gw = await globalGroundwork();
     expect((await run(gw, ['--version'], work)).stdout.trim()).toBe(version);
 
     const repo = join(work, 'plus-repo');
@@ -139,5 +148,29 @@ export default definePlatform({
     expect(synth.stderr).toBe('');
     expect(synth.code).toBe(0);
     expect(synth.stdout).toContain('kind: Deployment');
+  });
+
+  it('from a global install: init, cluster up --openshift, apply converges with the simulators in a fresh directory', async () => {
+    const gw = await globalGroundwork();
+    const cwd = mkdtempSync(join(tmpdir(), 'gw-global-openshift-'));
+    const name = `global-${Math.random().toString(36).slice(2, 8)}`;
+    const init = await run(gw, ['init', 'team-platform'], cwd);
+    expect(init.code, init.stderr).toBe(0);
+    const dir = join(cwd, 'team-platform');
+    try {
+      const up = await run(gw, ['cluster', 'up', '--name', name, '--openshift', '--dir', dir], cwd);
+      expect(up.code, up.stderr).toBe(0);
+      const kubeconfig = (await run(gw, ['cluster', 'kubeconfig', '--name', name], cwd)).stdout.trim();
+      // No npm install in the scaffold: the global install brings cdk8s, constructs and itself.
+      const apply = await run(gw, ['apply', '--timeout', '2m'], dir, { KUBECONFIG: kubeconfig });
+      expect(apply.code, apply.stderr).toBe(0);
+      expect(apply.stdout).toContain(
+        'created    Subscription/cert-manager-operator/openshift-cert-manager-operator',
+      );
+      expect(apply.stdout).toContain('Health: Healthy');
+    } finally {
+      const down = await run(gw, ['cluster', 'down', '--name', name], cwd);
+      expect(down.code, down.stderr).toBe(0);
+    }
   });
 });

@@ -24,6 +24,8 @@ import type { DriftItem } from '../../src/plan/drift.js';
 import { Plan } from '../../src/plan/plan-result.js';
 import type { PlanAction } from '../../src/plan/types.js';
 import { configMap, synthOf } from '../harness/engine.js';
+import { checkSource, fleetRows, fleetText, type ClusterObservation } from '../../src/fleet/gates.js';
+import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
 
 const subscription: K8sObject = {
   apiVersion: 'operators.coreos.com/v1alpha1',
@@ -236,5 +238,49 @@ describe('appendHistory', () => {
     const s = nextStatus(undefined, { ...base, history: [e('main@sha1:abc')] });
     expect(s.value.history).toEqual([e('main@sha1:abc')]);
     expect(nextStatus(s, base).value.history).toEqual([e('main@sha1:abc')]);
+  });
+});
+
+describe('a suspended sync in fleet status and the promote gate', () => {
+  it('promote refuses a suspended source cluster, saying who suspended it and why; fleet status shows it', () => {
+    const at = new Date('2026-11-26T23:00:00Z');
+    const s = nextStatus(undefined, {
+      type: 'reconciled',
+      at,
+      generation: 1,
+      revision: `main@sha1:${'a'.repeat(40)}`,
+      applied: true,
+      inventory: { objects: 1 },
+      health: { status: 'Healthy', reason: 'AllHealthy' },
+      suspended: { reason: 'incident 42', by: 'alice' },
+    });
+    const [env] = toEnvironments(environmentsSchema.parse([{ name: 'dev', overlays: ['dev'], ref: 'main' }]));
+    const observations: ClusterObservation[] = [
+      {
+        cluster: 'c1',
+        context: 'c1',
+        syncs: [
+          {
+            name: 'p-dev',
+            namespace: 'groundwork-system',
+            overlay: 'dev',
+            repository: { url: 'http://git/p.git' },
+            status: s.toJSON(),
+          },
+        ],
+      },
+    ];
+    const v = checkSource({
+      source: env!,
+      platform: 'p',
+      observations,
+      now: new Date('2026-11-27T00:00:00Z'),
+    });
+    const ready = v.failures.find((f) => f.gate === 'Ready');
+    expect(ready?.message).toContain('Suspended');
+    expect(ready?.message).toContain('suspended by alice: incident 42');
+    expect(
+      fleetText(fleetRows({ platform: 'p', environments: [env!], observations, behind: new Map() })),
+    ).toContain('Suspended');
   });
 });

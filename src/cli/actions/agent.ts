@@ -2,16 +2,11 @@ import pino from 'pino';
 import { httpBindOf } from '../../agent/http-server.js';
 import { startAgent } from '../../agent/start.js';
 import { parseDuration } from '../duration.js';
-import { sourceRefOf } from '../source-flags.js';
+import { sourceRefOf, type SourceFlags } from '../source-flags.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 import { npmRegistryOf } from '../../synth/dependencies/registry-url.js';
 
-export interface AgentFlags {
-  repo: string;
-  branch?: string;
-  tag?: string;
-  commit?: string;
-  path?: string;
+export interface AgentFlags extends SourceFlags {
   overlay: string;
   mode: string;
   interval: string;

@@ -5,18 +5,13 @@ import { toYaml } from '../../synth/canonical.js';
 import { redactSecret } from '../../plan/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
-import { sourceRefOf } from '../source-flags.js';
+import { sourceRefOf, type SourceFlags } from '../source-flags.js';
 import { parseDuration } from '../duration.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 import { hasCode } from '../../core/errors.js';
 
-export interface BootstrapFlags {
-  repo: string;
-  branch?: string;
-  tag?: string;
-  commit?: string;
-  path?: string;
+export interface BootstrapFlags extends SourceFlags {
   overlay: string;
   namespace: string;
   mode: string;

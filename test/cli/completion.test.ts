@@ -40,7 +40,8 @@ function complete(words: string[]): string[] {
 
 describe('groundwork completion', () => {
   it('completes commands in bash', () => {
-    expect(complete(['groundwork', 'sy'])).toEqual(['synth']);
+    expect(complete(['groundwork', 'synt'])).toEqual(['synth']);
+    expect(complete(['groundwork', 'up'])).toEqual(['upgrade-path']);
   });
 
   it('completes options of a command, and the values of a choice option', () => {

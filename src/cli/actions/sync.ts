@@ -115,16 +115,20 @@ async function annotate(
   });
 }
 
+/** What a SelfSubjectReview answers: the user the request was authenticated as. */
+const selfSubjectReviewSchema = z.object({
+  status: z.object({ userInfo: z.object({ username: z.string().optional() }).optional() }).optional(),
+});
+
 /** The user the apiserver authenticated (SelfSubjectReview); undefined when the server does not say. */
 async function whoAmI(client: KubeClient): Promise<string | undefined> {
   try {
-    const review = await client.request<{ status?: { userInfo?: { username?: unknown } } }>(
-      'POST',
-      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } },
-    );
+    const review = await client.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      schema: selfSubjectReviewSchema,
+    });
     const user = review.status?.userInfo?.username;
-    return typeof user === 'string' && user ? user : undefined;
+    return user ? user : undefined;
   } catch {
     return undefined;
   }

@@ -8,47 +8,13 @@ import {
   splitDrift,
 } from '../../src/agent/cycle-decision.js';
 import type { AgentMode, QuietMark } from '../../src/agent/agent-state.js';
-import { policyOf } from '../../src/core/annotations.js';
 import { GroundworkError } from '../../src/core/errors.js';
 import { idOf, refOf } from '../../src/core/object-id.js';
 import type { K8sObject } from '../../src/core/object.js';
 import type { DriftItem } from '../../src/plan/drift.js';
 import { Plan } from '../../src/plan/plan-result.js';
-import type { PlanAction } from '../../src/plan/types.js';
-import { configMap, synthOf } from '../harness/engine.js';
-
-const subscription: K8sObject = {
-  apiVersion: 'operators.coreos.com/v1alpha1',
-  kind: 'Subscription',
-  metadata: { name: 'op', namespace: 'ops' },
-  spec: { name: 'op', channel: 'stable', source: 'c', sourceNamespace: 'm' },
-};
-
-/** A plan of `[object, action]` items (stage `resources`; diffs left empty). */
-function planOf(items: [K8sObject, PlanAction][]): Plan {
-  return new Plan({
-    platform: 'p',
-    overlay: 'dev',
-    items: items.map(([o, action]) => ({
-      id: idOf(o),
-      ref: refOf(o),
-      stage: 'resources',
-      action,
-      diff: [],
-      policy: policyOf(o),
-      ...(action === 'prune' ? { live: o } : { desired: o }),
-    })),
-    failedLists: [],
-    desiredCount: items.filter(([, a]) => a !== 'prune').length,
-    inventorySize: undefined,
-  });
-}
-
-const a1 = configMap('ns', 'a', { v: '1' });
-const a2 = configMap('ns', 'a', { v: '2' });
-const b = configMap('ns', 'b', { v: '1' });
-const synth1 = synthOf([a1, b], { overlay: 'dev' });
-const synth2 = synthOf([a2, b], { overlay: 'dev' });
+import { a1, a2, b, planOf, subscription, synth1, synth2 } from '../harness/agent-decision.js';
+import { configMap } from '../harness/engine.js';
 
 describe('canSkipPlan', () => {
   const quiet: QuietMark = { revision: 'r1', fingerprint: 'f1', at: 1_000 };

@@ -18,46 +18,11 @@ import { nextStatus } from '../../src/report/sync-status.js';
 import { HISTORY_LIMIT, appendHistory, type HistoryEntry } from '../../src/report/sync-status-schema.js';
 import { DriftReport } from '../../src/report/drift-report.js';
 import { idOf, refOf } from '../../src/core/object-id.js';
-import { policyOf } from '../../src/core/annotations.js';
-import type { K8sObject } from '../../src/core/object.js';
 import type { DriftItem } from '../../src/plan/drift.js';
-import { Plan } from '../../src/plan/plan-result.js';
-import type { PlanAction } from '../../src/plan/types.js';
-import { configMap, synthOf } from '../harness/engine.js';
+import type { Plan } from '../../src/plan/plan-result.js';
+import { a1, a2, b, planOf, subscription, synth1, synth2 } from '../harness/agent-decision.js';
 import { checkSource, fleetRows, fleetText, type ClusterObservation } from '../../src/fleet/gates.js';
 import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
-
-const subscription: K8sObject = {
-  apiVersion: 'operators.coreos.com/v1alpha1',
-  kind: 'Subscription',
-  metadata: { name: 'op', namespace: 'ops' },
-  spec: { name: 'op', channel: 'stable', source: 'c', sourceNamespace: 'm' },
-};
-
-function planOf(items: [K8sObject, PlanAction][]): Plan {
-  return new Plan({
-    platform: 'p',
-    overlay: 'dev',
-    items: items.map(([o, action]) => ({
-      id: idOf(o),
-      ref: refOf(o),
-      stage: 'resources',
-      action,
-      diff: [],
-      policy: policyOf(o),
-      ...(action === 'prune' ? { live: o } : { desired: o }),
-    })),
-    failedLists: [],
-    desiredCount: items.filter(([, a]) => a !== 'prune').length,
-    inventorySize: undefined,
-  });
-}
-
-const a1 = configMap('ns', 'a', { v: '1' });
-const a2 = configMap('ns', 'a', { v: '2' });
-const b = configMap('ns', 'b', { v: '1' });
-const synth1 = synthOf([a1, b], { overlay: 'dev' });
-const synth2 = synthOf([a2, b], { overlay: 'dev' });
 
 describe('suspend in the cycle decisions', () => {
   const changed = planOf([

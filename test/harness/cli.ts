@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import type { K8sObject } from '../../src/core/object.js';
 
 /** The `groundwork` command of this checkout. */
 export const BIN = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
@@ -34,4 +36,13 @@ export function groundwork(
       (_err, stdout, stderr) => resolve({ code: child.exitCode ?? 1, stdout, stderr }),
     );
   });
+}
+
+/** `groundwork synth --dir DIR` run in DIR through the real CLI, with the objects of its stdout parsed. */
+export async function cliSynth(dir: string): Promise<{ code: number; objects: K8sObject[]; stderr: string }> {
+  const { code, stdout, stderr } = await groundwork(['synth', '--dir', dir], { cwd: dir });
+  const objects = parseAllDocuments(stdout)
+    .map((d) => d.toJS() as K8sObject)
+    .filter(Boolean);
+  return { code, objects, stderr };
 }

@@ -1,20 +1,16 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
 import { synthesizeInChild } from '../../src/synth/child/run-in-child.js';
+import { cliSynth } from '../harness/cli.js';
+import { copyPackages, fakePackage, platformDir } from '../harness/platform-dir.js';
 
 // One copy of cdk8s and constructs in every route (issue 21, libraries in platform repositories):
 // a platform whose node_modules holds cdk8s-plus-33 with its peers cdk8s and constructs (as `npm
 // install cdk8s-plus-33` leaves it), or none at all with the libraries in a library root (the
 // agent's dependency cache, the preview's working tree).
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'groundwork.js');
-const LIBRARIES = ['cdk8s-plus-33', 'cdk8s', 'constructs'];
 
 const PLATFORM = `import { Platform, definePlatform, z } from 'groundwork-gitops';
 import { ApiObject, Lazy } from 'cdk8s';
@@ -43,55 +39,14 @@ const PLATFORM_ONLY_HERE = PLATFORM.replace(
   "import * as kplus from 'cdk8s-plus-33';\nimport { label } from 'only-here';",
 ).replace("metadata: { namespace: 'apps' },", "metadata: { namespace: 'apps', labels: { lib: label } },");
 
-/** A platform repository in a temp dir (nothing of this checkout above it). */
-function platformRepo(main = PLATFORM): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-shared-libs-'));
-  const files: Record<string, string> = {
-    'groundwork.yaml': 'name: libs\nentry: platform/main.ts\noverlays: overlays\n',
-    'overlays/dev.yaml': '{}\n',
-    'package.json': '{ "type": "module" }\n',
-    'platform/main.ts': main,
-  };
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+/** The platform's repository in a temp dir (nothing of this checkout above it). */
+const platformRepo = (main = PLATFORM): string => platformDir(main, { name: 'libs' });
 
-/** Copies cdk8s-plus-33 and its peers into `<dir>/node_modules`, and writes the package only-here. */
+/** cdk8s-plus-33 and its peers in `<dir>/node_modules`, and the package only-here. */
 function withLibraries(dir: string): string {
-  for (const pkg of LIBRARIES)
-    cpSync(join(root, 'node_modules', pkg), join(dir, 'node_modules', pkg), {
-      recursive: true,
-      verbatimSymlinks: true,
-    });
-  const onlyHere = join(dir, 'node_modules', 'only-here');
-  mkdirSync(onlyHere);
-  writeFileSync(
-    join(onlyHere, 'package.json'),
-    '{ "name": "only-here", "version": "1.0.0", "type": "module", "main": "index.js" }',
-  );
-  writeFileSync(join(onlyHere, 'index.js'), "export const label = 'only-here';\n");
+  copyPackages(dir);
+  fakePackage(dir, 'only-here', "export const label = 'only-here';\n");
   return dir;
-}
-
-function cliSynth(dir: string): Promise<{ code: number; objects: K8sObject[]; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, 'synth', '--dir', dir],
-      { cwd: dir },
-      (_e, stdout, stderr) =>
-        resolve({
-          code: child.exitCode ?? 1,
-          objects: parseAllDocuments(stdout)
-            .map((d) => d.toJS() as K8sObject)
-            .filter(Boolean),
-          stderr,
-        }),
-    );
-  });
 }
 
 const expectSynthesized = (objects: K8sObject[]) => {

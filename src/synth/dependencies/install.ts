@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, realpath, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readBoundedFile } from '../../core/confined-file.js';
+import { readConfinedFile } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
 import { hasCode } from '../../core/errors.js';
 import { lockfileProblems, NPM_REGISTRY } from './lockfile-check.js';
@@ -51,7 +51,8 @@ const fail = (message: string, fix: string, cause?: unknown) =>
  * lockfile's hash (and the registry), and reuses that install while the lockfile is unchanged.
  * Returns undefined when the checkout has no package-lock.json: nothing to install.
  *
- * Only the lockfile and package.json are copied to the install directory: no `.npmrc` or other
+ * Both files are read inside the checkout (by real path: a symbolic link out is
+ * `PathOutsideCheckout`). Only the lockfile and package.json are copied to the install directory: no `.npmrc` or other
  * file of the repository steers npm. Before npm runs, `lockfileProblems` must find nothing (only
  * registry tarballs with integrity hashes, no paths, links or git sources). npm runs with no
  * install scripts, from `registry`, with an environment of `NPM_ENV` only (no git token, webhook
@@ -64,9 +65,9 @@ export async function installDependencies(
   opts: InstallDependenciesOptions,
 ): Promise<InstalledDependencies | undefined> {
   const started = Date.now();
-  const lockText = await readInput(join(opts.dir, 'package-lock.json'), 'package-lock.json');
+  const lockText = await readInput(opts.dir, 'package-lock.json');
   if (lockText === undefined) return undefined;
-  const pkgText = await readInput(join(opts.dir, 'package.json'), 'package.json');
+  const pkgText = await readInput(opts.dir, 'package.json');
   if (pkgText === undefined)
     throw fail(
       'the repository has a package-lock.json but no package.json',
@@ -192,13 +193,18 @@ function tail(text: string): string {
   return lines.filter(Boolean).slice(-6).join(' / ').slice(-1000) || 'no output';
 }
 
-async function readInput(path: string, what: string): Promise<string | undefined> {
+/**
+ * The checkout's file `name` (package.json, package-lock.json), read as every file a repository
+ * names is: its real path inside the checkout (a symbolic link out is `PathOutsideCheckout`,
+ * nothing read), a regular file, bounded. Undefined when it does not exist.
+ */
+async function readInput(dir: string, name: string): Promise<string | undefined> {
   try {
-    return await readBoundedFile(path, { maxBytes: 16 * 1024 * 1024, what, subject: what });
+    return await readConfinedFile({ root: dir, path: name, maxBytes: 16 * 1024 * 1024, what: name });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (hasCode(err, 'NotARegularFile') || hasCode(err, 'FileTooLarge'))
-      throw fail(`${what} ${err.message.replace(/^[^:]*: /, '')}`, err.fix ?? 'commit a regular file', err);
+      throw fail(`${name} ${err.message.replace(/^[^:]*: /, '')}`, err.fix ?? 'commit a regular file', err);
     throw err;
   }
 }

@@ -7,6 +7,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -197,6 +199,29 @@ describe('installDependencies', { timeout: 180_000 }, () => {
     expect(err.message).toMatch(/"node_modules\/etc" is a link/);
     expect(existsSync(ran)).toBe(false);
     expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it('reads no package-lock.json or package.json that links out of the checkout, and npm never runs', async () => {
+    const outside = mkdtempSync(join(work, 'outside-'));
+    const secret = join(outside, 'secret.json');
+    writeFileSync(
+      secret,
+      JSON.stringify({ lockfileVersion: 3, packages: { 'node_modules/s3cret-key': {} } }),
+    );
+    for (const name of ['package-lock.json', 'package.json']) {
+      const dir = await platformRepo({ constructs: '10.8.1' });
+      rmSync(join(dir, name));
+      symlinkSync(secret, join(dir, name));
+      const { npm, ran } = fakeNpm('exit 0');
+      const cacheDir = join(work, `cache-link-${name}`);
+      const err = await rejection(installDependencies({ dir, cacheDir, registry: registry.url, npm }));
+      expect(err.code).toBe('PathOutsideCheckout');
+      expect(err.message).toContain(name);
+      expect(err.message).not.toContain('s3cret');
+      expect(err.message).not.toContain(outside);
+      expect(existsSync(ran)).toBe(false);
+      expect(existsSync(cacheDir)).toBe(false);
+    }
   });
 
   it('refuses a lockfile entry resolved off the registry, naming the host only (a URL may carry a token)', async () => {

@@ -10,9 +10,8 @@ import {
 } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
-import { GroundworkError } from '../core/errors.js';
 import { ApiError, ConnectionError } from './api-error.js';
-import { checkContext, kubeconfigSource } from './kubeconfig-source.js';
+import { checkContext, kubeconfigInvalid, kubeconfigSource } from './kubeconfig-source.js';
 import { parseBody, parseStatus } from './response-body.js';
 
 /** How to find the cluster, following kubectl's conventions. */
@@ -89,12 +88,10 @@ export class KubeClient {
         else kc.loadFromDefault(); // several files in $KUBECONFIG: the library merges them as kubectl does
       } catch {
         // The library's YAML errors quote the file, credentials included: name the file only.
-        throw new GroundworkError({
-          code: 'KubeconfigInvalid',
-          subject: source.paths.join(', '),
-          message: 'not a kubeconfig the client can load (not YAML, or a field of the wrong type)',
-          fix: 'check the file (`kubectl config view --kubeconfig <file>`), or pass another with --kubeconfig',
-        });
+        throw kubeconfigInvalid(
+          source.paths.join(', '),
+          'not a kubeconfig the client can load (not YAML, or a field of the wrong type)',
+        );
       }
     }
     if (opts.context) {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { GroundworkError, hasCode } from '../core/errors.js';
-import { checkContext, kubeconfigSource } from './kubeconfig-source.js';
+import { hasCode } from '../core/errors.js';
+import { checkContext, kubeconfigInvalid, kubeconfigSource } from './kubeconfig-source.js';
 
 /** A kubeconfig, as far as the context check reads it. */
 const kubeconfigSchema = z.looseObject({
@@ -44,13 +44,7 @@ export async function checkKubeconfigSelection(
 
 /** The context names of one kubeconfig file; `KubeconfigInvalid` without its contents when it cannot be read. */
 async function contextsOf(path: string): Promise<string[]> {
-  const invalid = (message: string) =>
-    new GroundworkError({
-      code: 'KubeconfigInvalid',
-      subject: path,
-      message,
-      fix: 'check the file (`kubectl config view --kubeconfig <file>`), or pass another with --kubeconfig',
-    });
+  const invalid = (message: string) => kubeconfigInvalid(path, message);
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -61,3 +61,16 @@ export function checkContext(context: string, available: readonly string[], wher
     fix: 'pass one of the available contexts with --context, or none for the current one',
   });
 }
+
+/**
+ * `KubeconfigInvalid` for the kubeconfig file(s) `subject`: `message` says what is wrong, never
+ * quoting the file (a kubeconfig holds credentials).
+ */
+export function kubeconfigInvalid(subject: string, message: string): GroundworkError {
+  return new GroundworkError({
+    code: 'KubeconfigInvalid',
+    subject,
+    message,
+    fix: 'check the file (`kubectl config view --kubeconfig <file>`), or pass another with --kubeconfig',
+  });
+}

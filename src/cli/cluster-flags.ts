@@ -19,3 +19,14 @@ export function withClusterFlags(cmd: Command): Command {
     )
     .option('--context <name>', 'kubeconfig context');
 }
+
+/** The kubeconfig and context the flags select, as `KubeClient.load` takes them (unset flags left out). */
+export function connectionOf(flags: { kubeconfig?: string; context?: string }): {
+  kubeconfig?: string;
+  context?: string;
+} {
+  return {
+    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+  };
+}

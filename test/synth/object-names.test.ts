@@ -1,6 +1,6 @@
 import { ApiObject, App } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { nameProblem, nameRule } from '../../src/synth/object-names.js';
+import { nameProblem, nameRule } from '../../src/core/name-rules.js';
 import { Platform } from '../../src/synth/platform.js';
 import { Validation } from '../../src/synth/validation.js';
 

@@ -14,6 +14,7 @@ import { pathDependencies, renderPathDependencies } from '../../olm/path-depende
 import { upgradePath } from '../../olm/upgrade-path.js';
 import type { Hop } from '../../olm/upgrade-path-result.js';
 import type { SetExitCode } from '../commands/command-module.js';
+import { connectionOf } from '../cluster-flags.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
@@ -118,10 +119,7 @@ async function load(flags: CatalogSourceFlags): Promise<Catalog> {
       fix: 'pass --file <catalog> or --kubeconfig to read PackageManifests',
     });
   }
-  const client = await KubeClient.load({
-    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-  });
+  const client = await KubeClient.load(connectionOf(flags));
   try {
     const info = await new Discovery(client).tryResolve(
       'packages.operators.coreos.com/v1',

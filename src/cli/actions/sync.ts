@@ -16,8 +16,10 @@ import { suspendedText } from '../../report/sync-status-render.js';
 import { z } from 'zod';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
+import { connectionOf } from '../cluster-flags.js';
 import { ExitCode } from '../exit-code.js';
 import { parseDuration } from '../duration.js';
+import { nameProblem } from '../../core/name-rules.js';
 import type { SetExitCode } from '../commands/command-module.js';
 
 export interface SyncFlags {
@@ -35,22 +37,19 @@ const BASE = '/apis/groundwork.io/v1alpha1/namespaces';
 const listSchema = z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) });
 
 async function connect(flags: SyncFlags): Promise<KubeClient> {
-  return KubeClient.load({
-    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-  });
+  return KubeClient.load(connectionOf(flags));
 }
 
-const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
-/** `--sync` and `--namespace` are object names, never paths: anything else is refused before a request. */
+/**
+ * `--sync` and `--namespace` are object names (a DNS-1123 subdomain and label, by Kubernetes' rules
+ * in `nameProblem`), never paths: anything else is refused before a request.
+ */
 function checkNames(flags: SyncFlags): void {
-  for (const [flag, value, re] of [
-    ['--namespace', flags.namespace, NAMESPACE],
-    ['--sync', flags.sync, NAME],
+  for (const [flag, value, rule] of [
+    ['--namespace', flags.namespace, 'dns-label'],
+    ['--sync', flags.sync, 'dns-subdomain'],
   ] as const)
-    if (value !== undefined && !re.test(value))
+    if (value !== undefined && nameProblem(value, rule) !== undefined)
       throw new GroundworkError({
         code: 'PlatformSyncNotFound',
         subject: flag,

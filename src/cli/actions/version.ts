@@ -1,6 +1,7 @@
 import { errorMessage, hasCode } from '../../core/errors.js';
 import { packageVersion } from '../../core/package-root.js';
 import type { SetExitCode } from '../commands/command-module.js';
+import { connectionOf } from '../cluster-flags.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
@@ -50,11 +51,7 @@ async function addServerVersion(info: VersionInfo, flags: VersionFlags): Promise
     import('../../cluster/response-body.js'),
   ]);
   try {
-    const client = await KubeClient.load({
-      ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-      ...(flags.context ? { context: flags.context } : {}),
-      retries: 1,
-    });
+    const client = await KubeClient.load({ ...connectionOf(flags), retries: 1 });
     try {
       info.serverVersion = (
         await client.request('GET', '/version', { noRetry: true, schema: versionInfoSchema })

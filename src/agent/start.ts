@@ -15,7 +15,7 @@ import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
 import { synthesizeInChild, synthSandboxSummary } from '../synth/child/run-in-child.js';
 import { installDependencies } from '../synth/dependencies/install.js';
-import { NPM_REGISTRY } from '../synth/dependencies/lockfile-check.js';
+import { npmRegistryOf } from '../synth/dependencies/registry-url.js';
 import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
@@ -66,7 +66,8 @@ export interface AgentOptions {
   synthTimeoutMs?: number;
   /**
    * The npm registry the platform repository's locked dependencies are installed from, when it
-   * has a package-lock.json (`installDependencies`). @default GROUNDWORK_NPM_REGISTRY, else npm's
+   * has a package-lock.json (`installDependencies`). @default GROUNDWORK_NPM_REGISTRY (checked by
+   * `npmRegistryOf`: http(s), no credentials), else npm's
    */
   npmRegistry?: string;
   /** Stop that install after this long (`DependencyInstallFailed`). @default 300_000 */
@@ -114,6 +115,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const metrics = new GroundworkMetrics();
   const identity = opts.leaderElection?.identity ?? process.env.POD_NAME ?? `${hostname()}-${process.pid}`;
   const cacheDir = opts.cacheDir ?? join(cacheRoot(), 'agent', identity);
+  // Checked once (npmRegistryOf: http(s), no credentials), from the option or the environment.
+  const npmRegistry = opts.npmRegistry ?? npmRegistryOf(process.env.GROUNDWORK_NPM_REGISTRY);
 
   const ports: AgentPorts = {
     fetch: async () => {
@@ -131,7 +134,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       const libraries = await installDependencies({
         dir,
         cacheDir: join(cacheDir, 'dependencies'),
-        registry: opts.npmRegistry ?? (process.env.GROUNDWORK_NPM_REGISTRY || NPM_REGISTRY),
+        registry: npmRegistry,
         timeoutMs: opts.npmTimeoutMs ?? 300_000,
       });
       if (libraries)

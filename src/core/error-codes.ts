@@ -68,8 +68,10 @@ export const ERROR_CODES = [
   'NotFastForward',
   'PathNotFound',
   'RevisionNotFound',
+  'TrustedKeysInvalid',
   'UnsafeTreeEntry',
   'UnsupportedRepoUrl',
+  'VerificationFailed',
   // synth
   'BuildFailed',
   'CompileFailed',

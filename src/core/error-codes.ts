@@ -119,6 +119,10 @@ export const ERROR_CODES = [
   'InvalidLeaderElection',
   'PlatformSyncNotFound',
   'ReconcileNotAnswered',
+  // notifications (commit statuses, alerts)
+  'InvalidNotificationUrl',
+  'NotificationSecretInvalid',
+  'UnknownForge',
   // fleet
   'InvalidFleetFile',
   'NotPromoted',

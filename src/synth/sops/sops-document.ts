@@ -1,0 +1,88 @@
+import { YAMLMap, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { sopsFileInvalid } from './sops-errors.js';
+import { sopsMetadataSchema, type SopsMetadata } from './sops-metadata.js';
+
+/** A leaf of the tree: its key path (sequence items add no element, as in sops) and its YAML value. */
+export interface Leaf {
+  path: readonly string[];
+  value: string | number | boolean;
+}
+
+/** A parsed SOPS file: its tree (without the `sops` key) as YAML nodes in file order, and its metadata. */
+export interface SopsDocument {
+  file: string;
+  tree: Node;
+  metadata: SopsMetadata;
+}
+
+/** Upper bound of an encrypted file (a Secret holds at most 1 MiB; the ciphertext is about 1.4 times that). */
+export const MAX_SOPS_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Parses an encrypted SOPS file (YAML or JSON; JSON is read as YAML, which keeps key order) into
+ * its tree and metadata. Throws SopsFileInvalid naming `file`, never quoting its text: more than
+ * one document, not a map, aliases, no `sops` key or metadata that fails its schema.
+ */
+export function parseSopsDocument(text: string, file: string): SopsDocument {
+  if (Buffer.byteLength(text) > MAX_SOPS_FILE_BYTES)
+    throw sopsFileInvalid(file, `larger than ${MAX_SOPS_FILE_BYTES} bytes`);
+  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  if (!Array.isArray(docs) || docs.length !== 1)
+    throw sopsFileInvalid(file, 'not one YAML or JSON document (put each Secret in a file of its own)');
+  const doc = docs[0]!;
+  if (doc.errors.length) {
+    const line = doc.errors[0]!.linePos?.[0].line;
+    throw sopsFileInvalid(file, `not YAML or JSON${line ? ` (line ${line})` : ''}`);
+  }
+  const root = doc.contents;
+  if (!isMap(root)) throw sopsFileInvalid(file, 'not a map of keys to values');
+  const metaPair = root.items.find((p) => isScalar(p.key) && p.key.value === 'sops');
+  if (!metaPair) throw sopsFileInvalid(file, 'has no `sops` metadata: it is not encrypted');
+  if (!isMap(metaPair.value)) throw sopsFileInvalid(file, 'its `sops` metadata is not a map');
+  const parsed = sopsMetadataSchema.safeParse(metaPair.value.toJS(doc, { maxAliasCount: 0 }));
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((i) => i.path.join('.') || '(root)'))].join(', ');
+    throw sopsFileInvalid(file, `its \`sops\` metadata is not valid (${fields})`);
+  }
+  const tree = new YAMLMap();
+  tree.items = root.items.filter((p) => p !== metaPair);
+  return { file, tree, metadata: parsed.data };
+}
+
+/**
+ * Walks `node` in file order, as sops walks its tree (`TreeBranch.walkBranch`): map values extend
+ * the path with their key, sequence items do not, nulls are skipped, every other scalar is a leaf
+ * given to `onLeaf`, whose result takes its place. Returns the plain tree with those results.
+ * Throws SopsFileInvalid on an alias or a key that is not a scalar.
+ */
+export function walkLeaves(
+  node: unknown,
+  file: string,
+  onLeaf: (leaf: Leaf) => unknown,
+  path: readonly string[] = [],
+): unknown {
+  if (isAlias(node)) throw sopsFileInvalid(file, `uses a YAML alias at ${where(path)}`);
+  if (isMap(node)) {
+    const out: Record<string, unknown> = {};
+    for (const pair of node.items) {
+      if (!isScalar(pair.key))
+        throw sopsFileInvalid(file, `has a key that is not a string at ${where(path)}`);
+      const key = String(pair.key.value);
+      out[key] = walkLeaves(pair.value, file, onLeaf, [...path, key]);
+    }
+    return out;
+  }
+  if (isSeq(node)) return node.items.map((item) => walkLeaves(item, file, onLeaf, path));
+  if (node === null || node === undefined) return null;
+  if (!isScalar(node)) throw sopsFileInvalid(file, `has a value of an unknown kind at ${where(path)}`);
+  const value = node.value;
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return onLeaf({ path, value });
+  throw sopsFileInvalid(file, `has a value of an unsupported type at ${where(path)}`);
+}
+
+/** A key path for messages: `data.password`, or `(top level)`. */
+export function where(path: readonly string[]): string {
+  return path.length ? path.join('.') : '(top level)';
+}

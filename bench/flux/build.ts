@@ -6,10 +6,11 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compile } from '../../src/controlplane/build/build.js';
-import { runGo } from '../../src/controlplane/build/go.js';
+import { compile } from '../../src/tools/compile.js';
+import { toolBuildGoMod } from '../../src/tools/gomod.js';
+import { runGo } from '../../src/tools/go.js';
 import { cacheRoot } from '../../src/core/cache-root.js';
-import type { Progress } from '../../src/controlplane/progress.js';
+import type { Progress } from '../../src/core/progress.js';
 import { terminalProgress } from '../../src/cli/progress.js';
 
 export const FLUX_VERSION = 'v1.7.3';
@@ -32,29 +33,7 @@ export interface FluxBuild {
  * `replace` of its own go.mod except those pointing into its repository (`=> ./api`). Pure.
  */
 export function fluxBuildGoMod(upstream: string, version: string, goVersion: string): string {
-  const replaces: string[] = [];
-  const lines = upstream.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line.startsWith('replace (')) {
-      for (i++; i < lines.length && lines[i]!.trim() !== ')'; i++) {
-        const inner = lines[i]!.trim();
-        if (inner && !inner.startsWith('//') && !/=>\s*\.\.?\//.test(inner)) replaces.push(inner);
-      }
-    } else if (line.startsWith('replace ') && !/=>\s*\.\.?\//.test(line)) {
-      replaces.push(line.slice('replace '.length));
-    }
-  }
-  return [
-    'module groundwork.local/flux-build',
-    '',
-    `go ${goVersion}`,
-    '',
-    `require ${MODULE} ${version}`,
-    '',
-    ...replaces.map((r) => `replace ${r}`),
-    '',
-  ].join('\n');
+  return toolBuildGoMod({ name: 'flux', module: MODULE, version, goVersion, upstreamGoMod: upstream });
 }
 
 /** The cached build, or builds it (about 6 minutes on 2 cores the first time). */
@@ -91,7 +70,12 @@ export async function ensureFluxBuild(progress: Progress = terminalProgress()): 
   try {
     await rm(tmp, { recursive: true, force: true });
     await mkdir(join(tmp, 'crds'), { recursive: true });
-    await compile(work, MODULE, join(tmp, 'kustomize-controller'), '-s -w', progress, {
+    await compile({
+      moduleDir: work,
+      pkg: MODULE,
+      out: join(tmp, 'kustomize-controller'),
+      ldflags: '-s -w',
+      progress,
       env,
       toolchain: FLUX_TOOLCHAIN,
     });

@@ -1,6 +1,6 @@
 import ora, { type Ora } from 'ora';
 import type { ApplyEvent, ApplyListener } from '../apply/events.js';
-import { formatElapsed } from '../controlplane/progress.js';
+import { formatElapsed } from '../core/progress.js';
 import { STAGES } from '../core/stages.js';
 import { canAnimate, LineLimiter } from './terminal.js';
 

@@ -1,5 +1,5 @@
 import ora, { type Ora } from 'ora';
-import type { Progress } from '../controlplane/progress.js';
+import type { Progress } from '../core/progress.js';
 import { canAnimate } from './terminal.js';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GroundworkError } from '../core/errors.js';
 import { buildControlPlane, isCompleteBinaryDir } from './build/build.js';
 import { cacheRoot } from '../core/cache-root.js';
-import { silentProgress, type Progress } from './progress.js';
+import { silentProgress, type Progress } from '../core/progress.js';
 
 /** Paths of the control-plane binaries and where they came from. */
 export interface BinarySet {

@@ -7,7 +7,7 @@ import { resolveBinaries, type BinarySet } from './binaries.js';
 import { kubeconfigYaml, writeCredentials, type ControlPlaneCredentials } from './credentials.js';
 import { freePort } from './ports.js';
 import { logTail, registerScratchDir, startProcess, type ManagedProcess } from './process.js';
-import { formatElapsed, silentProgress, type Progress } from './progress.js';
+import { formatElapsed, silentProgress, type Progress } from '../core/progress.js';
 import { waitForServer } from './readiness.js';
 
 /** Controllers of kube-controller-manager that make deletion and cascades behave as on a cluster. */

@@ -9,7 +9,7 @@ import { readObjects } from '../core/yaml-files.js';
 import { LocalControlPlane, type ControlPlaneInfo } from './control-plane.js';
 import { clusterStateDir } from './paths.js';
 import { isAlive } from './process.js';
-import { silentProgress, type Progress } from './progress.js';
+import { silentProgress, type Progress } from '../core/progress.js';
 import { checkCrdDirs } from './crd-dirs.js';
 
 /** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */

@@ -146,6 +146,9 @@ export const ERROR_CODES = [
   'CrdDirectoryMissing',
   'GoFailed',
   'GoNotFound',
+  // tools (helm, kustomize, sops, gitea built from the Go module proxy)
+  'ToolBuildFailed',
+  'ToolNotUsable',
   // cli
   'InitWouldOverwrite',
   'InvalidGroundworkVersion',

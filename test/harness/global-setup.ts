@@ -5,8 +5,10 @@ import { installCrds } from '../../src/cluster/crds.js';
 import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../../src/controlplane/crd-dirs.js';
 import { isAlive } from '../../src/controlplane/process.js';
-import type { Progress } from '../../src/controlplane/progress.js';
+import type { Progress } from '../../src/core/progress.js';
 import { readObjects } from '../../src/core/yaml-files.js';
+import { TOOL_NAMES } from '../../src/tools/recipes.js';
+import { tool } from './tools.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,11 +35,15 @@ const log: Progress = {
 };
 
 /**
- * One real control plane per test run: built or taken from the cache, started on loopback,
+ * The Go tools (helm, kustomize, sops, gitea) built or found, then one real control plane per
+ * test run: built or taken from the cache, started on loopback,
  * with the fixture CRDs installed and Established. Teardown stops it and checks that no
  * process it started is still alive.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The Go tools first, one at a time and before anything else starts: a cold build of each uses
+  // every core (see README "Testing" for the cold times). Cached, this reads four small files.
+  for (const name of TOOL_NAMES) await tool(name);
   const cp = await LocalControlPlane.start({ progress: log, auditLog: true, requireControllerManager: true });
   try {
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });

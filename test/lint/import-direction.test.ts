@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['core'], // shared vocabulary: errors, object ids, the stage table, windows
+  ['tools'], // helm, kustomize, sops and gitea: found or built from the Go module proxy
   ['source'], // git -> a revision and a tree
   ['synth'], // constructs -> manifests
   ['plan'], // desired + observed -> plan (pure)
@@ -27,6 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['controlplane', 'simulators'], // the local kube-apiserver; OLM, CVO and MCO played from upstream
   ['engine'], // wires the domains into the pipeline; observe-plan-apply over a cluster session
   ['synth/child'], // the sandboxed synth process and its launcher
+  ['ui'], // the read-only dashboard: pages over watch-fed caches (the CLI and the agent serve it)
   ['agent'], // the in-cluster loop
   ['cli'],
   ['index.ts'], // the public API of platform repositories

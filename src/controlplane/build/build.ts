@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { cacheRoot } from '../../core/cache-root.js';
 import { binaryCacheDir } from '../paths.js';
-import { formatElapsed, silentProgress, type Progress } from '../progress.js';
-import { downloadGoMod, localGoVersion, moduleVersions, runGo, type GoRunOptions } from './go.js';
-import { kubernetesBuildGoMod, stagingModules, toolsGo } from './gomod.js';
+import { formatElapsed, silentProgress, type Progress } from '../../core/progress.js';
+import { downloadGoMod, localGoVersion, moduleVersions, runGo } from '../../tools/go.js';
+import { kubernetesBuildGoMod, stagingModules } from './gomod.js';
+import { compile } from '../../tools/compile.js';
+import { toolsGo } from '../../tools/gomod.js';
 import { candidateVersions, newestBuildable } from './versions.js';
 
 /** What a finished build wrote next to the binaries, as `versions.json`. */
@@ -90,7 +92,13 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
     await writeFile(join(kubeModule, 'tools.go'), toolsGo(KUBE_COMMANDS));
     await tidy(kubeModule, `Kubernetes ${kube.version}`, progress);
     for (const pkg of KUBE_COMMANDS) {
-      await compile(kubeModule, pkg, tmpDir, versionLdflags(kube.version), progress);
+      await compile({
+        moduleDir: kubeModule,
+        pkg,
+        out: tmpDir,
+        ldflags: versionLdflags(kube.version),
+        progress,
+      });
     }
 
     const etcdModule = join(work, `etcd-${etcd.version}`);
@@ -101,7 +109,14 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
     );
     await writeFile(join(etcdModule, 'tools.go'), toolsGo([ETCD_MAIN]));
     await tidy(etcdModule, `etcd ${etcd.version}`, progress);
-    await compile(etcdModule, ETCD_MAIN, join(tmpDir, 'etcd'), '-s -w', progress);
+    await compile({
+      moduleDir: etcdModule,
+      pkg: ETCD_MAIN,
+      out: join(tmpDir, 'etcd'),
+      ldflags: '-s -w',
+      progress,
+      name: 'etcd',
+    });
 
     const record: BuildRecord = {
       kubernetes: kube.version,
@@ -159,38 +174,6 @@ async function tidy(moduleDir: string, what: string, progress: Progress): Promis
   progress.succeed(
     `modules for ${what} ready (${downloads} downloaded, ${formatElapsed(Date.now() - started)})`,
   );
-}
-
-/** `go build` of one main package into `out`, with progress (packages compiled, time). */
-export async function compile(
-  moduleDir: string,
-  pkg: string,
-  out: string,
-  ldflags: string,
-  progress: Progress,
-  go: Pick<GoRunOptions, 'env' | 'toolchain'> = {},
-): Promise<void> {
-  const name = pkg.split('/').at(-1) === 'v3' ? 'etcd' : pkg.split('/').at(-1)!;
-  const started = Date.now();
-  let packages = 0;
-  progress.start(`compiling ${name}`);
-  const timer = setInterval(
-    () => progress.update(`compiling ${name}: ${packages} packages, ${formatElapsed(Date.now() - started)}`),
-    1000,
-  );
-  try {
-    await runGo(['build', '-v', '-trimpath', '-ldflags', ldflags, '-o', out, pkg], {
-      cwd: moduleDir,
-      env: { ...go.env, CGO_ENABLED: '0' },
-      ...(go.toolchain ? { toolchain: go.toolchain } : {}),
-      onLine: (line) => {
-        if (/^[\w.-]+(\/[\w.~-]+)+$/.test(line)) packages++;
-      },
-    });
-  } finally {
-    clearInterval(timer);
-  }
-  progress.succeed(`compiled ${name} (${packages} packages, ${formatElapsed(Date.now() - started)})`);
 }
 
 /** True when `dir` holds every control-plane binary and a build record. */

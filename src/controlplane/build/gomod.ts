@@ -1,8 +1,3 @@
-/** The `go` directive of a go.mod (`1.26.0`), or undefined when absent. */
-export function goDirective(goMod: string): string | undefined {
-  return /^go\s+(\d+\.\d+(?:\.\d+)?)\s*$/m.exec(goMod)?.[1];
-}
-
 /**
  * The `k8s.io/*` modules that a k8s.io/kubernetes go.mod requires at the placeholder
  * version `v0.0.0` (its staging repositories, resolved upstream by `replace => ./staging/...`).
@@ -38,10 +33,4 @@ export function kubernetesBuildGoMod(opts: {
     `replace (\n${replaces}\n)`,
     '',
   ].join('\n');
-}
-
-/** A go file that only exists so `go mod tidy` resolves the commands we build. */
-export function toolsGo(packages: readonly string[]): string {
-  const imports = packages.map((p) => `\t_ "${p}"`).join('\n');
-  return `//go:build tools\n\npackage tools\n\nimport (\n${imports}\n)\n`;
 }

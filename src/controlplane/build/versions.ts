@@ -1,5 +1,5 @@
-import { compareGoVersions } from './go.js';
-import { goDirective } from './gomod.js';
+import { compareGoVersions } from '../../tools/go.js';
+import { goDirective } from '../../tools/gomod.js';
 
 /** Stable releases of a module matching one of `minors` (`['1.36', '1.35']`), newest first. */
 export function candidateVersions(all: readonly string[], minors: readonly string[]): string[] {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { GroundworkError } from '../../core/errors.js';
+import { GroundworkError } from '../core/errors.js';
 
 /** Options for one `go` invocation. */
 export interface GoRunOptions {

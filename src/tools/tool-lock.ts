@@ -1,0 +1,47 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a waiter polls a lock held by another live process before giving up. */
+const WAIT_LIMIT_MS = 40 * 60_000;
+
+/**
+ * Runs `work` while holding the directory lock `dir` (made with `mkdir`, which is atomic), so that
+ * two processes (two test files, the CLI and a test run) never build the same tool at once. A lock
+ * whose owner pid is no longer alive is taken over. Waiters poll every second; `work` should
+ * re-check the cache first, since the previous holder has usually just filled it.
+ */
+export async function withLock<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  await mkdir(dirname(dir), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(dir);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(await readFile(join(dir, 'pid'), 'utf8').catch(() => ''));
+      if (owner > 0 && !alive(owner)) {
+        await rm(dir, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`${dir} is still held by process ${owner}`);
+      await sleep(1000);
+    }
+  }
+  try {
+    await writeFile(join(dir, 'pid'), String(process.pid));
+    return await work();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TOOL_RECIPES } from '../../src/tools/recipes.js';
 
 // No image is built here: no container registry (for the node base image) is reachable from this
 // machine. What can be checked without one is that the Dockerfile builds from this repository the
@@ -33,6 +34,16 @@ describe('Dockerfile', () => {
     );
     expect(instructions).toContain('ENTRYPOINT ["groundwork"]');
     expect(instructions.some((l) => l.startsWith('USER ') && !l.startsWith('USER root'))).toBe(true);
+  });
+
+  it('carries helm, kustomize and sops at the releases the product pins, named by GROUNDWORK_<TOOL>', () => {
+    for (const name of ['helm', 'kustomize', 'sops'] as const) {
+      const recipe = TOOL_RECIPES[name];
+      expect(dockerfile, name).toContain(`${recipe.pkg}@${recipe.version}`);
+      expect(dockerfile, name).toContain(`${recipe.envVar}=/usr/local/bin/${name}`);
+      for (const flag of recipe.ldflags) expect(dockerfile, name).toContain(flag);
+    }
+    expect(dockerfile).toContain(`GOTOOLCHAIN=${TOOL_RECIPES.kustomize.toolchain}`);
   });
 
   it('keeps dependencies and build output out of the build context', () => {

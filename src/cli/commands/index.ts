@@ -20,6 +20,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['preview'], load: async () => (await import('./preview.js')).registerPreview },
   { commands: ['fleet', 'promote'], load: async () => (await import('./fleet.js')).registerFleet },
   { commands: ['sync'], load: async () => (await import('./sync.js')).registerSync },
+  { commands: ['ui'], load: async () => (await import('./ui.js')).registerUi },
   { commands: ['tools'], load: async () => (await import('./tools.js')).registerTools },
   { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
 ];

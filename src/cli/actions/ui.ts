@@ -1,0 +1,64 @@
+import { KubeClient } from '../../cluster/client.js';
+import { GroundworkError } from '../../core/errors.js';
+import { nameProblem } from '../../core/name-rules.js';
+import { ClusterDashboardSource } from '../../ui/cluster-source.js';
+import { startDashboardServer } from '../../ui/dashboard-server.js';
+import { newToken } from '../../ui/token-auth.js';
+import { connectionOf } from '../cluster-flags.js';
+
+export interface UiFlags {
+  port?: string;
+  namespace?: string;
+  sync?: string;
+  kubeconfig?: string;
+  context?: string;
+}
+
+/** `--port`: an integer 0-65535 (0: a free one), else `InvalidFlag`. */
+export function uiPortOf(flag: string | undefined): number {
+  if (flag === undefined) return 0;
+  const port = /^\d{1,5}$/.test(flag) ? Number(flag) : NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: '--port',
+      message: `not a port number: ${JSON.stringify(flag.slice(0, 32))}`,
+      fix: 'pass a number from 1 to 65535, or leave --port out for a free port',
+    });
+  return port;
+}
+
+/**
+ * `groundwork ui`: watches the cluster the kubeconfig selects, serves the dashboard on 127.0.0.1 and
+ * prints its URL with a fresh token; runs until interrupted (Ctrl-C), then stops its watches.
+ */
+export async function runUi(flags: UiFlags): Promise<void> {
+  const port = uiPortOf(flags.port);
+  for (const [flag, value, rule] of [
+    ['--namespace', flags.namespace, 'dns-label'],
+    ['--sync', flags.sync, 'dns-subdomain'],
+  ] as const)
+    if (value !== undefined && nameProblem(value, rule) !== undefined)
+      throw new GroundworkError({
+        code: 'InvalidFlag',
+        subject: flag,
+        message: `not a Kubernetes object name (${value.length} characters)`,
+        fix: 'pass the name as kubectl get psync -A shows it',
+      });
+  const client = await KubeClient.load(connectionOf(flags));
+  const source = new ClusterDashboardSource(client, {
+    ...(flags.namespace ? { namespace: flags.namespace } : {}),
+    ...(flags.sync ? { sync: flags.sync } : {}),
+    onError: (err) => process.stderr.write(`warning: ${err instanceof Error ? err.message : String(err)}\n`),
+  });
+  await source.start();
+  const server = await startDashboardServer({ source, token: newToken(), port });
+  process.stdout.write(`Dashboard (read-only): ${server.url}\nStop with Ctrl-C.\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  source.stop();
+}

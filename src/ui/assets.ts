@@ -1,0 +1,72 @@
+/**
+ * The dashboard's one stylesheet and one script, served from `/static/` (the Content-Security-Policy
+ * allows scripts and styles from this origin only, and no inline ones). Kept as strings so the
+ * package needs no bundler or asset copy step: the script is plain ES2020 that current Chromium and
+ * Firefox run as written.
+ */
+export const APP_CSS = `
+:root { color-scheme: light dark; --fg: #1b1f23; --bg: #fff; --muted: #57606a; --line: #d0d7de; --link: #0550ae;
+  --ok: #116329; --warn: #7d4e00; --bad: #a40e26; --info: #0550ae; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #30363d; --link: #6cb6ff;
+  --ok: #3fb950; --warn: #d29922; --bad: #ff7b72; --info: #79c0ff; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--link); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, pre:focus-visible { outline: 3px solid var(--info); outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem; }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
+.brand { font-weight: 700; margin: 0; } .sync { font-weight: 400; color: var(--muted); }
+nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+nav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
+main { padding: 1rem; max-width: 90rem; }
+h1 { margin-top: 0; font-size: 1.5rem; } h2 { font-size: 1.2rem; } h2 small { font-weight: 400; color: var(--muted); font-size: .85rem; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+.facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th { font-weight: 600; } .num { text-align: right; font-variant-numeric: tabular-nums; }
+.badge { display: inline-block; padding: 0 .4rem; border-radius: .6rem; border: 1px solid currentColor; font-size: .85rem; white-space: nowrap; }
+.healthy, .true { color: var(--ok); } .progressing, .suspended { color: var(--info); } .unknown { color: var(--muted); }
+.missing, .degraded, .false { color: var(--bad); }
+.counts { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; padding: 0; } .counts .n { font-size: 1.2rem; font-weight: 600; }
+.filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+.filter label { display: flex; flex-direction: column; font-size: .9rem; }
+input, select, button { font: inherit; padding: .2rem .4rem; }
+pre.yaml { overflow: auto; max-height: 40rem; padding: .5rem; border: 1px solid var(--line); }
+.problems, .problem { border-left: 4px solid var(--bad); padding: .25rem .75rem; }
+.asof { color: var(--muted); font-size: .85rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+export const APP_JS = `'use strict';
+// Live updates: the server sends a 'change' event (Server-Sent Events, same origin, the session
+// cookie) when its watch-fed caches move; the page then fetches itself and swaps <main>. Nothing
+// here builds markup from data: the server escaped it and DOMParser runs no script.
+(function () {
+  var state = document.getElementById('live-state');
+  if (!window.EventSource || !window.fetch || !window.DOMParser) return;
+  var busy = false, again = false;
+  function say(text) { var el = document.getElementById('live-state'); if (el) el.textContent = text; }
+  function editing() { var a = document.activeElement; return a && a.closest && a.closest('form'); }
+  function refresh() {
+    if (busy || editing()) { again = true; return; }
+    busy = true;
+    fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      .then(function (res) { return res.ok ? res.text() : Promise.reject(new Error(String(res.status))); })
+      .then(function (text) {
+        var next = new DOMParser().parseFromString(text, 'text/html').getElementById('main');
+        var cur = document.getElementById('main');
+        if (next && cur) cur.replaceWith(document.importNode(next, true));
+        say('live');
+      })
+      .catch(function () { say('update failed, retrying'); })
+      .then(function () { busy = false; if (again) { again = false; setTimeout(refresh, 100); } });
+  }
+  document.addEventListener('focusout', function () { if (again) { again = false; setTimeout(refresh, 50); } });
+  var es = new EventSource('/events');
+  es.addEventListener('open', function () { say('live'); });
+  es.addEventListener('error', function () { say('reconnecting'); });
+  es.addEventListener('change', refresh);
+  if (state) state.textContent = 'connecting';
+})();
+`;

@@ -1,0 +1,64 @@
+import { driftText } from '../../report/sync-status-render.js';
+import { html, href, type Html } from '../html.js';
+import type { DashboardSnapshot } from '../snapshot.js';
+import { layout } from './layout.js';
+
+/**
+ * Drift as the agent last reported it (its drift watch re-plans an edited object within a second
+ * and writes `status.drift`): one row per drifted field with the live value (redacted) and the
+ * manager that wrote it. Rows leave when the agent reports the object corrected. Pure.
+ */
+export function driftPage(s: DashboardSnapshot): Html {
+  const sync = s.selected !== undefined ? s.syncs[s.selected] : undefined;
+  const d = sync?.status?.drift;
+  const body =
+    s.drift.length === 0
+      ? html`<p class="none">
+          No drift: the cluster matches
+          git${sync?.status?.lastAppliedRevision ? html` at <code>${sync.status.lastAppliedRevision}</code>` : ''}.
+        </p>`
+      : html`<p>
+            ${driftText(d)}${d && d.drifted > s.drift.length ? ` (the first ${s.drift.length} shown; groundwork plan lists all)` : ''}
+          </p>
+          <div class="scroll">
+            <table class="drift">
+              <thead>
+                <tr>
+                  <th scope="col">Object</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Field</th>
+                  <th scope="col">Live value</th>
+                  <th scope="col">Changed by</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${s.drift.flatMap((r) => {
+                  const object = r.id
+                    ? html`<a href="${href(['objects', r.id])}">${r.object}</a>`
+                    : html`${r.object}`;
+                  if (r.fields.length === 0)
+                    return [
+                      html`<tr data-drift="${r.object}">
+                        <td>${object}</td>
+                        <td>${r.type}</td>
+                        <td>—</td>
+                        <td>—</td>
+                        <td>—</td>
+                      </tr>`,
+                    ];
+                  return r.fields.map(
+                    (f) =>
+                      html`<tr data-drift="${r.object}">
+                        <td>${object}</td>
+                        <td>${r.type}</td>
+                        <td><code>${f.path}</code></td>
+                        <td><code>${f.live ?? '(absent)'}</code></td>
+                        <td>${f.managers.join(', ') || '—'}</td>
+                      </tr>`,
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>`;
+  return layout({ title: 'Drift', current: '/drift', snapshot: s, body });
+}

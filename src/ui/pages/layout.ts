@@ -1,0 +1,96 @@
+import { html, type Html } from '../html.js';
+import type { DashboardSnapshot } from '../snapshot.js';
+
+/** The pages of the dashboard, in navigation order: path and title. */
+export const PAGES = [
+  { path: '/', title: 'Overview' },
+  { path: '/objects', title: 'Objects' },
+  { path: '/drift', title: 'Drift' },
+  { path: '/history', title: 'History' },
+  { path: '/openshift', title: 'OpenShift' },
+] as const;
+
+export type PagePath = (typeof PAGES)[number]['path'];
+
+/**
+ * A whole page around `body`: the navigation (the current page marked `aria-current`), a banner
+ * for problems reading the cluster, and the one stylesheet and script (`/static/…`, same origin:
+ * the Content-Security-Policy allows nothing else, and no inline script or style). The script
+ * only swaps `<main>` for a fresh copy when the server says something changed (Server-Sent
+ * Events); every page works without it.
+ */
+export function layout(opts: {
+  title: string;
+  current: string;
+  snapshot: DashboardSnapshot;
+  body: Html;
+}): Html {
+  const { snapshot } = opts;
+  const sync = snapshot.selected !== undefined ? snapshot.syncs[snapshot.selected] : undefined;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${opts.title} · Groundwork</title>
+        <link rel="stylesheet" href="/static/app.css" />
+        <script src="/static/app.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+          <p class="brand">
+            Groundwork${sync ? html` <span class="sync">${sync.namespace}/${sync.name}</span>` : ''}
+          </p>
+          <nav aria-label="Pages">
+            <ul>
+              ${PAGES.map(
+                (p) =>
+                  html`<li>
+                    <a href="${p.path}" ${p.path === opts.current ? html` aria-current="page"` : ''}
+                      >${p.title}</a
+                    >
+                  </li>`,
+              )}
+            </ul>
+          </nav>
+        </header>
+        <main id="main" tabindex="-1" data-live="${opts.current}">
+          ${
+            snapshot.problems.length > 0
+              ? html`<div class="problems" role="status">
+                  <h2>Cannot see everything</h2>
+                  <ul>
+                    ${snapshot.problems.map((p) => html`<li>${p}</li>`)}
+                  </ul>
+                </div>`
+              : ''
+          }
+          <h1>${opts.title}</h1>
+          ${opts.body}
+          <p class="asof">
+            As of <time datetime="${snapshot.at.toISOString()}">${snapshot.at.toISOString()}</time> ·
+            <span id="live-state">live updates off</span>
+          </p>
+        </main>
+      </body>
+    </html> `;
+}
+
+/** A health or condition state as a badge (class from a fixed list, never from data). */
+export function badge(state: string | undefined): Html {
+  const known = ['Healthy', 'Progressing', 'Suspended', 'Unknown', 'Missing', 'Degraded', 'True', 'False'];
+  const cls = state && known.includes(state) ? state.toLowerCase() : 'unknown';
+  return html`<span class="badge ${cls}">${state ?? 'Unknown'}</span>`;
+}
+
+/** A definition list of label and value pairs (values escaped; `Html` passes). */
+export function facts(rows: readonly (readonly [string, Html | string | number | undefined])[]): Html {
+  return html`<dl class="facts">
+    ${rows.map(
+      ([k, v]) =>
+        html`<dt>${k}</dt>
+          <dd>${v ?? '—'}</dd>`,
+    )}
+  </dl>`;
+}

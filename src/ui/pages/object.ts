@@ -1,0 +1,102 @@
+import { stringify } from 'yaml';
+import { html, type Html } from '../html.js';
+import type { DashboardSnapshot, ObjectDetail } from '../snapshot.js';
+import { badge, facts, layout } from './layout.js';
+
+/**
+ * One object: its verdict, its drift (field paths the agent reported), the live object as YAML
+ * (Secret data redacted to keyed hashes before it gets here; `managedFields` shown as a table of
+ * managers instead) and its Events. Pure.
+ */
+export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
+  const { row, live } = d;
+  const title = `${row.ref.kind} ${row.ref.namespace ? `${row.ref.namespace}/` : ''}${row.ref.name}`;
+  const managers = live?.metadata.managedFields ?? [];
+  const shown = live ? { ...live, metadata: { ...live.metadata, managedFields: undefined } } : undefined;
+  const drift = s.drift.find((x) => x.id === row.id);
+  const body = html` ${facts([
+      ['Stage', row.stage],
+      ['Health', html`${badge(row.health.status)} ${row.health.reason}: ${row.health.message}`],
+      [
+        'Drift',
+        row.drift
+          ? `${row.drift.type}${row.drift.fields.length ? `: ${row.drift.fields.join(', ')}` : ''}`
+          : 'none reported',
+      ],
+    ])}
+    ${
+      drift
+        ? html`<h2>Drifted fields</h2>
+            <ul>
+              ${drift.fields.map((f) => html`<li><code>${f.path}</code>: live <code>${f.live ?? '(absent)'}</code>${f.managers.length ? ` written by ${f.managers.join(', ')}` : ''}</li>`)}
+            </ul>`
+        : ''
+    }
+    <h2>Field managers</h2>
+    ${
+      managers.length === 0
+        ? html`<p>None recorded.</p>`
+        : html`<div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Manager</th>
+                  <th scope="col">Operation</th>
+                  <th scope="col">Subresource</th>
+                  <th scope="col">Time</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${managers.map(
+                  (m) =>
+                    html`<tr>
+                      <td>${m.manager ?? '(unknown)'}</td>
+                      <td>${m.operation ?? ''}</td>
+                      <td>${m.subresource ?? ''}</td>
+                      <td>${m.time ?? ''}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <h2>Events</h2>
+    ${
+      d.events.length === 0
+        ? html`<p>No Events.</p>`
+        : html`<div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Last</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Message</th>
+                  <th scope="col" class="num">Count</th>
+                  <th scope="col">From</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${d.events.map(
+                  (e) =>
+                    html`<tr>
+                      <td>${e.last}</td>
+                      <td>${e.type}</td>
+                      <td>${e.reason}</td>
+                      <td>${e.note}</td>
+                      <td class="num">${e.count}</td>
+                      <td>${e.source}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <h2>Live object</h2>
+    ${shown ? html`<pre class="yaml" tabindex="0"><code>${stringify(shown, { lineWidth: 0 })}</code></pre>` : html`<p>Not in the cluster.</p>`}
+    <p class="note">
+      The desired object and its diff are in <code>groundwork plan</code> and the agent's drift report; this
+      page shows what the cluster holds.
+    </p>`;
+  return layout({ title, current: '/objects', snapshot: s, body });
+}

@@ -1,0 +1,240 @@
+import {
+  currentVersion,
+  readClusterOperators,
+  readClusterVersion,
+  upgradeableOf,
+  type ClusterVersionState,
+} from '../../cluster-version/cluster-state.js';
+import { errorMessage } from '../../core/errors.js';
+import type { K8sObject } from '../../core/object.js';
+import { assessClusterUpdate, assessHealth } from '../../health/index.js';
+import { poolProgress } from '../../health/machine-config-pool.js';
+import { machineConfigPoolSchema } from '../../health/machine-config-pool-schema.js';
+import { toInstallPlan, toSubscription } from '../../olm/olm-objects.js';
+import { html, type Html } from '../html.js';
+import type { DashboardSnapshot, OpenShiftView } from '../snapshot.js';
+import { badge, facts, layout } from './layout.js';
+
+/**
+ * OpenShift: the cluster update (`assessClusterUpdate`: target, from, verdict, each operator and
+ * pool), the version history and the updates the cluster offers with their risks, ClusterOperators,
+ * MachineConfigPools with machine counts (`poolProgress`), and OLM operators with their CSV and
+ * InstallPlans (`toSubscription`, `toInstallPlan`, `assessHealth`). Reuses the pure decision code;
+ * an object that does not parse is named with the problem, never guessed at. Pure.
+ */
+export function openshiftPage(s: DashboardSnapshot): Html {
+  const o = s.openshift;
+  const body = html`${updateSection(o)}${operatorsSection(o)}${poolsSection(o)}${olmSection(o)}`;
+  return layout({ title: 'OpenShift', current: '/openshift', snapshot: s, body });
+}
+
+function updateSection(o: OpenShiftView): Html {
+  if (!o.clusterVersion)
+    return html`<section>
+      <h2>Cluster version</h2>
+      <p>This cluster serves no ClusterVersion (not OpenShift).</p>
+    </section>`;
+  let cv: ClusterVersionState;
+  try {
+    cv = readClusterVersion(o.clusterVersion);
+  } catch (err) {
+    return html`<section>
+      <h2>Cluster version</h2>
+      <p class="problem">${errorMessage(err)}</p>
+    </section>`;
+  }
+  const update = assessClusterUpdate({
+    clusterVersion: o.clusterVersion,
+    clusterOperators: o.clusterOperators ?? [],
+    machineConfigPools: o.pools ?? [],
+    now: new Date(),
+  });
+  let upgradeable: Html = html`—`;
+  try {
+    const u = upgradeableOf(cv, readClusterOperators(o.clusterOperators ?? []));
+    upgradeable = html`${badge(u.status)}
+    ${u.reason ?? ''}${u.blockers.map((b) => html` <span class="blocker">${b.clusterOperator}: ${b.reason}</span>`)}`;
+  } catch (err) {
+    upgradeable = html`${errorMessage(err)}`;
+  }
+  const history = cv.status?.history ?? [];
+  return html`<section aria-labelledby="cv-h">
+    <h2 id="cv-h">Cluster version</h2>
+    ${facts([
+      ['Channel', cv.spec?.channel],
+      ['Current', currentVersion(cv)?.version],
+      ['Target', update.target],
+      ['Update', html`${badge(update.verdict.status)} ${update.verdict.reason}: ${update.verdict.message}`],
+      ['Upgradeable', upgradeable],
+    ])}
+    <h3>Path</h3>
+    <ol class="path">
+      ${[...history].reverse().map((h) => html`<li><strong>${h.version}</strong> ${h.state === 'Completed' ? 'done' : 'running'}${h.completionTime ? html` <time datetime="${h.completionTime}">${h.completionTime}</time>` : ''}</li>`)}
+    </ol>
+    <h3>Updates offered</h3>
+    <ul>
+      ${(cv.status?.availableUpdates ?? []).map((u) => html`<li>${u.version} (recommended)</li>`)}${(
+        cv.status?.conditionalUpdates ?? []
+      ).map(
+        (u) =>
+          html`<li>
+            ${u.release.version}:
+            ${u.risks.map((r) => html`<span class="risk">${r.name}: ${r.message}</span> `)}${(u.conditions ?? []).map((c) => html`(${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''})`)}
+          </li>`,
+      )}
+    </ul>
+  </section>`;
+}
+
+function operatorsSection(o: OpenShiftView): Html {
+  if (!o.clusterOperators) return html``;
+  return html`<section aria-labelledby="co-h">
+    <h2 id="co-h">ClusterOperators</h2>
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Health</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${[...o.clusterOperators].sort(byName).map((co) => verdictRow(co))}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+function poolsSection(o: OpenShiftView): Html {
+  if (!o.pools) return html``;
+  return html`<section aria-labelledby="mcp-h">
+    <h2 id="mcp-h">MachineConfigPools</h2>
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Pool</th>
+            <th scope="col">Health</th>
+            <th scope="col" class="num">Machines</th>
+            <th scope="col" class="num">Updated</th>
+            <th scope="col" class="num">Ready</th>
+            <th scope="col" class="num">Unavailable</th>
+            <th scope="col" class="num">Degraded</th>
+            <th scope="col">Paused</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${[...o.pools].sort(byName).map((p) => {
+            const parsed = machineConfigPoolSchema.safeParse(p);
+            const h = assessHealth(p);
+            if (!parsed.success)
+              return html`<tr>
+                <td>${p.metadata.name}</td>
+                <td>${badge(h.status)} ${h.message}</td>
+                <td colspan="6">—</td>
+              </tr>`;
+            const m = poolProgress(parsed.data);
+            return html`<tr data-pool="${p.metadata.name}">
+              <td>${p.metadata.name}</td>
+              <td>${badge(h.status)} ${h.reason}</td>
+              <td class="num">${m.machines}</td>
+              <td class="num">${m.updated}</td>
+              <td class="num">${m.ready}</td>
+              <td class="num">${m.unavailable}</td>
+              <td class="num">${m.degraded}</td>
+              <td>${m.paused ? 'yes' : 'no'}</td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+function olmSection(o: OpenShiftView): Html {
+  if (!o.subscriptions) return html``;
+  const csvs = new Map(
+    (o.csvs ?? []).map((c) => [`${c.metadata.namespace ?? ''}/${c.metadata.name}`, c] as const),
+  );
+  return html`<section aria-labelledby="olm-h">
+    <h2 id="olm-h">Operators</h2>
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Subscription</th>
+            <th scope="col">Package / channel</th>
+            <th scope="col">Health</th>
+            <th scope="col">Installed CSV</th>
+            <th scope="col">CSV health</th>
+            <th scope="col">InstallPlans</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${[...o.subscriptions].sort(byName).map((raw) => {
+            const h = assessHealth(raw);
+            let sub;
+            try {
+              sub = toSubscription(raw);
+            } catch (err) {
+              return html`<tr>
+                <td>${raw.metadata.namespace}/${raw.metadata.name}</td>
+                <td colspan="5">${errorMessage(err)}</td>
+              </tr>`;
+            }
+            const ns = sub.metadata.namespace ?? '';
+            const installed = sub.status?.installedCSV;
+            const csv = installed ? csvs.get(`${ns}/${installed}`) : undefined;
+            const plans = (o.installPlans ?? [])
+              .filter((p) => p.metadata.namespace === ns)
+              .flatMap((p) => planCell(p, sub.status?.currentCSV ?? installed));
+            return html`<tr>
+              <td>${ns}/${sub.metadata.name}</td>
+              <td>${sub.spec.name} / ${sub.spec.channel ?? 'default'}</td>
+              <td>${badge(h.status)} ${h.reason}</td>
+              <td>${installed ?? '—'}</td>
+              <td>${csv ? html`${badge(assessHealth(csv).status)} ${assessHealth(csv).reason}` : '—'}</td>
+              <td>${plans.length ? plans : '—'}</td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+/** An InstallPlan for `csv` (in the subscription's namespace): approved or waiting, its phase and verdict. */
+function planCell(raw: K8sObject, csv: string | undefined): Html[] {
+  try {
+    const p = toInstallPlan(raw);
+    if (csv && !p.spec.clusterServiceVersionNames.includes(csv)) return [];
+    const h = assessHealth(raw);
+    return [
+      html`<div>
+        ${p.metadata.name}: ${p.spec.approved ? 'approved' : `waiting for approval (${p.spec.approval})`},
+        ${p.status?.phase ?? 'no phase'} ${badge(h.status)}
+      </div>`,
+    ];
+  } catch (err) {
+    return [html`<div>${raw.metadata.name}: ${errorMessage(err)}</div>`];
+  }
+}
+
+function verdictRow(obj: K8sObject): Html {
+  const h = assessHealth(obj);
+  return html`<tr>
+    <td>${obj.metadata.name}</td>
+    <td>${badge(h.status)}</td>
+    <td>${h.reason}</td>
+    <td>${h.message}</td>
+  </tr>`;
+}
+
+function byName(a: K8sObject, b: K8sObject): number {
+  return `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(
+    `${b.metadata.namespace ?? ''}/${b.metadata.name}`,
+  );
+}

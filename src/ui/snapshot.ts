@@ -1,0 +1,92 @@
+import type { PlatformSyncSpec } from '../cluster/sync-status-store.js';
+import type { ObjectId, ObjectRef } from '../core/object-id.js';
+import type { K8sObject } from '../core/object.js';
+import type { StageName } from '../core/stages.js';
+import type { HealthVerdict } from '../health/types.js';
+import type { SyncStatusJson } from '../report/sync-status-schema.js';
+
+/** One managed object as the Objects page lists it: where it is applied and how it is. */
+export interface ObjectRow {
+  id: ObjectId;
+  ref: ObjectRef;
+  stage: StageName;
+  health: HealthVerdict;
+  /** The drift the agent last reported for it (`status.drift.items`), when any. */
+  drift?: { type: 'missing' | 'modified' | 'extra'; fields: readonly string[] };
+}
+
+/** The PlatformSync the dashboard shows: its spec and its status (undefined while none is written). */
+export interface SyncView {
+  name: string;
+  namespace: string;
+  spec: PlatformSyncSpec;
+  status: SyncStatusJson | undefined;
+  /** Why the status could not be read (`InvalidSyncStatus`), when it could not. */
+  statusProblem?: string;
+}
+
+/** The OpenShift page's data: each part undefined when the cluster does not serve its kind. */
+export interface OpenShiftView {
+  clusterVersion?: K8sObject;
+  clusterOperators?: readonly K8sObject[];
+  pools?: readonly K8sObject[];
+  subscriptions?: readonly K8sObject[];
+  csvs?: readonly K8sObject[];
+  installPlans?: readonly K8sObject[];
+}
+
+/**
+ * Everything a page renders, read from the watch-fed caches at one moment: plain data, no
+ * client, so that every page is a pure function of it (and tests build it by hand).
+ */
+export interface DashboardSnapshot {
+  /** When it was read (rendered as "as of"). */
+  at: Date;
+  /** Every PlatformSync the reader may see, and the one shown (`selected`, an index into it). */
+  syncs: readonly SyncView[];
+  selected: number | undefined;
+  /** The platform and revision of the inventory that goes with the selected sync. */
+  inventory?: { platform: string; overlay: string; revision: string };
+  objects: readonly ObjectRow[];
+  /** The drift the agent last reported, with live values and field managers. */
+  drift: readonly DriftRow[];
+  openshift: OpenShiftView;
+  /** Problems reading the cluster (a kind not served, a watch down), shown as a banner. */
+  problems: readonly string[];
+}
+
+/** An Event about one object, as the object page lists it (the note already redacted). */
+export interface EventRow {
+  type: string;
+  reason: string;
+  note: string;
+  count: number;
+  last: string;
+  source: string;
+}
+
+/** What an object page shows besides its row: the live object (redacted) and its Events. */
+export interface ObjectDetail {
+  row: ObjectRow;
+  /** The live object with Secret values replaced by keyed hashes (`redactSecret`). */
+  live: K8sObject | undefined;
+  events: readonly EventRow[];
+}
+
+/** One drifted field as the Drift page shows it: the live value (redacted, shortened) and who wrote it. */
+export interface DriftFieldRow {
+  path: string;
+  /** The live value as JSON, Secret data redacted, at most `VALUE_LIMIT` characters; undefined when absent. */
+  live: string | undefined;
+  /** Field managers owning the live value (e.g. `kubectl-edit`), most specific first. */
+  managers: readonly string[];
+}
+
+/** A drifted object, from the agent's last drift report (`status.drift.items`). */
+export interface DriftRow {
+  object: string;
+  /** Its id when the inventory lists it (for a link to the object page). */
+  id: string | undefined;
+  type: 'missing' | 'modified' | 'extra';
+  fields: readonly DriftFieldRow[];
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { driftPage } from '../../src/ui/pages/drift.js';
+import { historyPage } from '../../src/ui/pages/history.js';
+import { objectPage } from '../../src/ui/pages/object.js';
+import { objectsPage } from '../../src/ui/pages/objects.js';
+import { openshiftPage } from '../../src/ui/pages/openshift.js';
+import { overviewPage } from '../../src/ui/pages/overview.js';
+import { HOSTILE, hostileDeployment, hostileSnapshot } from './fixtures.js';
+
+const ESCAPED =
+  '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;javascript:alert(3)';
+
+/** Every tag of a page: what a browser would build elements from. */
+function tags(markup: string): string[] {
+  return [...markup.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)\b/g)].map((m) => m[1]!.toLowerCase());
+}
+
+describe('dashboard pages render hostile strings as text', () => {
+  const s = hostileSnapshot();
+  const pages: [string, string][] = [
+    ['overview', overviewPage(s).markup],
+    ['objects', objectsPage(s, { text: HOSTILE, kind: HOSTILE }).markup],
+    [
+      'object',
+      objectPage(s, {
+        row: s.objects[0]!,
+        live: hostileDeployment(),
+        events: [
+          { type: 'Warning', reason: HOSTILE, note: HOSTILE, count: 1, last: HOSTILE, source: HOSTILE },
+        ],
+      }).markup,
+    ],
+    ['drift', driftPage(s).markup],
+    ['history', historyPage(s).markup],
+    ['openshift', openshiftPage(s).markup],
+  ];
+
+  it.each(pages)('%s: no script element, no event handler attribute, the value escaped', (name, markup) => {
+    // The one script is the same-origin file in <head>; no element comes from data.
+    expect(tags(markup).filter((t) => t === 'script')).toHaveLength(1);
+    expect(markup).toContain('<script src="/static/app.js" defer></script>');
+    expect(tags(markup)).not.toContain('img');
+    const realTags = markup.match(/<[a-zA-Z][^>]*>/g) ?? [];
+    // Attribute values are quoted and cannot hold a raw quote: what is left is names.
+    expect(realTags.filter((t) => /\son[a-z]+=/i.test(t.replace(/"[^"]*"/g, '""')))).toEqual([]);
+    expect(markup).not.toContain(HOSTILE);
+    if (name !== 'openshift') expect(markup).toContain(ESCAPED);
+  });
+
+  it('shows the problems banner and the overview facts', () => {
+    const markup = overviewPage(s).markup;
+    expect(markup).toContain('Cannot see everything');
+    expect(markup).toContain('1 drifted (0 missing, 1 modified, 0 extra)');
+    expect(markup).toContain('1.5 s'); // the synth phase timing
+  });
+
+  it('keeps a filter value in its input, escaped inside the attribute', () => {
+    const markup = objectsPage(s, { text: HOSTILE }).markup;
+    expect(markup).toContain(`value="${ESCAPED}"`);
+  });
+
+  it('lists the drifted field with its live value and the manager that wrote it', () => {
+    const markup = driftPage(s).markup;
+    expect(markup).toContain('data-drift="Deployment/shop/web"');
+    expect(markup).toContain('href="/objects/shop_web_apps_Deployment"');
+    expect(markup.match(/<tr data-drift/g)).toHaveLength(1);
+  });
+
+  it('says there is no drift when the status lists none', () => {
+    const clean = { ...s, drift: [] };
+    expect(driftPage(clean).markup).toContain('No drift');
+  });
+});

@@ -33,6 +33,7 @@ import type { ObservedChange } from './drift-watch.js';
 import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
 import type { SyncControl } from './sync-control.js';
+import { cycleEnded, driftChecked } from './notify-event.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
 
 export type {
@@ -85,7 +86,12 @@ export class Agent {
     this.record({ type: 'cycle-started' });
     const timings: CycleTimings = {};
     try {
-      return await this.runCycle(signal, timings);
+      const result = await this.runCycle(signal, timings);
+      const { mode } = this.config;
+      this.ports.notify?.(
+        cycleEnded(result, this.state, { mode, suspended: this.control.suspended !== undefined }),
+      );
+      return result;
     } finally {
       this.record({ type: 'cycle-ended', timings });
     }
@@ -213,6 +219,7 @@ export class Agent {
       lap('fetch');
       const platformName = await this.ports.platformName?.(checkout.dir).catch(() => undefined);
       this.record({ type: 'fetched', revision: checkout.revision, platformName });
+      this.ports.notify?.({ type: 'fetched', revision: checkout.revision });
       const lastGood = this.state.lastGood;
       if (lastGood?.revision === checkout.revision) return { candidate: lastGood };
       try {
@@ -256,6 +263,7 @@ export class Agent {
     const found = detectDrift(subset, new Map());
     this.record({ type: 'drift-checked', ids, found });
     await this.reportDrift(found);
+    this.ports.notify?.(driftChecked(found, this.config.mode, good.revision));
     const suspended = this.control.suspended !== undefined;
     if (healsDrift({ mode: this.config.mode, suspended }) && found.length > 0) {
       const heal = await applyPlan(subset, this.session.target, { force: true, wait: false, signal });

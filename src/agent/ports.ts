@@ -2,6 +2,7 @@ import type { ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import type { PlatformData } from '../engine/domains.js';
+import type { NotifyEvent } from '../report/notifications/types.js';
 
 /** A fetched revision of the platform repository. */
 export interface Checkout {
@@ -32,4 +33,6 @@ export interface AgentPorts {
     regarding: K8sObject | ObjectRef,
     e: { type: 'Normal' | 'Warning'; reason: string; note: string; action: string },
   ): Promise<void>;
+  /** Tells the forge and alert targets (report/notifications); returns at once, never throws. */
+  notify?(event: NotifyEvent): void;
 }

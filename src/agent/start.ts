@@ -26,6 +26,9 @@ import { ClusterSession } from '../engine/reconcile.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
 import { loadProjectConfig } from '../synth/config.js';
+import { decryptSopsSecrets } from '../synth/sops/decrypt-secrets.js';
+import { identitiesFromSecret } from './decryption-secret.js';
+import { startNotifications, type CommitStatusOptions } from './notifications.js';
 
 /** Everything the agent runs with (the `groundwork agent` flags, parsed). */
 export interface AgentOptions {
@@ -74,9 +77,19 @@ export interface AgentOptions {
   npmTimeoutMs?: number;
   /** The synth child's heap cap. @default from the container's memory limit (`heapCapFor`) */
   synthMemoryMb?: number;
+  /**
+   * Secret in `namespace` whose `*.agekey` keys hold the age identities that `SopsSecret` files are
+   * decrypted with, in this process after synth and before plan (`--decryption-secret`).
+   * @default none: a revision with a SopsSecret fails with SopsKeyMissing
+   */
+  decryptionSecret?: string;
   cacheDir?: string;
   debounceMs?: number;
   log?: Logger;
+  /** Commit statuses on the forge for each revision handled (README "Notifications"). @default none */
+  commitStatus?: CommitStatusOptions;
+  /** The cluster's name in commit status contexts and alerts. @default the overlay */
+  clusterName?: string;
 }
 
 /** A started agent: its HTTP port, its runner (while leading) and how to stop it. */
@@ -117,6 +130,16 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const cacheDir = opts.cacheDir ?? join(cacheRoot(), 'agent', identity);
   // Checked once (npmRegistryOf: http(s), no credentials), from the option or the environment.
   const npmRegistry = opts.npmRegistry ?? npmRegistryOf(process.env.GROUNDWORK_NPM_REGISTRY);
+  const notifications = await startNotifications({
+    client,
+    namespace,
+    repoUrl: opts.repository.url,
+    overlay: opts.overlay,
+    ...(opts.clusterName ? { cluster: opts.clusterName } : {}),
+    ...(opts.commitStatus ? { commitStatus: opts.commitStatus } : {}),
+    metrics,
+    log,
+  });
 
   const ports: AgentPorts = {
     fetch: async () => {
@@ -148,10 +171,18 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
         ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
       });
-      return result!;
+      // SopsSecrets are decrypted here, in the agent, never in the synth child; plaintext stays in memory.
+      return decryptSopsSecrets(result!, (file) =>
+        identitiesFromSecret(client, { namespace, name: opts.decryptionSecret, file }),
+      );
     },
     platformData: (dir) => loadPlatformData(dir),
-    platformName: async (dir) => (await loadProjectConfig(dir)).name,
+    platformName: async (dir) => {
+      const config = await loadProjectConfig(dir);
+      await notifications.configure(config); // the environment and its alert targets
+      return config.name;
+    },
+    notify: (event) => notifications.notify(event),
     event: async (regarding, e) => {
       await events.record({ regarding, ...e });
     },
@@ -278,6 +309,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       else stopLocal.abort();
       await electing.catch(() => undefined);
       await server?.close();
+      await notifications.close();
       await events.close();
       client.close();
     },

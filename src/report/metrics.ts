@@ -17,6 +17,9 @@ const OBJECT_STATES: readonly ObjectState[] = [
   'drifted',
 ];
 
+/** How a notification delivery ended. */
+type NotificationOutcome = 'sent' | 'failed' | 'dropped';
+
 interface MetricsOptions {
   /** Labels on every series, e.g. `{ platform, overlay }`. */
   labels?: Record<string, string>;
@@ -38,6 +41,9 @@ interface MetricsOptions {
  * | `groundwork_last_applied_revision_info` | gauge, 1 | `revision` (only the current one) |
  * | `groundwork_leader` | gauge, 0 or 1 | |
  * | `groundwork_suspended` | gauge, 0 or 1 | (1 while the PlatformSync is suspended) |
+ * | `groundwork_notifications_sent_total` | counter | `target` (`forge`, or an alert target's name) |
+ * | `groundwork_notification_failures_total` | counter | `target` (given up: a 4xx, or every retry failed) |
+ * | `groundwork_notifications_dropped_total` | counter | `target` (queue full, or unsent at stop) |
  *
  * @example
  * const metrics = new GroundworkMetrics({ labels: { platform: 'example', overlay: 'prod' } });
@@ -54,6 +60,7 @@ export class GroundworkMetrics {
   private readonly revisionInfo: Gauge<'revision'>;
   private readonly leaderGauge: Gauge;
   private readonly suspendedGauge: Gauge;
+  private readonly notifications: Record<NotificationOutcome, Counter<'target'>>;
 
   constructor(opts: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -105,6 +112,22 @@ export class GroundworkMetrics {
       registers,
     });
     this.suspendedGauge.set(0);
+    const counter = (name: string, help: string) =>
+      new Counter({ name, help, labelNames: ['target'], registers });
+    this.notifications = {
+      sent: counter(
+        'groundwork_notifications_sent_total',
+        'Commit statuses and alerts delivered, by target.',
+      ),
+      failed: counter(
+        'groundwork_notification_failures_total',
+        'Deliveries given up (a 4xx, or every retry failed), by target.',
+      ),
+      dropped: counter(
+        'groundwork_notifications_dropped_total',
+        'Deliveries dropped unsent (the queue was full, or the agent stopped), by target.',
+      ),
+    };
     for (const state of OBJECT_STATES) this.objectsGauge.set({ state }, 0);
     this.driftedGauge.set(0);
     this.leaderGauge.set(0);
@@ -165,6 +188,11 @@ export class GroundworkMetrics {
   /** Whether the sync is suspended. */
   suspended(isSuspended: boolean): void {
     this.suspendedGauge.set(isSuspended ? 1 : 0);
+  }
+
+  /** One notification delivered, given up or dropped (report/notifications). */
+  notification(target: string, outcome: NotificationOutcome): void {
+    this.notifications[outcome].inc({ target });
   }
 
   /** The exposition text for `GET /metrics`. */

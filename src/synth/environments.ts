@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { maintenanceWindowsSchema, type MaintenanceWindow } from '../core/window.js';
+import { notificationsSchema, type NotificationsConfig } from './notifications-config.js';
 
 /**
  * Environments: which overlays (clusters) run together, the git ref their agents follow, and how a
@@ -21,6 +22,8 @@ export interface Environment {
   readonly soak: string;
   /** When a revision that changes a ClusterVersion target or a MachineConfig may be promoted here. */
   readonly windows: readonly MaintenanceWindow[];
+  /** Where its agents send alerts (report/notifications); absent: none. */
+  readonly notifications?: NotificationsConfig;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -51,6 +54,7 @@ const environmentSchema = z
       .refine((s) => s !== '' && !Number.isNaN(soakMs(s)), 'must be a duration in h, m and s, e.g. 30m or 2h')
       .default('0s'),
     windows: maintenanceWindowsSchema.default([]),
+    notifications: notificationsSchema.optional(),
   })
   .strict();
 
@@ -119,6 +123,7 @@ export function toEnvironments(parsed: z.output<typeof environmentsSchema>): Env
     soak: e.soak,
     soakMs: soakMs(e.soak),
     windows: e.windows,
+    ...(e.notifications !== undefined ? { notifications: e.notifications } : {}),
   }));
 }
 

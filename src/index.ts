@@ -9,6 +9,7 @@ export { z } from 'zod';
 export { definePlatform, type BuildContext, type PlatformDefinition } from './synth/define-platform.js';
 export { Platform, type IgnoreRule, type PlatformProps } from './synth/platform.js';
 export { withPolicy, type ObjectPolicyProps } from './synth/policy.js';
+export { SopsSecret, type SopsSecretProps } from './synth/sops/sops-secret.js';
 export { CatalogSource, type CatalogSourceProps } from './olm/constructs/catalog-source.js';
 export {
   PlatformOperator,

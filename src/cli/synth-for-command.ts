@@ -3,12 +3,15 @@ import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import { synthesizeInChild } from '../synth/child/run-in-child.js';
 import { loadProjectConfig } from '../synth/config.js';
 import type { SynthResult } from '../synth/synthesize.js';
+import { decryptSopsSecrets } from '../synth/sops/decrypt-secrets.js';
+import { identitiesFromEnv } from '../synth/sops/env-identities.js';
 import type { ClusterFlags } from './cluster-flags.js';
 
 /**
  * Synthesizes for a cluster command, in the synth child with a stripped environment (platform
  * code from a pull request must not see the caller's credentials); on validation errors prints
- * every issue and returns undefined (the caller exits 2 without touching the cluster).
+ * every issue and returns undefined (the caller exits 2 without touching the cluster). SopsSecrets
+ * are decrypted in this process after synth, with SOPS_AGE_KEY_FILE (or SOPS_AGE_KEY), in memory.
  */
 export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
   try {
@@ -18,7 +21,7 @@ export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult 
     const [result] = await synthesizeInChild({ dir, overlay });
     if (!result) throw new Error(`synth of overlay ${overlay} returned nothing`);
     for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
-    return result;
+    return await decryptSopsSecrets(result, (file) => identitiesFromEnv(process.env, file));
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;
     process.stderr.write(

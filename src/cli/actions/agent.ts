@@ -14,6 +14,7 @@ export interface AgentFlags extends SourceFlags {
   namespace: string;
   syncName?: string;
   credentialsSecret?: string;
+  decryptionSecret?: string;
   leaderElect?: boolean;
   leaseDuration: string;
   httpPort: string;
@@ -47,6 +48,7 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
     namespace: flags.namespace,
     ...(flags.syncName ? { syncName: flags.syncName } : {}),
     ...(flags.credentialsSecret ? { credentialsSecret: flags.credentialsSecret } : {}),
+    ...(flags.decryptionSecret ? { decryptionSecret: flags.decryptionSecret } : {}),
     ...(process.env.GROUNDWORK_WEBHOOK_SECRET
       ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
       : {}),

@@ -40,6 +40,10 @@ export const registerAgent: CommandModule = (program: Command) => {
     )
     .option('--sync-name <name>', 'PlatformSync name (default <platform>-<overlay>)')
     .option('--credentials-secret <name>', 'Secret in --namespace with token, or username and password')
+    .option(
+      '--decryption-secret <name>',
+      'Secret in --namespace whose *.agekey keys hold the age identities SopsSecret files are decrypted with',
+    )
     .option('--leader-elect', 'run several replicas: one acts (coordination.k8s.io Lease)')
     .option('--lease-duration <duration>', 'lease duration for leader election', '15s')
     .option('--http-port <port>', 'port of /metrics, /healthz, /readyz and /webhook (0: none)', '8080')

@@ -5,8 +5,9 @@ import { parseDuration } from '../duration.js';
 import { sourceRefOf, type SourceFlags } from '../source-flags.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 import { npmRegistryOf } from '../../synth/dependencies/registry-url.js';
+import { commitStatusOf, type CommitStatusFlags } from '../commit-status-flags.js';
 
-export interface AgentFlags extends SourceFlags {
+export interface AgentFlags extends SourceFlags, CommitStatusFlags {
   overlay: string;
   mode: string;
   interval: string;
@@ -27,6 +28,7 @@ export interface AgentFlags extends SourceFlags {
   kubeconfig?: string;
   context?: string;
   logLevel: string;
+  clusterName?: string;
 }
 
 /** `groundwork agent`: starts the agent and runs it until SIGTERM or SIGINT, then stops it cleanly. */
@@ -39,6 +41,7 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
   const leaseMs = parseDuration(flags.leaseDuration);
   const port = Number(flags.httpPort);
   const host = httpBindOf(flags.httpBind, process.env);
+  const commitStatus = commitStatusOf(flags);
   const agent = await startAgent({
     repository: { url: flags.repo, ref, ...(flags.path ? { path: flags.path } : {}) },
     overlay: flags.overlay,
@@ -69,6 +72,8 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
     npmTimeoutMs: parseDuration(flags.npmTimeout),
     ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
     ...(flags.context ? { context: flags.context } : {}),
+    ...(commitStatus ? { commitStatus } : {}),
+    ...(flags.clusterName ? { clusterName: flags.clusterName } : {}),
     log,
   });
   log.info(

@@ -37,7 +37,7 @@ export function urlProblem(text: string): string | undefined {
     return 'is not a URL';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    return `the ${url.protocol.replace(/:$/, '')}: scheme is not allowed: use https:// (or http://)`;
+    return `uses the ${url.protocol.replace(/:$/, '')}: scheme: use https:// (or http://)`;
   if (url.username !== '' || url.password !== '')
     return 'must not hold a user name or password: put credentials in the Secret';
   if (url.hash !== '') return 'must not have a #fragment';

@@ -41,7 +41,7 @@ describe('commitStatusOf (groundwork agent --commit-status-*)', () => {
     expect(withCreds).toContain('--commit-status-api: the URL must not hold a user name or password');
     expect(withCreds).not.toContain('hunter2');
     expect(refusal({ commitStatusSecret: 's', dashboardUrl: 'file:///etc/passwd' })).toContain(
-      'the file: scheme is not allowed',
+      'uses the file: scheme',
     );
     expect(refusal({ dashboardUrl: 'https://dash.example.com' })).toContain(
       '--dashboard-url: has no effect without --commit-status-secret',

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadProjectConfig } from '../../../src/synth/config.js';
 import { alertTargets, NOTIFICATIONS_LABEL } from '../../../src/report/notifications/alert-targets.js';
 import { notificationsSchema } from '../../../src/synth/notifications-config.js';
 import { GroundworkError } from '../../../src/core/errors.js';
@@ -23,9 +27,9 @@ function failure(fn: () => unknown): { code: string; text: string } {
 
 describe('notifications in groundwork.yaml (hostile URLs)', () => {
   it.each([
-    ['file:///etc/passwd', 'the file: scheme is not allowed'],
-    ['gopher://127.0.0.1:70/x', 'the gopher: scheme is not allowed'],
-    ['javascript:alert(1)', 'the javascript: scheme is not allowed'],
+    ['file:///etc/passwd', 'uses the file: scheme'],
+    ['gopher://127.0.0.1:70/x', 'uses the gopher: scheme'],
+    ['javascript:alert(1)', 'uses the javascript: scheme'],
     ['https://user:hunter2@hooks.example.com/x', 'must not hold a user name or password'],
     ['https://tok3n@hooks.example.com/x', 'must not hold a user name or password'],
     ['not a url', 'is not a URL'],
@@ -129,5 +133,51 @@ describe('alertTargets', () => {
     const cfg = config([{ name: 'ops', type: 'webhook', url: 'https://h.example/x' }]);
     expect(failure(() => alertTargets(cfg, { labels, data: {} })).text).toContain('has no key hmac-key');
     expect(failure(() => alertTargets(cfg, undefined))).toMatchObject({ code: 'NotificationSecretInvalid' });
+  });
+});
+
+describe('groundwork.yaml with notifications (loadProjectConfig)', () => {
+  const yaml = (url: string) =>
+    [
+      'name: shop',
+      'environments:',
+      '  - name: staging',
+      '    overlays: [staging]',
+      '    ref: main',
+      '    notifications:',
+      '      secret: alerts',
+      '      alerts:',
+      '        - name: ops',
+      '          type: webhook',
+      `          url: ${url}`,
+      '',
+    ].join('\n');
+
+  it('reads an environment with alerts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-notify-config-'));
+    writeFileSync(join(dir, 'groundwork.yaml'), yaml('https://hooks.example.com/gw'));
+    const config = await loadProjectConfig(dir);
+    expect(config.environments?.[0]?.notifications).toMatchObject({
+      secret: 'alerts',
+      dedupWindow: '15m',
+      alerts: [{ name: 'ops', type: 'webhook', url: 'https://hooks.example.com/gw' }],
+    });
+  });
+
+  it('refuses a file: URL or one with credentials as InvalidConfig naming the line, never the URL', async () => {
+    for (const [url, why] of [
+      ['file:///var/run/secrets/kubernetes.io/serviceaccount/token', 'uses the file: scheme'],
+      ['https://deploy:s3cr3t@hooks.example.com/gw', 'must not hold a user name or password'],
+    ] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'gw-notify-config-'));
+      writeFileSync(join(dir, 'groundwork.yaml'), yaml(url));
+      const err: unknown = await loadProjectConfig(dir).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GroundworkError);
+      const text = String(err);
+      expect(text).toContain('groundwork.yaml:11');
+      expect(text).toContain(why);
+      expect(text).not.toContain('s3cr3t');
+      expect(text).not.toContain('serviceaccount');
+    }
   });
 });

@@ -31,3 +31,5 @@ export {
   type SystemdUnit,
   maintenanceWindowSchema,
 } from './machine-config/index.js';
+export { HelmChart, type HelmChartProps } from './synth/charts/helm-chart.js';
+export { Kustomization, type KustomizationProps } from './synth/charts/kustomization.js';

@@ -11,6 +11,9 @@ import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from '.
 import { Platform } from './platform.js';
 import { runPostSynthChecks, type PostSynthCheck } from './post-synth-checks.js';
 import { codeSite } from './code-site.js';
+import { constructInProgress } from './construct-in-progress.js';
+import { recordedRenders } from './charts/recorded.js';
+import type { RenderRequest } from './charts/render-request.js';
 import { recordedStack, SynthValidationError, Validation, type ValidationIssue } from './validation.js';
 
 interface SynthOptions {
@@ -33,6 +36,12 @@ export interface SynthResult {
   /** Hash of the whole set (see ManifestIndex). */
   hash: string;
   warnings: ValidationIssue[];
+  /**
+   * Charts and Kustomize directories the platform recorded (`HelmChart`, `Kustomization`), not yet
+   * in `manifests`: the synth parent renders them outside the sandbox (`renderRecorded`) and
+   * returns results without this field.
+   */
+  renders?: RenderRequest[];
 }
 
 /**
@@ -98,24 +107,19 @@ export async function synthesizeDefinition(
   try {
     definition.build(app, values, { overlay: ctx.overlay, platform: ctx.config.name });
   } catch (err) {
-    const denied = notPermitted(err, ctx.dir, lastConstruct(app));
+    const construct = constructInProgress(app, err);
+    const denied = notPermitted(err, ctx.dir, construct);
     if (denied) throw denied;
     throw new GroundworkError({
       code: 'BuildFailed',
       // The platform's line that threw, when the stack reaches the platform's code.
       subject: codeSite(err instanceof Error ? err.stack : undefined, ctx.dir) ?? ctx.config.entry,
-      message: `build() threw: ${err instanceof Error ? err.message : String(err)}`,
+      message: `build() threw${construct ? ` in construct ${construct}` : ''}: ${err instanceof Error ? err.message : String(err)}`,
       fix: 'constructs report bad props as validation issues; this is an error in the platform code itself',
       cause: err,
     });
   }
   return collect(app, { ...ctx, checks: ctx.checks ?? [] });
-}
-
-/** The construct created last (the last in tree order): the one being built when build() threw. */
-function lastConstruct(app: App): string | undefined {
-  const all = app.node.findAll();
-  return all.length > 1 ? all[all.length - 1]!.node.path : undefined;
 }
 
 /** Synthesizes every overlay of the repository, in name order. */
@@ -176,11 +180,13 @@ async function collect(
   issues.push(...(await runPostSynthChecks({ app, config, manifests, dir }, checks)));
   if (issues.some((i) => i.severity === 'error')) throw new SynthValidationError(issues);
   manifests.sort(compareManifests);
+  const renders = recordedRenders(app);
   return {
     platform: config.name,
     overlay,
     manifests,
     hash: setHash(manifests),
     warnings: issues.filter((i) => i.severity === 'warning'),
+    ...(renders.length > 0 ? { renders } : {}),
   };
 }

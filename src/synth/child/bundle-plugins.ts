@@ -2,7 +2,7 @@
 import type { Loader, Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packageRoot } from '../../core/package-root.js';
 import { within } from './bundle-confine.js';
 
@@ -111,6 +111,40 @@ export function fallbackToGroundwork(libraryRoots: readonly string[] = []): Plug
           pluginData: 'fallback',
         });
         return fromGroundwork.errors.length === 0 ? fromGroundwork : own;
+      });
+    },
+  };
+}
+
+// Groundwork's recording `Helm` for the bundle: its sources from the sources, its build from dist/.
+const CDK8S_HELM = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith('.ts') ? '../charts/cdk8s-helm.ts' : '../charts/cdk8s-helm.js',
+    import.meta.url,
+  ),
+);
+
+/**
+ * cdk8s's `Helm` writes a temporary file and starts `helm template` while platform code runs,
+ * which the sandbox forbids. In the bundle, `import { Helm } from 'cdk8s'` is Groundwork's
+ * recording `Helm` instead (`defineCdk8sHelm`, same props): the synth parent renders the chart
+ * with the real helm after platform code has run (src/synth/charts).
+ */
+export function helmRecords(): Plugin {
+  const contents = [
+    '"use strict";',
+    'Object.defineProperty(exports, "__esModule", { value: true });',
+    'const names_1 = require("./names");',
+    `const recording = require(${JSON.stringify(CDK8S_HELM)});`,
+    'exports.Helm = recording.defineCdk8sHelm(names_1.Names);',
+  ].join('\n');
+  return {
+    name: 'groundwork-helm-records',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]cdk8s[\\/]lib[\\/]helm\.js$/ }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        if (!text.includes('class Helm extends')) return undefined;
+        return { contents, loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };

@@ -9,7 +9,7 @@ import { cacheKey, reusable, storeBundle, type BundleInput } from './bundle-cach
 import { confineEntry, confineImports, groundworkRoots } from './bundle-confine.js';
 import { bundleError } from './bundle-errors.js';
 import { oneCopyOfShared } from './bundle-one-copy.js';
-import { fallbackToGroundwork, includeReadsFiles, ownLocations } from './bundle-plugins.js';
+import { fallbackToGroundwork, helmRecords, includeReadsFiles, ownLocations } from './bundle-plugins.js';
 
 // From the sources (tsx) this module is bundle.ts and Groundwork resolves to its sources (the
 // `groundwork-source` export condition); from a build (dist/) to the compiled JavaScript.
@@ -37,8 +37,9 @@ const STDIN_NAME = 'groundwork-synth-child.mjs';
  * Changes when the plugins change what a bundle holds, so that no older cached bundle is reused.
  * 5: bundling is confined to the checkout (a bundle of 4 or before may embed any file).
  * 6: one copy of cdk8s and constructs; library roots.
+ * 7: cdk8s's Helm records the chart (helmRecords).
  */
-const BUNDLER_REVISION = 6;
+const BUNDLER_REVISION = 7;
 
 /**
  * Bundles the synth child for the sandbox: Groundwork's synth entry point with the platform
@@ -145,6 +146,7 @@ async function bundleTo(
         oneCopyOfShared({ root: ctx.realRoot, libraryRoots }),
         fallbackToGroundwork(libraryRoots),
         includeReadsFiles(),
+        helmRecords(),
         ownLocations(located),
       ],
     });

@@ -3,6 +3,7 @@ import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 import { idOf } from '../../core/object-id.js';
 import { isPlainObject, type K8sObject } from '../../core/object.js';
 import { isStageName, stageOf, type StageName } from '../../core/stages.js';
+import { renderRequestSchema } from '../charts/render-request.js';
 import type { SynthResult } from '../synthesize.js';
 import type { ValidationIssue } from '../validation.js';
 
@@ -69,6 +70,7 @@ const outputSchema: z.ZodType<SynthChildOutput> = z.discriminatedUnion('ok', [
         manifests: z.array(manifestSchema),
         hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
         warnings: z.array(issueSchema),
+        renders: z.array(renderRequestSchema).optional(),
       }),
     ),
   }),

@@ -2,6 +2,8 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/package-root.js';
 import { cacheRoot } from '../../core/cache-root.js';
+import { resolveTool } from '../../tools/resolve-tool.js';
+import { renderRecorded, type RenderTools } from '../charts/render-recorded.js';
 import { loadProjectConfig } from '../config.js';
 import { bundleChild } from './bundle.js';
 import type { SynthResult } from '../synthesize.js';
@@ -50,6 +52,12 @@ export interface ChildSynthOptions {
    * Code under their `node_modules` (by real path) may be bundled. @default []
    */
   libraryRoots?: readonly string[];
+  /**
+   * The helm and kustomize binaries that render recorded charts and Kustomize directories (after
+   * the child, outside its sandbox: `renderRecorded`), asked for only when the platform records one.
+   * @default `resolveTool('helm' | 'kustomize')` (GROUNDWORK_HELM, PATH, the cache, else a build)
+   */
+  renderTools?: RenderTools;
 }
 
 /**
@@ -59,7 +67,9 @@ export interface ChildSynthOptions {
  * machine (not the agent's service-account token), write nothing, start no process or thread,
  * signal no other process (`guardSignals`, and a PID namespace where allowed: `detectLauncher`).
  * The parent reads at most `outputCapMb` of result and parses it (`decodeFrame`), never casts it.
- * The child is one bundle (`bundleChild`) of Groundwork's synth and the platform code.
+ * The child is one bundle (`bundleChild`) of Groundwork's synth and the platform code. Helm charts
+ * and Kustomize directories the platform recorded are rendered here, after the child, by the real
+ * helm and kustomize (`renderRecorded`: no credentials, no network, confined to the checkout).
  * Platform code is untrusted input; a crash, an endless loop or a memory blow-up in it cannot
  * take the agent down. Rejects with the same errors in-process synth throws (SynthValidationError
  * with every issue, or a GroundworkError with code CompileFailed, BuildFailed, NotPermitted, SynthTimeout,
@@ -77,7 +87,7 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
       : { cacheDir: opts.cacheDir ?? join(cacheRoot(), 'synth') }),
   });
   try {
-    return await runBundle({
+    const results = await runBundle({
       dir,
       overlay: opts.overlay,
       bundleFile: bundle.file,
@@ -88,6 +98,7 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
       memoryMb: opts.memoryMb ?? heapCapFor(await readMemoryLimit()),
       outputCapBytes: (opts.outputCapMb ?? defaultOutputCapMb()) * 1024 * 1024,
     });
+    return await renderRecorded(results, { dir, tools: opts.renderTools ?? resolvedRenderTools() });
   } finally {
     await bundle.dispose();
   }
@@ -109,6 +120,20 @@ function sandboxFlags(dir: string, bundleFile: string): string[] {
   // Once each: Node 20 aborts at start-up on a path granted twice (a checkout that is Groundwork's
   // own repository has data/ and package.json of its own).
   return ['--experimental-permission', ...[...new Set(reads)].map((path) => `--allow-fs-read=${path}`)];
+}
+
+/** helm and kustomize as `resolveTool` finds them (built once from the Go module proxy when missing). */
+function resolvedRenderTools(): RenderTools {
+  const found = new Map<'helm' | 'kustomize', Promise<string>>();
+  const path = (name: 'helm' | 'kustomize') => {
+    if (!found.has(name))
+      found.set(
+        name,
+        resolveTool(name).then((t) => t.path),
+      );
+    return found.get(name)!;
+  };
+  return { helm: () => path('helm'), kustomize: () => path('kustomize') };
 }
 
 /** GROUNDWORK_SYNTH_OUTPUT_MB when it is a positive number, else 64. */

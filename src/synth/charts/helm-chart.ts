@@ -1,0 +1,183 @@
+import { Construct } from 'constructs';
+import { z } from 'zod';
+import { Validation, validateProps } from '../validation.js';
+import { defaultKubeVersion } from './kube-version.js';
+import { recordRender } from './recorded.js';
+import type { HelmRequest } from './render-request.js';
+
+export interface HelmChartProps {
+  /**
+   * The chart's directory in the repository, relative to the repository root (`charts/ingress`).
+   * Charts from a chart repository or an OCI registry are not supported yet: vendor the chart
+   * (`helm pull --untar`) and commit it.
+   */
+  readonly chart: string;
+  /** The chart version expected in its Chart.yaml; synth fails when the directory holds another. @default any */
+  readonly version?: string;
+  /** `.Release.Name`: at most 53 characters, a DNS label. @default the construct's id */
+  readonly releaseName?: string;
+  /** `.Release.Namespace`, and the namespace of the chart's namespaced objects that set none. @default none */
+  readonly namespace?: string;
+  /** Values (JSON data), applied after `valuesFiles`: overlay values go here. @default {} */
+  readonly values?: Readonly<Record<string, unknown>>;
+  /** Values files in the repository, relative to its root, applied in order before `values`. @default [] */
+  readonly valuesFiles?: readonly string[];
+  /** Apply the chart's `crds/` (in the CRD stage). @default true */
+  readonly includeCrds?: boolean;
+  /** Drop the chart's `helm.sh/hook: test` objects. @default true */
+  readonly skipTests?: boolean;
+  /** Extra `Capabilities.APIVersions` (`monitoring.coreos.com/v1`, `route.openshift.io/v1/Route`). @default [] */
+  readonly apiVersions?: readonly string[];
+  /**
+   * Fields of the chart's objects that plan and drift ignore (`groundwork.io/ignore-differences`),
+   * and that may differ between two renders (a `randAlphaNum` password the chart generates):
+   * `{ kind: 'Secret', name: 'db', pointers: ['/data/password'] }`. @default []
+   */
+  readonly ignoreDifferences?: readonly ChartIgnoreRule[];
+  /**
+   * `Capabilities.KubeVersion`, e.g. `1.29.0`.
+   * @default the Kubernetes version of the enclosing Platform's `openshiftVersion` (4.16 → 1.29.0)
+   */
+  readonly kubeVersion?: string;
+}
+
+/** Fields of one kind (and name) of a chart's objects to ignore. */
+export interface ChartIgnoreRule {
+  readonly kind: string;
+  /** @default every object of the kind */
+  readonly name?: string;
+  /** JSON pointers, e.g. `/data/password`. */
+  readonly pointers: readonly string[];
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** A path inside the repository as a chart or values file is named: relative, no URL, no `..` start. */
+const repoPath = z
+  .string()
+  .min(1)
+  .refine((p) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(p), {
+    message: 'charts and values files from a URL are not supported yet',
+    params: {
+      fix: 'vendor the chart into the repository (helm pull <chart> --version <v> --untar) and name its directory',
+    },
+  })
+  .refine((p) => !p.startsWith('/'), {
+    message: 'must be relative to the repository root',
+    params: { fix: 'name it relative to the repository root, e.g. charts/ingress' },
+  });
+
+const jsonData = z.custom<Record<string, unknown>>(isJsonRecord, {
+  message: 'must be JSON data (strings, numbers, booleans, null, arrays and plain objects)',
+});
+
+const propsSchema = z.strictObject({
+  chart: repoPath,
+  version: z.string().min(1).optional(),
+  releaseName: z
+    .string()
+    .max(53)
+    .regex(DNS_LABEL, 'must be a DNS label (lowercase letters, digits and -)')
+    .optional(),
+  namespace: z.string().max(63).regex(DNS_LABEL, 'must be a DNS label').optional(),
+  values: jsonData.optional(),
+  valuesFiles: z.array(repoPath).optional(),
+  includeCrds: z.boolean().optional(),
+  skipTests: z.boolean().optional(),
+  apiVersions: z.array(z.string().regex(/^[a-zA-Z0-9.-]+(\/[a-zA-Z0-9.-]+){0,2}$/)).optional(),
+  ignoreDifferences: z
+    .array(
+      z.strictObject({
+        kind: z.string().min(1),
+        name: z.string().min(1).optional(),
+        pointers: z.array(z.string().startsWith('/', 'must be a JSON pointer, e.g. /data/password')).min(1),
+      }),
+    )
+    .optional(),
+  kubeVersion: z
+    .string()
+    .regex(/^v?\d+\.\d+(\.\d+)?$/, 'must look like 1.29 or 1.29.0')
+    .optional(),
+});
+
+/**
+ * A Helm chart from a directory of the repository, rendered at synth by the real `helm template`
+ * (outside the platform-code sandbox: platform code only records what to render). Its objects join
+ * the platform's like any construct's, with this construct's path: hooks are placed in earlier or
+ * later stages, `helm.sh/resource-policy: keep` is `prune: keep`, `crds/` goes to the CRD stage.
+ * Bad props are validation issues on this construct; a chart that fails to render fails synth
+ * naming this construct, the chart and helm's template file and line.
+ *
+ * @example
+ * new HelmChart(platform, 'ingress', {
+ *   chart: 'charts/ingress-nginx',
+ *   namespace: 'ingress',
+ *   values: { controller: { replicaCount: values.ingress.replicas } },
+ * });
+ */
+export class HelmChart extends Construct {
+  /** `.Release.Name` the chart is rendered with. */
+  readonly releaseName: string;
+
+  constructor(scope: Construct, id: string, props: HelmChartProps, defaults: HelmDefaults = {}) {
+    super(scope, id);
+    this.releaseName = props.releaseName ?? defaults.releaseName ?? id;
+    const parsed = validateProps(this, propsSchema, props);
+    if (!parsed) return;
+    const kubeVersion = parsed.kubeVersion ?? defaultKubeVersion(this);
+    const request: HelmRequest = {
+      engine: 'helm',
+      path: this.node.path,
+      chart: parsed.chart,
+      ...(parsed.version ? { version: parsed.version } : {}),
+      releaseName: this.releaseName,
+      ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+      values: parsed.values ?? {},
+      valuesFiles: parsed.valuesFiles ?? [],
+      includeCrds: parsed.includeCrds ?? defaults.includeCrds ?? true,
+      includeTests: !(parsed.skipTests ?? defaults.skipTests ?? true),
+      apiVersions: parsed.apiVersions ?? [],
+      ignoreDifferences: parsed.ignoreDifferences ?? [],
+      ...(kubeVersion ? { kubeVersion: kubeVersion.startsWith('v') ? kubeVersion : `v${kubeVersion}` } : {}),
+    };
+    if (
+      props.releaseName === undefined &&
+      !(DNS_LABEL.test(this.releaseName) && this.releaseName.length <= 53)
+    ) {
+      Validation.error(
+        this,
+        'releaseName',
+        `the construct id ${JSON.stringify(this.releaseName)} is no release name (a DNS label of at most 53 characters)`,
+        'set releaseName, e.g. releaseName: "ingress"',
+      );
+      return;
+    }
+    recordRender(this, request);
+  }
+}
+
+/** Defaults a subclass sets differently (cdk8s's `Helm` renders as plain `helm template` does). */
+export interface HelmDefaults {
+  readonly releaseName?: string;
+  readonly includeCrds?: boolean;
+  readonly skipTests?: boolean;
+}
+
+/** Plain JSON data, `undefined` members of objects allowed (JSON drops them), nothing else. */
+function isJsonRecord(v: unknown): v is Record<string, unknown> {
+  return isPlain(v) && Object.values(v).every(isJson);
+}
+
+function isJson(v: unknown, depth = 0): boolean {
+  if (depth > 100) return false;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every((x) => isJson(x, depth + 1));
+  return isPlain(v) && Object.values(v).every((x) => x === undefined || isJson(x, depth + 1));
+}
+
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,152 @@
+import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jsyaml from 'js-yaml';
+import { confinedRealPath, readConfinedFile } from '../../core/confined-file.js';
+import { helmTemplateArgs, readHelmFailure } from './helm-args.js';
+import type { HelmRequest } from './render-request.js';
+import { runTool } from './run-tool.js';
+import type { RenderLimits, RenderOutcome } from './render-outcome.js';
+
+/** The largest values file read from the repository. */
+const VALUES_FILE_MAX = 4 * 1024 * 1024;
+
+/**
+ * Renders one chart with `helm template` (`runTool`: no credentials, no cluster, no network where
+ * the kernel allows). The chart directory and every values file must be in the checkout (real
+ * paths, `confinedRealPath`); values files are copied to a temporary directory first, so helm reads
+ * no path the repository could swap for a link afterwards; the code's values are the last values
+ * file. The chart's Chart.yaml must hold `request.version` when one is given. Returns helm's output
+ * or the problem (naming helm's template file and line), never throws for a problem of the chart.
+ */
+export async function renderHelm(
+  request: HelmRequest,
+  ctx: { dir: string; helm: string; limits: RenderLimits },
+): Promise<RenderOutcome> {
+  let chartDir: string;
+  try {
+    chartDir = await confinedRealPath({ root: ctx.dir, path: request.chart });
+  } catch (err) {
+    return {
+      ok: false,
+      problem: missingOr(err, `chart directory ${request.chart} does not exist`),
+      field: 'chart',
+    };
+  }
+  const chartYaml = await readChartYaml(chartDir);
+  if (!chartYaml.ok) return { ok: false, problem: chartYaml.problem, field: 'chart', fix: chartYaml.fix };
+  if (request.version !== undefined && chartYaml.version !== request.version)
+    return {
+      ok: false,
+      field: 'version',
+      problem: `${request.chart} holds version ${chartYaml.version ?? '(none)'} of ${chartYaml.name ?? 'the chart'}, not ${request.version}`,
+      fix: 'vendor the version you name (helm pull --untar), or change version to the one in the repository',
+    };
+  const work = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-values-')));
+  try {
+    const valuesFiles: string[] = [];
+    for (const [i, file] of request.valuesFiles.entries()) {
+      let text: string;
+      try {
+        text = await readConfinedFile({
+          root: ctx.dir,
+          path: file,
+          maxBytes: VALUES_FILE_MAX,
+          what: 'values file',
+        });
+      } catch (err) {
+        return {
+          ok: false,
+          problem: missingOr(err, `values file ${file} does not exist`),
+          field: `valuesFiles[${i}]`,
+        };
+      }
+      valuesFiles.push(join(work, `values-${i}.yaml`));
+      await writeFile(valuesFiles.at(-1)!, text);
+    }
+    if (Object.keys(request.values).length > 0) {
+      valuesFiles.push(join(work, 'values-code.json'));
+      await writeFile(valuesFiles.at(-1)!, JSON.stringify(request.values));
+    }
+    const outcome = await runTool({
+      binary: ctx.helm,
+      args: helmTemplateArgs(request, { chartDir, valuesFiles }),
+      cwd: work,
+      timeoutMs: ctx.limits.timeoutMs,
+      outputCapBytes: ctx.limits.outputCapBytes,
+    });
+    if (outcome.ok) return { ok: true, text: outcome.stdout };
+    if (outcome.reason !== 'exit')
+      return {
+        ok: false,
+        problem: limitProblem(outcome.reason, 'helm template', ctx.limits),
+        field: 'chart',
+      };
+    const failure = readHelmFailure(outcome.stderr);
+    const where = failure.template ? ` at ${failure.template}${failure.line ? `:${failure.line}` : ''}` : '';
+    return {
+      ok: false,
+      field: 'chart',
+      problem: `helm template failed${where}: ${failure.message}`,
+      fix: helmFix(failure.message),
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The name and version of a chart directory's Chart.yaml, or why it has none. */
+async function readChartYaml(
+  chartDir: string,
+): Promise<{ ok: true; name?: string; version?: string } | { ok: false; problem: string; fix: string }> {
+  const file = join(chartDir, 'Chart.yaml');
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile())
+    return {
+      ok: false,
+      problem: 'the chart directory holds no Chart.yaml',
+      fix: 'name the directory that holds the chart (its Chart.yaml), e.g. charts/ingress-nginx',
+    };
+  try {
+    const doc = jsyaml.load(await readFile(file, 'utf8')) as { name?: unknown; version?: unknown } | null;
+    return {
+      ok: true,
+      ...(typeof doc?.name === 'string' ? { name: doc.name } : {}),
+      ...(doc?.version !== undefined ? { version: String(doc.version) } : {}),
+    };
+  } catch {
+    return {
+      ok: false,
+      problem: 'its Chart.yaml is not YAML',
+      fix: 'fix Chart.yaml (helm lint shows where)',
+    };
+  }
+}
+
+/** A fix for helm's common failures. */
+function helmFix(message: string): string {
+  if (/missing in charts\/ directory|found in Chart\.yaml, but missing/.test(message))
+    return "the chart's dependencies are not in its charts/ directory: run helm dependency build in the chart and commit charts/ (synth fetches nothing)";
+  if (/values don't meet the specifications of the schema/.test(message))
+    return "set values that meet the chart's values.schema.json (the fields named above)";
+  if (/nil pointer evaluating|map has no entry/.test(message))
+    return 'a value the template reads is not set: set it in values or valuesFiles';
+  return 'fix the values or the chart template named above (helm template shows the same error)';
+}
+
+/** The message of a path problem: confinement's own, or `missing` for a path that does not exist. */
+export function missingOr(err: unknown, missing: string): string {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return missing;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function limitProblem(
+  reason: 'timeout' | 'output-cap' | 'spawn',
+  tool: string,
+  limits: RenderLimits,
+): string {
+  if (reason === 'timeout') return `${tool} did not finish within ${Math.round(limits.timeoutMs / 1000)} s`;
+  if (reason === 'output-cap')
+    return `${tool} wrote more than ${Math.round(limits.outputCapBytes / 1024 / 1024)} MiB`;
+  return `${tool} could not be started`;
+}

@@ -1,0 +1,167 @@
+import { compareManifests, setHash, toManifest, type Manifest } from '../manifest.js';
+import type { SynthResult } from '../synthesize.js';
+import { SynthValidationError, type ValidationIssue } from '../validation.js';
+import { idOf } from '../../core/object-id.js';
+import type { K8sObject } from '../../core/object.js';
+import { renderDifferences, type RenderDifference } from './render-differences.js';
+import { renderHelm } from './render-helm.js';
+import { renderKustomize } from './render-kustomize.js';
+import type { RenderLimits, RenderOutcome } from './render-outcome.js';
+import type { RenderRequest } from './render-request.js';
+import {
+  ignoredPointers,
+  parseRendered,
+  placeRendered,
+  type IgnoreRule,
+  type RenderedObject,
+} from './rendered-objects.js';
+
+/** The binaries, resolved only when a platform records something for them. */
+export interface RenderTools {
+  helm(): Promise<string>;
+  kustomize(): Promise<string>;
+}
+
+export interface RenderRecordedOptions {
+  /** The checkout (its real path): charts, values files and kustomizations must be inside it. */
+  dir: string;
+  tools: RenderTools;
+  /** @default 60 s and 64 MiB per render */
+  limits?: Partial<RenderLimits>;
+}
+
+/**
+ * Renders what platform code recorded (`SynthResult.renders`) and returns the results with the
+ * rendered objects among their manifests (each with the recording construct's path as its
+ * source, placed by `placeRendered`), sorted and hashed again, and no `renders` left. Results with
+ * nothing recorded are returned unchanged. Helm charts are rendered twice: output that differs
+ * (`randAlphaNum`, `genCA`, `now`, `uuidv4`) is an error naming the objects and fields, instead of a
+ * new random value applied on every cycle. Every problem of every render is collected, each on its
+ * construct's path (a chart that fails, a path outside the checkout, a remote base, an object
+ * another construct emits too), and thrown once as `SynthValidationError`: nothing partial.
+ */
+export async function renderRecorded(
+  results: readonly SynthResult[],
+  opts: RenderRecordedOptions,
+): Promise<SynthResult[]> {
+  const limits: RenderLimits = { timeoutMs: 60_000, outputCapBytes: 64 * 1024 * 1024, ...opts.limits };
+  const issues: ValidationIssue[] = [];
+  const out: SynthResult[] = [];
+  for (const result of results) {
+    const { renders = [], ...rest } = result;
+    if (renders.length === 0) {
+      out.push(rest);
+      continue;
+    }
+    const issue = (r: RenderRequest, field: string, message: string, fix?: string) =>
+      issues.push({
+        path: r.path,
+        field,
+        message,
+        ...(fix ? { fix } : {}),
+        severity: 'error',
+        overlay: result.overlay,
+      });
+    const manifests: Manifest[] = [...result.manifests];
+    const owners = new Map(manifests.map((m) => [m.id, m.source] as const));
+    for (const request of renders) {
+      const rendered = await renderOne(request, opts, limits);
+      if (!rendered.ok) {
+        issue(request, rendered.field, rendered.problem, rendered.fix);
+        continue;
+      }
+      for (const { object, template } of rendered.objects) {
+        const m = toManifest(object, request.path);
+        const other = owners.get(m.id);
+        if (other) {
+          issue(
+            request,
+            template ?? '',
+            `${m.object.kind} ${m.object.metadata.namespace ? `${m.object.metadata.namespace}/` : ''}${m.object.metadata.name} is also emitted by ${other}`,
+            'each object must be declared once: disable it in the chart values, or remove the other declaration',
+          );
+          continue;
+        }
+        owners.set(m.id, request.path);
+        manifests.push(m);
+      }
+    }
+    manifests.sort(compareManifests);
+    out.push({ ...rest, manifests, hash: setHash(manifests) });
+  }
+  if (issues.length > 0) throw new SynthValidationError([...issues, ...results.flatMap((r) => r.warnings)]);
+  return out;
+}
+
+/** The differences left once each object's ignored pointers (and the fields under them) are set aside. */
+function notIgnored(
+  differences: readonly RenderDifference[],
+  objects: readonly K8sObject[],
+  rules: readonly IgnoreRule[],
+): RenderDifference[] {
+  const byId = new Map(objects.map((o) => [idOf(o), o] as const));
+  return differences
+    .map((d) => {
+      const obj = byId.get(d.id);
+      const ignored = obj ? ignoredPointers(obj, rules) : [];
+      const pointers = d.pointers.filter((p) => !ignored.some((i) => p === i || p.startsWith(`${i}/`)));
+      return { ...d, pointers };
+    })
+    .filter((d) => d.pointers.length > 0);
+}
+
+type Rendered =
+  { ok: true; objects: RenderedObject[] } | { ok: false; field: string; problem: string; fix?: string };
+
+/** One request rendered, parsed and placed; a helm chart twice, to catch non-determinism. */
+async function renderOne(
+  request: RenderRequest,
+  opts: RenderRecordedOptions,
+  limits: RenderLimits,
+): Promise<Rendered> {
+  const render = async (): Promise<RenderOutcome> =>
+    request.engine === 'helm'
+      ? renderHelm(request, { dir: opts.dir, helm: await opts.tools.helm(), limits })
+      : renderKustomize(request, { dir: opts.dir, kustomize: await opts.tools.kustomize(), limits });
+  const placement = {
+    ...(request.engine === 'helm' && request.namespace ? { namespace: request.namespace } : {}),
+    includeTests: request.engine === 'helm' && request.includeTests,
+    ignore: request.engine === 'helm' ? request.ignoreDifferences : [],
+  };
+  const first = await render();
+  if (!first.ok) return first;
+  const parsed = parseRendered(first.text);
+  if (parsed.problems.length > 0) {
+    const p = parsed.problems[0]!;
+    return {
+      ok: false,
+      field: p.template ?? '',
+      problem: `document ${p.document}${p.template ? ` of ${p.template}` : ''} ${p.message}`,
+      fix: 'make the template render Kubernetes objects only',
+    };
+  }
+  const placed = placeRendered(parsed.objects, placement).objects;
+  if (request.engine !== 'helm') return { ok: true, objects: placed };
+  const second = await render();
+  if (!second.ok) return second;
+  if (second.text === first.text) return { ok: true, objects: placed };
+  const differences = notIgnored(
+    renderDifferences(
+      placed.map((o) => o.object),
+      placeRendered(parseRendered(second.text).objects, placement).objects.map((o) => o.object),
+    ),
+    placed.map((o) => o.object),
+    request.ignoreDifferences,
+  );
+  if (differences.length === 0) return { ok: true, objects: placed };
+  const shown = differences
+    .slice(0, 5)
+    .map((d) => `${d.id} at ${d.pointers.join(', ')}`)
+    .join('; ');
+  return {
+    ok: false,
+    field: 'chart',
+    problem: `renders differently each time (randAlphaNum, genCA, now, uuidv4...): ${shown}${differences.length > 5 ? ` (+${differences.length - 5} more)` : ''}; applied as is, every cycle would change them`,
+    fix: "set the value in values (a password from a Secret you create, an existing certificate), or ignore the field with the chart's ignoreDifferences: [{ kind, name, pointers }]",
+  };
+}

@@ -7,6 +7,8 @@ import { checkoutCommit } from './checkouts.js';
 import { authorizationHeader, type GitAuth } from './credentials.js';
 import { fetchError, scrubUrl } from './fetch-error.js';
 import { resolveRevision } from './resolve-revision.js';
+import type { TrustedKeys } from './trust/trusted-keys.js';
+import { requireVerified, verifyFetched, type VerifiedObject } from './trust/verify-fetched.js';
 import { FetchFailedError, FetchTimeoutError, RemoteRevisionNotFoundError } from './source-errors.js';
 
 /** What to follow: a branch's head, a tag, or one commit (searched on `branch`, or on the remote's HEAD). */
@@ -30,9 +32,19 @@ export interface FetchRevisionOptions {
   readonly keepCheckouts?: number;
   /** The HTTP client isomorphic-git talks through. @default isomorphic-git/http/node */
   readonly http?: HttpClient;
+  /**
+   * Check the fetched commit's (or followed annotated tag's) signature against `keys` before
+   * anything is checked out. `required`: a signature that does not verify is `VerificationFailed`
+   * and nothing is written to `checkouts`; otherwise the verdict is only returned. @default no check
+   */
+  readonly trust?: {
+    readonly keys: TrustedKeys | undefined;
+    readonly required: boolean;
+    readonly now?: Date;
+  };
 }
 
-interface FetchedRevision {
+export interface FetchedRevision {
   /** Frozen format: `<branch>@sha1:<hex>`, `<tag>@sha1:<hex>`, or `HEAD@sha1:<hex>` for a commit pin without a branch. */
   readonly revision: string;
   /** The full commit id checked out (an annotated tag peeled). */
@@ -41,6 +53,8 @@ interface FetchedRevision {
   readonly dir: string;
   /** The remote ref that was fetched: `refs/heads/main`, `refs/tags/v1` or `HEAD`. */
   readonly ref: string;
+  /** The signature check, when `trust` was given. */
+  readonly signature?: VerifiedObject;
 }
 
 /** Deepening steps for a pinned commit older than the branch head; the last one fetches all history. */
@@ -66,7 +80,8 @@ const locks = new Map<string, Promise<unknown>>();
  * no file in `cacheDir`.
  *
  * Throws `FetchFailed` (network, HTTP status: see `statusCode`), `AuthFailed` (401/403),
- * `FetchTimeout`, `RevisionNotFound` (branch, tag or commit) or `PathNotFound`.
+ * `FetchTimeout`, `RevisionNotFound` (branch, tag or commit), `PathNotFound`, or, with
+ * `trust.required`, `VerificationFailed` (see `trust/verify-fetched.ts`) before any checkout.
  *
  * @example
  * const { revision, dir } = await fetchRevision({
@@ -115,6 +130,16 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
   }
   const commit = await resolveRevision({ fs, dir: repoDir, ref: head });
   const revision = `${name}@sha1:${commit}`;
+  // Before the checkout: an object that is required to verify and does not is never written out.
+  const signature = opts.trust
+    ? await (opts.trust.required ? requireVerified : verifyFetched)({
+        repoDir,
+        oid: head,
+        keys: opts.trust.keys,
+        now: opts.trust.now ?? new Date(),
+        name,
+      })
+    : undefined;
   const dir = await checkoutCommit({
     repoDir,
     checkoutsDir: join(resolve(opts.cacheDir), 'checkouts'),
@@ -123,7 +148,7 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
     revision,
     keep: opts.keepCheckouts ?? 3,
   });
-  return { revision, commit, dir, ref: remoteRef };
+  return { revision, commit, dir, ref: remoteRef, ...(signature ? { signature } : {}) };
 }
 
 function target(ref: SourceRef): { remoteRef: string; name: string; pin?: string } {

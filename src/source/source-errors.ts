@@ -1,4 +1,5 @@
 import { GroundworkError } from '../core/errors.js';
+import type { SignatureVerdict, VerificationProblem } from './trust/verify-signature.js';
 
 // Errors of the remote git source (fetch, credentials, webhooks). Subjects and messages never hold
 // credentials: the URL is scrubbed of userinfo, and every message from below is passed through
@@ -107,3 +108,40 @@ export class InvalidWebhookPayloadError extends GroundworkError {
     });
   }
 }
+
+/**
+ * The fetched commit (or, following a tag, the annotated tag) is not signed by a trusted key:
+ * unsigned, an unknown or expired or revoked key, a signature that does not verify. Nothing of it
+ * is checked out for synth. `verdict` says why, with the key id and signer when known.
+ */
+export class VerificationFailedError extends GroundworkError {
+  readonly verdict: SignatureVerdict & { verified: false };
+
+  constructor(object: string, verdict: SignatureVerdict & { verified: false }) {
+    const key = verdict.keyId && !verdict.detail.includes(verdict.keyId) ? `, key ${verdict.keyId}` : '';
+    const signer = verdict.signer ? `, signer ${verdict.signer}` : '';
+    super({
+      code: 'VerificationFailed',
+      subject: object,
+      message: `${verdict.problem}: ${verdict.detail}${key}${signer}`,
+      fix: VERIFICATION_FIXES[verdict.problem],
+    });
+    this.verdict = verdict;
+  }
+}
+
+const VERIFICATION_FIXES: Record<VerificationProblem, string> = {
+  Unsigned:
+    'sign it with a trusted key (git commit -S, with gpg or gpg.format=ssh) and push; the last good revision stays applied',
+  UnknownKey:
+    'sign with a key in the trusted keys, or add this public key to the Secret or ConfigMap named by --verify-commits',
+  BadSignature:
+    'the content does not match its signature (tampered, or re-written after signing): sign the commit again and push',
+  ExpiredKey:
+    'extend the key’s expiry and put the refreshed public key in the trusted keys (or its valid-before), or sign with a current key',
+  RevokedKey: 'sign with a key that is not revoked; the revoked key stays refused',
+  Malformed: 'sign the commit again with git commit -S; the signature block cannot be read',
+  UnsupportedFormat:
+    'sign with OpenPGP (gpg) or SSH (gpg.format=ssh) keys; X.509 and security-key (sk-) signatures are not verified',
+  NoTrustedKeys: 'give the agent trusted keys with --verify-commits <Secret or configmap/<name>>',
+};

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Encrypter, armor } from 'age-encryption';
-import { stringify } from 'yaml';
+import { Document, Scalar as YamlScalar } from 'yaml';
 import { DATA_KEY_BYTES } from './data-key.js';
 import { sealEnc, type EncType } from './enc-value.js';
 import { macBytes } from './mac.js';
@@ -63,7 +63,12 @@ export async function encryptSops(tree: Record<string, unknown>, opts: EncryptSo
       version: SOPS_FORMAT_VERSION,
     },
   };
-  return opts.format === 'json' ? `${JSON.stringify(out, null, 4)}\n` : stringify(out, { lineWidth: 0 });
+  if (opts.format === 'json') return `${JSON.stringify(out, null, 4)}\n`;
+  const doc = new Document(out);
+  // Quoted, as sops writes it: go-yaml reads an unquoted RFC 3339 time as a timestamp, not a string.
+  const time = doc.getIn(['sops', 'lastmodified'], true);
+  if (time instanceof YamlScalar) time.type = 'QUOTE_DOUBLE';
+  return doc.toString({ lineWidth: 0 });
 }
 
 type Scalar = string | number | boolean;

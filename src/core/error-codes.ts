@@ -74,6 +74,7 @@ export const ERROR_CODES = [
   'VerificationFailed',
   // synth
   'BuildFailed',
+  'ChartFetchFailed',
   'CompileFailed',
   'DependencyInstallFailed',
   'ImportOutsideCheckout',

@@ -12,6 +12,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['init'], load: async () => (await import('./init.js')).registerInit },
   { commands: ['cluster'], load: async () => (await import('./cluster.js')).registerCluster },
   { commands: ['synth'], load: async () => (await import('./synth.js')).registerSynth },
+  { commands: ['chart'], load: async () => (await import('./chart.js')).registerChart },
   { commands: ['plan', 'apply', 'drift'], load: async () => (await import('./engine.js')).registerEngine },
   { commands: ['agent'], load: async () => (await import('./agent.js')).registerAgent },
   { commands: ['bootstrap'], load: async () => (await import('./bootstrap.js')).registerBootstrap },

@@ -79,8 +79,8 @@ export function readHelmFlags(flags: readonly string[]): FlagResult {
  * Builds the bundle's `Helm` class over `Names` of the cdk8s copy in the bundle. Same props and
  * defaults as cdk8s's: the release name from the construct path, CRDs only with `--include-crds`,
  * test hooks kept unless `--skip-tests`, the chart relative to the repository root (the synth
- * child's working directory). It differs in what it cannot do in the sandbox: `repo` (a chart
- * repository) is refused, `helmExecutable` is ignored (Groundwork's helm renders), and the rendered
+ * child's working directory), `repo` a chart repository (with an exact `version`, locked in
+ * groundwork-charts.lock.yaml). It differs in what it cannot do in the sandbox: `helmExecutable` is ignored (Groundwork's helm renders), and the rendered
  * objects are not there while platform code runs: `apiObjects` throws with the fix.
  */
 export function defineCdk8sHelm(names: Cdk8sNames) {
@@ -94,6 +94,7 @@ export function defineCdk8sHelm(names: Cdk8sNames) {
         {
           ...flags.props,
           chart,
+          ...(props.repo ? { repo: props.repo } : {}),
           ...(props.version ? { version: props.version } : {}),
           ...(props.namespace ? { namespace: props.namespace } : {}),
           ...(props.releaseName ? { releaseName: props.releaseName } : {}),
@@ -105,13 +106,6 @@ export function defineCdk8sHelm(names: Cdk8sNames) {
           skipTests: false,
         },
       );
-      if (props.repo)
-        Validation.error(
-          this,
-          'repo',
-          'charts from a chart repository are not supported yet',
-          'vendor the chart into the repository (helm pull <chart> --repo <url> --version <v> --untar) and give its directory as chart',
-        );
       for (const flag of flags.unknown)
         Validation.error(
           this,

@@ -8,11 +8,20 @@ import type { HelmRequest } from './render-request.js';
 export interface HelmChartProps {
   /**
    * The chart's directory in the repository, relative to the repository root (`charts/ingress`).
-   * Charts from a chart repository or an OCI registry are not supported yet: vendor the chart
-   * (`helm pull --untar`) and commit it.
+   * With `repo`, the chart's name in that chart repository. OCI registries are not supported yet.
    */
   readonly chart: string;
-  /** The chart version expected in its Chart.yaml; synth fails when the directory holds another. @default any */
+  /**
+   * An HTTP chart repository (`https://charts.example.com`): `chart` is then the chart's name in it,
+   * and `version` an exact version. Synth renders the archive `groundwork-charts.lock.yaml` pins
+   * (`groundwork chart lock`), from the cache or fetched and checked against its digest.
+   * @default the chart is a directory of the repository
+   */
+  readonly repo?: string;
+  /**
+   * The chart version: required with `repo`; for a directory, the version expected in its
+   * Chart.yaml (synth fails when the directory holds another). @default any
+   */
   readonly version?: string;
   /** `.Release.Name`: at most 53 characters, a DNS label. @default the construct's id */
   readonly releaseName?: string;
@@ -71,34 +80,53 @@ const jsonData = z.custom<Record<string, unknown>>(isJsonRecord, {
   message: 'must be JSON data (strings, numbers, booleans, null, arrays and plain objects)',
 });
 
-const propsSchema = z.strictObject({
-  chart: repoPath,
-  version: z.string().min(1).optional(),
-  releaseName: z
-    .string()
-    .max(53)
-    .regex(DNS_LABEL, 'must be a DNS label (lowercase letters, digits and -)')
-    .optional(),
-  namespace: z.string().max(63).regex(DNS_LABEL, 'must be a DNS label').optional(),
-  values: jsonData.optional(),
-  valuesFiles: z.array(repoPath).optional(),
-  includeCrds: z.boolean().optional(),
-  skipTests: z.boolean().optional(),
-  apiVersions: z.array(z.string().regex(/^[a-zA-Z0-9.-]+(\/[a-zA-Z0-9.-]+){0,2}$/)).optional(),
-  ignoreDifferences: z
-    .array(
-      z.strictObject({
-        kind: z.string().min(1),
-        name: z.string().min(1).optional(),
-        pointers: z.array(z.string().startsWith('/', 'must be a JSON pointer, e.g. /data/password')).min(1),
-      }),
-    )
-    .optional(),
-  kubeVersion: z
-    .string()
-    .regex(/^v?\d+\.\d+(\.\d+)?$/, 'must look like 1.29 or 1.29.0')
-    .optional(),
-});
+const propsSchema = z
+  .strictObject({
+    chart: repoPath,
+    repo: z
+      .string()
+      .regex(/^https?:\/\/[^\s@]+$/, 'must be an http(s) URL without credentials')
+      .optional(),
+    version: z.string().min(1).optional(),
+    releaseName: z
+      .string()
+      .max(53)
+      .regex(DNS_LABEL, 'must be a DNS label (lowercase letters, digits and -)')
+      .optional(),
+    namespace: z.string().max(63).regex(DNS_LABEL, 'must be a DNS label').optional(),
+    values: jsonData.optional(),
+    valuesFiles: z.array(repoPath).optional(),
+    includeCrds: z.boolean().optional(),
+    skipTests: z.boolean().optional(),
+    apiVersions: z.array(z.string().regex(/^[a-zA-Z0-9.-]+(\/[a-zA-Z0-9.-]+){0,2}$/)).optional(),
+    ignoreDifferences: z
+      .array(
+        z.strictObject({
+          kind: z.string().min(1),
+          name: z.string().min(1).optional(),
+          pointers: z.array(z.string().startsWith('/', 'must be a JSON pointer, e.g. /data/password')).min(1),
+        }),
+      )
+      .optional(),
+    kubeVersion: z
+      .string()
+      .regex(/^v?\d+\.\d+(\.\d+)?$/, 'must look like 1.29 or 1.29.0')
+      .optional(),
+  })
+  .refine(
+    (p) =>
+      p.repo === undefined || (p.version !== undefined && /^v?\d+\.\d+\.\d+([-+][\w.+-]*)?$/.test(p.version)),
+    {
+      message:
+        'a chart from a repository needs an exact version (1.2.3), so that every synth renders the same chart',
+      path: ['version'],
+      params: { fix: 'set version to the exact release, then run groundwork chart lock' },
+    },
+  )
+  .refine((p) => p.repo === undefined || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.chart), {
+    message: 'with repo, chart is the chart name in that repository',
+    path: ['chart'],
+  });
 
 /**
  * A Helm chart from a directory of the repository, rendered at synth by the real `helm template`
@@ -129,6 +157,7 @@ export class HelmChart extends Construct {
       engine: 'helm',
       path: this.node.path,
       chart: parsed.chart,
+      ...(parsed.repo ? { repo: parsed.repo } : {}),
       ...(parsed.version ? { version: parsed.version } : {}),
       releaseName: this.releaseName,
       ...(parsed.namespace ? { namespace: parsed.namespace } : {}),

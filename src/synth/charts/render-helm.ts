@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import { confinedRealPath, readConfinedFile } from '../../core/confined-file.js';
+import { GroundworkError } from '../../core/errors.js';
+import { CHART_LOCK_FILE, lockedChart, readChartLock } from './chart-lock.js';
+import { lockedArchive } from './chart-repository.js';
 import { helmTemplateArgs, readHelmFailure } from './helm-args.js';
 import type { HelmRequest } from './render-request.js';
 import { runTool } from './run-tool.js';
@@ -23,6 +26,11 @@ export async function renderHelm(
   request: HelmRequest,
   ctx: { dir: string; helm: string; limits: RenderLimits },
 ): Promise<RenderOutcome> {
+  if (request.repo !== undefined) {
+    const archive = await lockedChartArchive(request, ctx.dir);
+    if (!archive.ok) return archive;
+    return runHelm(request, archive.path, ctx);
+  }
   let chartDir: string;
   try {
     chartDir = await confinedRealPath({ root: ctx.dir, path: request.chart });
@@ -42,6 +50,51 @@ export async function renderHelm(
       problem: `${request.chart} holds version ${chartYaml.version ?? '(none)'} of ${chartYaml.name ?? 'the chart'}, not ${request.version}`,
       fix: 'vendor the version you name (helm pull --untar), or change version to the one in the repository',
     };
+  return runHelm(request, chartDir, ctx);
+}
+
+/** The archive the lock pins for a chart of a repository, or the problem. */
+async function lockedChartArchive(
+  request: HelmRequest,
+  dir: string,
+): Promise<{ ok: true; path: string } | { ok: false; problem: string; field: string; fix?: string }> {
+  const key = { repo: request.repo!, name: request.chart, version: request.version ?? '' };
+  let entry;
+  try {
+    entry = lockedChart(await readChartLock(dir), key);
+  } catch (err) {
+    return {
+      ok: false,
+      field: 'repo',
+      problem: err instanceof Error ? err.message : String(err),
+      ...(err instanceof GroundworkError && err.fix ? { fix: err.fix } : {}),
+    };
+  }
+  if (!entry)
+    return {
+      ok: false,
+      field: 'version',
+      problem: `${key.name} ${key.version} of ${key.repo} is not in ${CHART_LOCK_FILE}`,
+      fix: 'run groundwork chart lock and commit the lock file: synth renders only locked chart archives',
+    };
+  try {
+    return { ok: true, path: await lockedArchive(entry) };
+  } catch (err) {
+    return {
+      ok: false,
+      field: 'repo',
+      problem: err instanceof Error ? err.message : String(err),
+      ...(err instanceof GroundworkError && err.fix ? { fix: err.fix } : {}),
+    };
+  }
+}
+
+/** `helm template` of `chart` (a directory or an archive) with the request's values files and values. */
+async function runHelm(
+  request: HelmRequest,
+  chartDir: string,
+  ctx: { dir: string; helm: string; limits: RenderLimits },
+): Promise<RenderOutcome> {
   const work = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-values-')));
   try {
     const valuesFiles: string[] = [];

@@ -22,8 +22,10 @@ const helmRequestSchema = z.strictObject({
   engine: z.literal('helm'),
   /** Construct path of the recording construct, e.g. `platform/ingress`. */
   path: z.string(),
-  /** The chart's directory, relative to the checkout. */
+  /** The chart's directory, relative to the checkout; with `repo`, the chart's name in that repository. */
   chart: repoPath,
+  /** An HTTP chart repository: the chart is the archive `groundwork-charts.lock.yaml` pins for it. */
+  repo: z.string().url().optional(),
   /** The chart's version, checked against its Chart.yaml when given. */
   version: z.string().optional(),
   releaseName: z.string(),

@@ -58,6 +58,11 @@ export interface ChildSynthOptions {
    * @default `resolveTool('helm' | 'kustomize')` (GROUNDWORK_HELM, PATH, the cache, else a build)
    */
   renderTools?: RenderTools;
+  /**
+   * Render what the platform recorded. `false` returns the results with their `renders` as
+   * recorded (`groundwork chart lock` reads which charts a platform uses). @default true
+   */
+  render?: boolean;
 }
 
 /**
@@ -98,6 +103,7 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
       memoryMb: opts.memoryMb ?? heapCapFor(await readMemoryLimit()),
       outputCapBytes: (opts.outputCapMb ?? defaultOutputCapMb()) * 1024 * 1024,
     });
+    if (opts.render === false) return results;
     return await renderRecorded(results, { dir, tools: opts.renderTools ?? resolvedRenderTools() });
   } finally {
     await bundle.dispose();

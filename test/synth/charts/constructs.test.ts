@@ -89,6 +89,33 @@ describe('HelmChart records what to render', () => {
     expect(recordedRenders(app)).toEqual([]);
   });
 
+  it('records a chart of a repository by name, repository and exact version', () => {
+    const { app, platform: p } = platform();
+    new HelmChart(p, 'ingress', {
+      repo: 'https://charts.example.com',
+      chart: 'ingress-nginx',
+      version: '4.11.3',
+    });
+    expect(recordedRenders(app)[0]).toMatchObject({
+      repo: 'https://charts.example.com',
+      chart: 'ingress-nginx',
+      version: '4.11.3',
+    });
+  });
+
+  it.each([
+    [{ repo: 'https://charts.example.com', chart: 'ingress' }, 'version'],
+    [{ repo: 'https://charts.example.com', chart: 'ingress', version: '^4.0.0' }, 'version'],
+    [{ repo: 'https://charts.example.com', chart: 'charts/ingress', version: '4.0.0' }, 'chart'],
+    [{ repo: 'https://user:pw@charts.example.com', chart: 'ingress', version: '4.0.0' }, 'repo'],
+    [{ repo: 'oci://registry.example.com/charts', chart: 'ingress', version: '4.0.0' }, 'repo'],
+  ])('refuses the remote chart %j (%s)', (props, field) => {
+    const { app, platform: p } = platform();
+    new HelmChart(p, 'bad', props);
+    expect(Validation.all(app)).toEqual([expect.objectContaining({ path: 'platform/bad', field })]);
+    expect(recordedRenders(app)).toEqual([]);
+  });
+
   it('refuses a construct id that is no release name, with the fix to set one', () => {
     const { app, platform: p } = platform();
     new HelmChart(p, 'My_Chart', { chart: 'c' });

@@ -64,6 +64,8 @@ export function dashboardHandler(
       });
       return true;
     }
+    // Browsers ask for it on their own; nothing secret, no icon: an empty answer, not a 404.
+    if (path === '/favicon.ico') return (send(res, 204, '', 'image/x-icon'), true);
     const auth = await opts.auth.check(req);
     if (auth.ok === 'redirect') {
       send(res, 303, '', 'text/plain; charset=utf-8', {
@@ -108,6 +110,7 @@ export function isDashboardPath(path: string): boolean {
       '/events',
       '/static/app.css',
       '/static/app.js',
+      '/favicon.ico',
     ].includes(path) || path.startsWith('/objects/')
   );
 }

@@ -109,10 +109,14 @@ export async function startNotifications(opts: {
     notify: (event) => notifier.notify(event),
     async configure(config) {
       const env = environmentOf(config.environments ?? [], opts.overlay);
-      const settings = JSON.stringify([config.name, env?.name, env?.notifications]);
+      const settings = JSON.stringify([config.name, env?.name, env?.promotedFrom, env?.notifications]);
       if (settings === applied) return;
       applied = settings;
-      const base = { platform: config.name, ...(env ? { environment: env.name } : {}) };
+      const base = {
+        platform: config.name,
+        ...(env ? { environment: env.name } : {}),
+        ...(env?.promotedFrom ? { promotedFrom: env.promotedFrom } : {}),
+      };
       if (!env?.notifications) return notifier.configure(base);
       try {
         notifier.configure({

@@ -17,6 +17,7 @@ export function cycleEnded(
     ...(state.health ? { health: state.health } : {}),
     drift: driftOf(result.drift),
     mode: opts.mode,
+    pending: state.pending,
   };
 }
 

@@ -1,5 +1,6 @@
 import { commitOf } from './commit-sha.js';
 import { isFresh, remember, type AlertMemory } from './dedup.js';
+import { transitionAlerts, type Progress } from './transitions.js';
 import type { Alert, CommitState, CommitStatus, DriftLike, NotifyEvent } from './types.js';
 
 /** What the notifier remembers between events: the last status per commit, when each alert was sent. */
@@ -7,6 +8,8 @@ export interface NotifyMemory {
   /** `<sha>` → `<state> <description>` of the last status set on it (the newest 50 commits). */
   readonly statuses: ReadonlyMap<string, string>;
   readonly alerts: AlertMemory;
+  /** What the last finished cycle left (transitions.ts); undefined before the first. */
+  readonly progress?: Progress;
 }
 
 export const EMPTY_MEMORY: NotifyMemory = { statuses: new Map(), alerts: new Map() };
@@ -18,6 +21,8 @@ export interface DecideContext {
   readonly targetUrl?: string;
   readonly now: number;
   readonly dedupWindowMs: number;
+  /** The environment, and the one it is promoted from (a new revision here is then a promotion). */
+  readonly environment?: { readonly name: string; readonly promotedFrom?: string };
 }
 
 /** Cycle failures that say nothing about the commit (the forge or the apiserver was away): no status, no alert. */
@@ -43,6 +48,21 @@ export function decide(
 ): { memory: NotifyMemory; statuses: CommitStatus[]; alerts: Alert[] } {
   const wanted = [...statusesOf(event)];
   const alerts = alertsOf(event);
+  let progress = memory.progress;
+  if (event.type === 'cycle-ended') {
+    const t = transitionAlerts(
+      memory.progress,
+      {
+        revision: event.revision,
+        failed: event.failure !== undefined,
+        good: event.good,
+        pending: event.pending ?? [],
+      },
+      ctx.environment ?? { name: ctx.context },
+    );
+    alerts.push(...t.alerts);
+    progress = t.progress;
+  }
   const statuses: CommitStatus[] = [];
   const known = new Map(memory.statuses);
   for (const s of wanted) {
@@ -74,7 +94,11 @@ export function decide(
     ...(a.event === 'DriftDetected' ? (a.objects ?? []).map(driftKey) : []),
   ]);
   return {
-    memory: { statuses: known, alerts: remember(memory.alerts, sent, ctx.now, ctx.dedupWindowMs) },
+    memory: {
+      statuses: known,
+      alerts: remember(memory.alerts, sent, ctx.now, ctx.dedupWindowMs),
+      ...(progress ? { progress } : {}),
+    },
     statuses,
     alerts: fresh,
   };

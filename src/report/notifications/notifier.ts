@@ -35,6 +35,7 @@ export const FORGE_TARGET = 'forge';
 export class Notifier {
   private memory: NotifyMemory = EMPTY_MEMORY;
   private environment: string;
+  private promotedFrom: string | undefined;
   private platform = 'platform';
   private targets: readonly AlertTarget[] = [];
   private dedupWindowMs = 15 * 60_000;
@@ -53,12 +54,14 @@ export class Notifier {
 
   /** The environment (its name; the overlay when groundwork.yaml has none), platform and alert targets. */
   configure(settings: {
+    promotedFrom?: string;
     environment?: string;
     platform?: string;
     targets?: readonly AlertTarget[];
     dedupWindowMs?: number;
   }): void {
     this.environment = settings.environment ?? this.opts.overlay;
+    this.promotedFrom = settings.promotedFrom;
     if (settings.platform) this.platform = settings.platform;
     this.targets = settings.targets ?? [];
     if (settings.dedupWindowMs !== undefined) this.dedupWindowMs = settings.dedupWindowMs;
@@ -77,6 +80,10 @@ export class Notifier {
       context: this.context,
       now,
       dedupWindowMs: this.dedupWindowMs,
+      environment: {
+        name: this.environment,
+        ...(this.promotedFrom ? { promotedFrom: this.promotedFrom } : {}),
+      },
       ...(commit?.dashboardUrl ? { targetUrl: commit.dashboardUrl } : {}),
     });
     this.memory = out.memory;

@@ -52,6 +52,8 @@ export type NotifyEvent =
       readonly health?: { readonly status: string; readonly reason: string; readonly message?: string };
       readonly drift: readonly DriftLike[];
       readonly mode: 'detect-only' | 'self-heal';
+      /** Stage waits the last apply left pending (a version step, a pool rollout). */
+      readonly pending?: readonly { readonly stage: string; readonly message: string }[];
     }
   | {
       readonly type: 'drift-checked';

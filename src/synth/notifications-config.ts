@@ -41,7 +41,19 @@ export function urlProblem(text: string): string | undefined {
   if (url.username !== '' || url.password !== '')
     return 'must not hold a user name or password: put credentials in the Secret';
   if (url.hash !== '') return 'must not have a #fragment';
+  if (isLinkLocal(url.hostname))
+    return "names a link-local address (cloud instance metadata lives there): use the receiver's own address";
   return undefined;
+}
+
+/**
+ * 169.254.0.0/16 and fe80::/10, written as IP literals: where cloud providers serve instance
+ * metadata and credentials, which a repository must not make the agent POST to. A host name that
+ * resolves there is not caught (the agent's NetworkPolicy egress is the wall for that).
+ */
+function isLinkLocal(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return /^169\.254\.\d+\.\d+$/.test(host) || /^fe[89ab][0-9a-f]:/.test(host);
 }
 
 const alertUrl = z.string().superRefine((text, ctx) => {

@@ -24,13 +24,20 @@ export interface AgentHttpServerOptions {
   ready: () => Readiness | boolean | Promise<Readiness | boolean>;
   /** Handles `POST /webhook` (e.g. `webhookHandler` from src/source/webhook.ts); 404 when absent. */
   webhook?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  /**
+   * Serves every other path it owns (the dashboard, `dashboardHandler` from src/ui, behind its own
+   * token check) and returns true; false leaves the request to the 404. The paths above are never
+   * passed to it.
+   */
+  dashboard?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 /**
  * The agent's HTTP surface on one port: `GET /metrics` (Prometheus text), `GET /healthz` (200 while
  * the process serves requests), `GET /readyz` (200 or 503 with the reason, from `ready()`) and
- * `POST /webhook` (delegated). HEAD works wherever GET does; other methods get 405 with `Allow`.
- * It does no authentication: the webhook handler verifies signatures itself.
+ * `POST /webhook` (delegated), and the dashboard's pages when `dashboard` is given. HEAD works
+ * wherever GET does; other methods get 405 with `Allow`. It does no authentication itself: the
+ * webhook handler verifies signatures, the dashboard checks bearer tokens (`reviewAuth`).
  *
  * @example
  * const server = new AgentHttpServer({ port: 0, metrics, ready: () => agent.readiness() });
@@ -103,6 +110,7 @@ export class AgentHttpServer {
         await this.opts.webhook(req, res);
         return;
       default:
+        if (this.opts.dashboard && (await this.opts.dashboard(req, res))) return;
         return send(res, 404, 'not found\n');
     }
   }

@@ -26,7 +26,7 @@ export interface DashboardReader {
  */
 export type AuthOutcome =
   | { ok: true; user?: string }
-  | { ok: false; status: 401 | 403; reason: string }
+  | { ok: false; status: 401 | 403 | 503; reason: string }
   | { ok: 'redirect'; location: string; setCookie: string };
 
 export interface DashboardAuth {
@@ -78,7 +78,7 @@ export function dashboardHandler(
       send(
         res,
         auth.status,
-        `${auth.status === 401 ? 'unauthorized' : 'forbidden'}: ${auth.reason}\n`,
+        `${auth.status === 401 ? 'unauthorized' : auth.status === 403 ? 'forbidden' : 'unavailable'}: ${auth.reason}\n`,
         'text/plain; charset=utf-8',
         auth.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
       );

@@ -20,6 +20,7 @@ export interface AgentFlags extends SourceFlags, CommitStatusFlags {
   leaseDuration: string;
   httpPort: string;
   httpBind?: string;
+  dashboard?: boolean;
   prune: boolean;
   maxPruneShare: string;
   synthTimeout: string;
@@ -56,6 +57,7 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
       ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
       : {}),
     ...(port > 0 ? { http: { host, port } } : {}),
+    ...(flags.dashboard ? { dashboard: true } : {}),
     ...(flags.leaderElect
       ? {
           leaderElection: {

@@ -1,0 +1,40 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeClient } from '../cluster/client.js';
+import { ClusterDashboardSource } from './cluster-source.js';
+import { dashboardHandler } from './dashboard-handler.js';
+import { reviewAuth } from './review-auth.js';
+
+/** The dashboard as the agent serves it: the handler for its HTTP server, and how to stop its watches. */
+export interface AgentDashboard {
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  stop(): void;
+}
+
+/**
+ * Starts the agent's dashboard: a `ClusterDashboardSource` over the agent's client, showing the
+ * PlatformSyncs of its namespace, behind `reviewAuth` (a bearer token the apiserver accepts for a
+ * user who may `get` the PlatformSync). Resolves once the first lists are in; a kind the agent may
+ * not list is a problem banner on the pages, never a failure of the agent.
+ */
+export async function startAgentDashboard(opts: {
+  client: KubeClient;
+  namespace: string;
+  syncName?: string;
+  onError?: (err: unknown) => void;
+}): Promise<AgentDashboard> {
+  const source = new ClusterDashboardSource(opts.client, {
+    namespace: opts.namespace,
+    ...(opts.syncName ? { sync: opts.syncName } : {}),
+    ...(opts.onError ? { onError: opts.onError } : {}),
+  });
+  await source.start();
+  const auth = reviewAuth({
+    client: opts.client,
+    namespace: opts.namespace,
+    name: () => {
+      const s = source.snapshot();
+      return s.selected !== undefined ? s.syncs[s.selected]?.name : undefined;
+    },
+  });
+  return { handler: dashboardHandler({ source, auth }), stop: () => source.stop() };
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import type { KubeClient } from '../cluster/client.js';
+import { PLATFORM_SYNC_API_VERSION } from '../cluster/sync-status-store.js';
+import type { AuthOutcome, DashboardAuth } from './dashboard-handler.js';
+
+const tokenReviewSchema = z.looseObject({
+  status: z
+    .looseObject({
+      authenticated: z.boolean().optional(),
+      error: z.string().optional(),
+      user: z
+        .looseObject({
+          username: z.string().optional(),
+          uid: z.string().optional(),
+          groups: z.array(z.string()).optional(),
+          extra: z.record(z.string(), z.array(z.string())).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+const accessReviewSchema = z.looseObject({
+  status: z.looseObject({ allowed: z.boolean().optional(), reason: z.string().optional() }).optional(),
+});
+
+export interface ReviewAuthOptions {
+  client: KubeClient;
+  /** Namespace of the PlatformSync a reader must be allowed to `get`. */
+  namespace: string;
+  /** Its name (the agent knows it once it has read groundwork.yaml); undefined: any in the namespace. */
+  name: () => string | undefined;
+  /** How long an answer is reused for the same token. @default 30000 */
+  cacheMs?: number;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * The agent's check: a bearer token (`Authorization: Bearer …`, or `X-Forwarded-Access-Token` as
+ * OpenShift's oauth-proxy passes it with `--pass-access-token`) that the apiserver accepts
+ * (TokenReview) for a user allowed to `get` the PlatformSync (SubjectAccessReview), as
+ * kube-rbac-proxy does. Answers are kept `cacheMs` per token (by its SHA-256, never the token), at
+ * most 1,000; a review that fails (the apiserver down) refuses and is not kept. Requests without a
+ * token get 401, refused ones 403. The agent needs `create` on tokenreviews and
+ * subjectaccessreviews (`system:auth-delegator`).
+ */
+export function reviewAuth(opts: ReviewAuthOptions): DashboardAuth {
+  const cache = new Map<string, { until: number; outcome: AuthOutcome }>();
+  const now = opts.now ?? Date.now;
+  return {
+    async check(req: IncomingMessage): Promise<AuthOutcome> {
+      const token = bearerOf(req);
+      if (!token) return { ok: false, status: 401, reason: 'a bearer token is required' };
+      const key = createHash('sha256')
+        .update(token)
+        .update('\0')
+        .update(opts.name() ?? '')
+        .digest('hex');
+      const hit = cache.get(key);
+      if (hit && hit.until > now()) return hit.outcome;
+      let outcome: AuthOutcome;
+      try {
+        outcome = await review(opts, token);
+      } catch {
+        return { ok: false, status: 503, reason: 'cannot review the token now (apiserver unreachable)' };
+      }
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value!);
+      cache.set(key, { until: now() + (opts.cacheMs ?? 30_000), outcome });
+      return outcome;
+    },
+  };
+}
+
+function bearerOf(req: IncomingMessage): string | undefined {
+  const auth = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const forwarded = req.headers['x-forwarded-access-token'];
+  return auth ?? (typeof forwarded === 'string' && forwarded ? forwarded : undefined);
+}
+
+async function review(opts: ReviewAuthOptions, token: string): Promise<AuthOutcome> {
+  const tr = await opts.client.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
+    schema: tokenReviewSchema,
+  });
+  const user = tr.status?.user;
+  if (!tr.status?.authenticated || !user?.username)
+    return { ok: false, status: 403, reason: 'the apiserver does not accept this token' };
+  const name = opts.name();
+  const sar = await opts.client.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: user.username,
+        ...(user.uid ? { uid: user.uid } : {}),
+        ...(user.groups ? { groups: user.groups } : {}),
+        ...(user.extra ? { extra: user.extra } : {}),
+        resourceAttributes: {
+          group: PLATFORM_SYNC_API_VERSION.split('/')[0],
+          resource: 'platformsyncs',
+          verb: 'get',
+          namespace: opts.namespace,
+          ...(name ? { name } : {}),
+        },
+      },
+    },
+    schema: accessReviewSchema,
+  });
+  return sar.status?.allowed
+    ? { ok: true, user: user.username }
+    : { ok: false, status: 403, reason: `${user.username} may not get platformsyncs in ${opts.namespace}` };
+}

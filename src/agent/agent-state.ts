@@ -10,7 +10,13 @@ export type AgentMode = 'detect-only' | 'self-heal';
 
 /** Why a cycle did not reach the cluster; closed vocabulary (also the status reasons). */
 export type CycleFailure =
-  'FetchFailed' | 'SynthFailed' | 'ObserveFailed' | 'ApplyFailed' | 'DependencyUnresolvable' | 'Interrupted';
+  | 'FetchFailed'
+  | 'VerificationFailed'
+  | 'SynthFailed'
+  | 'ObserveFailed'
+  | 'ApplyFailed'
+  | 'DependencyUnresolvable'
+  | 'Interrupted';
 
 export interface AgentConfig {
   overlay: string;
@@ -32,6 +38,8 @@ export interface GoodRevision {
   revision: string;
   synth: SynthResult;
   data: PlatformData;
+  /** Its groundwork.yaml asks that revisions after it be verified (`verify: true` on this overlay's environment). */
+  verify?: boolean;
 }
 
 /**

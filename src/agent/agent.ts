@@ -22,7 +22,7 @@ import { desiredHealth } from './desired-health.js';
 import { correctedNote, detectedNote, driftKey } from './drift-notes.js';
 import { nextAgentState, type AgentEvent } from './next-agent-state.js';
 import { applyPlan } from '../apply/apply.js';
-import { GroundworkError, errorMessage } from '../core/errors.js';
+import { GroundworkError, errorMessage, hasCode } from '../core/errors.js';
 import type { K8sObject } from '../core/object.js';
 import type { HealthVerdict } from '../health/types.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
@@ -32,6 +32,7 @@ import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import type { ObservedChange } from './drift-watch.js';
 import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
+import { trustCheck } from './trust-check.js';
 import type { SyncControl } from './sync-control.js';
 import { cycleEnded, driftChecked } from './notify-event.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
@@ -221,16 +222,21 @@ export class Agent {
       this.record({ type: 'fetched', revision: checkout.revision, platformName });
       this.ports.notify?.({ type: 'fetched', revision: checkout.revision });
       const lastGood = this.state.lastGood;
+      // Before synth, and for the applied revision too (the keys may have been rotated since).
+      const trust = await trustCheck({ checkout, lastGood, ports: this.ports, overlay: this.config.overlay });
+      if (trust.refusal) return { result: this.fail('VerificationFailed', trust.refusal) };
       if (lastGood?.revision === checkout.revision) return { candidate: lastGood };
       try {
         const synth = await this.ports.synth(checkout.dir, this.config.overlay);
         const data = await this.ports.platformData(checkout.dir);
         lap('synth');
-        return { candidate: { revision: checkout.revision, synth, data } };
+        return { candidate: { revision: checkout.revision, synth, data, verify: trust.verify } };
       } catch (err) {
         return { result: this.fail('SynthFailed', synthMessage(err)) };
       }
     } catch (err) {
+      if (hasCode(err, 'VerificationFailed') || hasCode(err, 'TrustedKeysInvalid'))
+        return { result: this.fail('VerificationFailed', errorMessage(err)) };
       return { result: this.fail('FetchFailed', errorMessage(err)) };
     }
   }

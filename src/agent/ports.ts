@@ -2,6 +2,7 @@ import type { ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import type { PlatformData } from '../engine/domains.js';
+import type { VerifiedObject } from '../source/trust/verify-fetched.js';
 import type { NotifyEvent } from '../report/notifications/types.js';
 
 /** A fetched revision of the platform repository. */
@@ -10,6 +11,10 @@ export interface Checkout {
   revision: string;
   /** Directory holding groundwork.yaml. */
   dir: string;
+  /** The signature check of the fetched commit or tag, when the agent has trusted keys. */
+  signature?: VerifiedObject;
+  /** The agent itself requires verification (`--verify-commits`): `fetch` has already refused what failed it. */
+  verifyRequired?: boolean;
 }
 
 /**
@@ -28,6 +33,8 @@ export interface AgentPorts {
    * status object has its final name even when the first revision does not synthesize.
    */
   platformName?(dir: string): Promise<string>;
+  /** Whether a checkout's groundwork.yaml asks for verified revisions for `overlay` (its environment's `verify`). */
+  verifyRequested?(dir: string, overlay: string): Promise<boolean>;
   /** Records an Event on an object (deduplicated by the recorder). */
   event(
     regarding: K8sObject | ObjectRef,

@@ -154,6 +154,8 @@ export class AgentRunner {
             : undefined,
         )),
       });
+      if (result.failure.reason === 'VerificationFailed')
+        await this.verificationEvent(result.failure.message);
     } else {
       metrics.reconciled(ms, result.applied ? 'applied' : 'noop');
       if (agent.state.lastChanges) metrics.changeSet(agent.state.lastChanges.counts);
@@ -206,6 +208,25 @@ export class AgentRunner {
       const watched = await this.watch.track(objects);
       const cached = (await this.opts.session.cache?.track(objects)) ?? true;
       this.tracked = { good: agent.state.lastGood, all: watched && cached };
+    }
+  }
+
+  /** A Warning Event on the PlatformSync: a revision was refused for its signature (folded when repeated). */
+  private async verificationEvent(note: string): Promise<void> {
+    const name = this.syncName;
+    if (!name) return;
+    try {
+      const stored = await this.opts.statusStore.read(name);
+      if (stored)
+        await this.opts.events.record({
+          regarding: stored.object,
+          type: 'Warning',
+          reason: 'VerificationFailed',
+          action: 'Verify',
+          note,
+        });
+    } catch (err) {
+      this.opts.log.warn({ err: String(err) }, 'VerificationFailed event not written');
     }
   }
 

@@ -19,7 +19,6 @@ import { npmRegistryOf } from '../synth/dependencies/registry-url.js';
 import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
-import { startAgentDashboard } from '../ui/agent-dashboard.js';
 import { LeaderElector } from './leader-election.js';
 import { agentRedactionKey } from './redaction-key-secret.js';
 import type { AgentPorts } from './ports.js';
@@ -27,6 +26,8 @@ import { ClusterSession } from '../engine/reconcile.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
 import { loadProjectConfig } from '../synth/config.js';
+import { environmentOf } from '../synth/environments.js';
+import { readTrustedKeys, trustedKeysRefOf } from './trusted-keys-source.js';
 import { decryptSopsSecrets } from '../synth/sops/decrypt-secrets.js';
 import { identitiesFromSecret } from './decryption-secret.js';
 import { startNotifications, type CommitStatusOptions } from './notifications.js';
@@ -59,12 +60,6 @@ export interface AgentOptions {
   auth?: GitAuth;
   webhookSecret?: string;
   http?: { host?: string; port: number };
-  /**
-   * Serve the read-only dashboard on the HTTP port (`--dashboard`), behind a bearer token checked
-   * with TokenReview and a SubjectAccessReview for `get` on the PlatformSync (src/ui/review-auth.ts).
-   * @default false
-   */
-  dashboard?: boolean;
   leaderElection?: {
     leaseDurationMs?: number;
     renewDeadlineMs?: number;
@@ -90,6 +85,12 @@ export interface AgentOptions {
    * @default none: a revision with a SopsSecret fails with SopsKeyMissing
    */
   decryptionSecret?: string;
+  /**
+   * Require every fetched commit (or followed tag) to be signed by a key in this Secret, or
+   * `configmap/<name>`, of `namespace` (`--verify-commits`; README "Trusted commits"). Read at every
+   * fetch. @default none: only an environment's `verify: true` asks, and then nothing is trusted
+   */
+  verifyCommits?: string;
   cacheDir?: string;
   debounceMs?: number;
   log?: Logger;
@@ -120,6 +121,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   // What holds platform code on this machine: a PID namespace needs unprivileged user namespaces.
   log.info(await synthSandboxSummary(), 'synth sandbox');
   const namespace = opts.namespace ?? 'groundwork-system';
+  const verifyRef = opts.verifyCommits ? trustedKeysRefOf(opts.verifyCommits) : undefined;
   const client = await KubeClient.load({
     ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
     ...(opts.context ? { context: opts.context } : {}),
@@ -150,15 +152,22 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
 
   const ports: AgentPorts = {
     fetch: async () => {
+      const trust = verifyRef && {
+        keys: await readTrustedKeys(client, namespace, verifyRef),
+        required: true,
+      };
       const r = await fetchRevision({
         url: opts.repository.url,
         ref: opts.repository.ref,
         cacheDir,
         ...(opts.repository.path ? { path: opts.repository.path } : {}),
         ...(auth ? { auth } : {}),
+        ...(trust ? { trust } : {}),
       });
-      return { revision: r.revision, dir: r.dir };
+      return { revision: r.revision, dir: r.dir, signature: r.signature, verifyRequired: !!trust };
     },
+    verifyRequested: async (dir, overlay) =>
+      environmentOf((await loadProjectConfig(dir)).environments ?? [], overlay)?.verify ?? false,
     synth: async (dir, overlay) => {
       // A checkout has no node_modules: its locked libraries come from the dependency cache.
       const libraries = await installDependencies({
@@ -275,18 +284,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         onNewLeader: (who) => log.info({ leader: who || '(none)', self: identity }, 'leader observed'),
       })
     : undefined;
-  const dashboard =
-    opts.http && opts.dashboard
-      ? await startAgentDashboard({
-          client,
-          namespace,
-          ...(opts.syncName ? { syncName: opts.syncName } : {}),
-          onError: (err) => log.warn({ err: String(err) }, 'dashboard watch'),
-        })
-      : undefined;
   const server = opts.http
     ? new AgentHttpServer({
-        ...(dashboard ? { dashboard: dashboard.handler } : {}),
         ...(opts.http.host ? { host: opts.http.host } : {}),
         port: opts.http.port,
         metrics,
@@ -326,7 +325,6 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       else stopLocal.abort();
       await electing.catch(() => undefined);
       await server?.close();
-      dashboard?.stop();
       await notifications.close();
       await events.close();
       client.close();

@@ -24,6 +24,7 @@ const FAILURE_REASONS = [
   'DependencyUnresolvable',
   'PruneRefused',
   'Interrupted',
+  'VerificationFailed',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 

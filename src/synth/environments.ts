@@ -22,6 +22,12 @@ export interface Environment {
   readonly soak: string;
   /** When a revision that changes a ClusterVersion target or a MachineConfig may be promoted here. */
   readonly windows: readonly MaintenanceWindow[];
+  /**
+   * Only commits (or followed tags) signed by a trusted key reach this environment: its agents
+   * refuse others, and `groundwork promote` refuses to promote an unverified commit into it.
+   * Raises the agents' `--verify-commits` floor, never lowers it (README "Trusted commits").
+   */
+  readonly verify?: boolean;
   /** Where its agents send alerts (report/notifications); absent: none. */
   readonly notifications?: NotificationsConfig;
 }
@@ -54,6 +60,7 @@ const environmentSchema = z
       .refine((s) => s !== '' && !Number.isNaN(soakMs(s)), 'must be a duration in h, m and s, e.g. 30m or 2h')
       .default('0s'),
     windows: maintenanceWindowsSchema.default([]),
+    verify: z.boolean().default(false),
     notifications: notificationsSchema.optional(),
   })
   .strict();
@@ -123,6 +130,7 @@ export function toEnvironments(parsed: z.output<typeof environmentsSchema>): Env
     soak: e.soak,
     soakMs: soakMs(e.soak),
     windows: e.windows,
+    ...(e.verify ? { verify: true } : {}),
     ...(e.notifications !== undefined ? { notifications: e.notifications } : {}),
   }));
 }

@@ -16,11 +16,11 @@ export interface AgentFlags extends SourceFlags, CommitStatusFlags {
   syncName?: string;
   credentialsSecret?: string;
   decryptionSecret?: string;
+  verifyCommits?: string;
   leaderElect?: boolean;
   leaseDuration: string;
   httpPort: string;
   httpBind?: string;
-  dashboard?: boolean;
   prune: boolean;
   maxPruneShare: string;
   synthTimeout: string;
@@ -53,11 +53,11 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
     ...(flags.syncName ? { syncName: flags.syncName } : {}),
     ...(flags.credentialsSecret ? { credentialsSecret: flags.credentialsSecret } : {}),
     ...(flags.decryptionSecret ? { decryptionSecret: flags.decryptionSecret } : {}),
+    ...(flags.verifyCommits ? { verifyCommits: flags.verifyCommits } : {}),
     ...(process.env.GROUNDWORK_WEBHOOK_SECRET
       ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
       : {}),
     ...(port > 0 ? { http: { host, port } } : {}),
-    ...(flags.dashboard ? { dashboard: true } : {}),
     ...(flags.leaderElect
       ? {
           leaderElection: {

@@ -44,16 +44,16 @@ export const registerAgent: CommandModule = (program: Command) => {
       '--decryption-secret <name>',
       'Secret in --namespace whose *.agekey keys hold the age identities SopsSecret files are decrypted with',
     )
+    .option(
+      '--verify-commits <secret>',
+      'apply only commits (or followed tags) signed by a key in this Secret (or configmap/<name>) of --namespace: OpenPGP public keys and SSH allowed signers (README "Trusted commits")',
+    )
     .option('--leader-elect', 'run several replicas: one acts (coordination.k8s.io Lease)')
     .option('--lease-duration <duration>', 'lease duration for leader election', '15s')
     .option('--http-port <port>', 'port of /metrics, /healthz, /readyz and /webhook (0: none)', '8080')
     .option(
       '--http-bind <address>',
       'IP address the HTTP port listens on (default: 0.0.0.0 in a pod, where probes and the Service reach it; 127.0.0.1 elsewhere)',
-    )
-    .option(
-      '--dashboard',
-      'serve the read-only dashboard on the HTTP port, for bearer tokens allowed to get the PlatformSync (TokenReview, SubjectAccessReview)',
     )
     .option('--no-prune', 'never delete objects removed from git')
     .option('--max-prune-share <fraction>', 'largest share of the inventory one cycle may prune', '0.3')

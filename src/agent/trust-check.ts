@@ -1,0 +1,48 @@
+import { VerificationFailedError } from '../source/source-errors.js';
+import { verificationRequired } from '../source/trust/verification-policy.js';
+import type { GoodRevision } from './agent-state.js';
+import type { AgentPorts, Checkout } from './ports.js';
+
+/** What the agent decides about a fetched checkout's signature before it synthesizes it. */
+export interface TrustCheck {
+  /** Why it may not be synthesized (a `VerificationFailed` message); undefined: it may. */
+  readonly refusal?: string;
+  /** Its groundwork.yaml asks for verification (kept with it once applied: see `verificationRequired`). */
+  readonly verify: boolean;
+}
+
+/**
+ * Applies the verification policy to a checkout: required by the agent (`--verify-commits`, in
+ * which case `fetch` has already refused what failed), by the applied revision's groundwork.yaml,
+ * or by the checkout's own. A groundwork.yaml that cannot be read asks for nothing (synth reports
+ * it), so the applied revision's request and the agent's floor still hold.
+ */
+export async function trustCheck(opts: {
+  readonly checkout: Checkout;
+  readonly lastGood: GoodRevision | undefined;
+  readonly ports: AgentPorts;
+  readonly overlay: string;
+}): Promise<TrustCheck> {
+  const { checkout } = opts;
+  const verify = (await opts.ports.verifyRequested?.(checkout.dir, opts.overlay).catch(() => false)) ?? false;
+  const policy = verificationRequired({
+    agent: checkout.verifyRequired ?? false,
+    applied: opts.lastGood?.verify ?? false,
+    candidate: verify,
+  });
+  if (!policy.required) return { verify };
+  const signature = checkout.signature;
+  if (signature?.verdict.verified) return { verify };
+  const commit = /@sha1:([0-9a-f]{12})/.exec(checkout.revision)?.[1] ?? checkout.revision;
+  const why =
+    policy.by === 'applied'
+      ? 'the applied revision’s groundwork.yaml requires verification'
+      : 'this revision’s groundwork.yaml requires verification';
+  const err = new VerificationFailedError(
+    signature?.type === 'tag' ? `tag of ${commit}` : `commit ${commit}`,
+    signature && !signature.verdict.verified
+      ? signature.verdict
+      : { verified: false, problem: 'NoTrustedKeys', detail: `${why}, and the agent has no trusted keys` },
+  );
+  return { refusal: `${err.toString()}${signature ? ` (${why})` : ''}`, verify };
+}

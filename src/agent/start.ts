@@ -19,6 +19,7 @@ import { npmRegistryOf } from '../synth/dependencies/registry-url.js';
 import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
 import { AgentHttpServer } from './http-server.js';
+import { startAgentDashboard } from '../ui/agent-dashboard.js';
 import { LeaderElector } from './leader-election.js';
 import { agentRedactionKey } from './redaction-key-secret.js';
 import type { AgentPorts } from './ports.js';
@@ -60,6 +61,12 @@ export interface AgentOptions {
   auth?: GitAuth;
   webhookSecret?: string;
   http?: { host?: string; port: number };
+  /**
+   * Serve the read-only dashboard on the HTTP port (`--dashboard`), behind a bearer token checked
+   * with TokenReview and a SubjectAccessReview for `get` on the PlatformSync (src/ui/review-auth.ts).
+   * @default false
+   */
+  dashboard?: boolean;
   leaderElection?: {
     leaseDurationMs?: number;
     renewDeadlineMs?: number;
@@ -284,8 +291,18 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         onNewLeader: (who) => log.info({ leader: who || '(none)', self: identity }, 'leader observed'),
       })
     : undefined;
+  const dashboard =
+    opts.http && opts.dashboard
+      ? await startAgentDashboard({
+          client,
+          namespace,
+          ...(opts.syncName ? { syncName: opts.syncName } : {}),
+          onError: (err) => log.warn({ err: String(err) }, 'dashboard watch'),
+        })
+      : undefined;
   const server = opts.http
     ? new AgentHttpServer({
+        ...(dashboard ? { dashboard: dashboard.handler } : {}),
         ...(opts.http.host ? { host: opts.http.host } : {}),
         port: opts.http.port,
         metrics,
@@ -325,6 +342,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       else stopLocal.abort();
       await electing.catch(() => undefined);
       await server?.close();
+      dashboard?.stop();
       await notifications.close();
       await events.close();
       client.close();

@@ -21,6 +21,7 @@ export interface AgentFlags extends SourceFlags, CommitStatusFlags {
   leaseDuration: string;
   httpPort: string;
   httpBind?: string;
+  dashboard?: boolean;
   prune: boolean;
   maxPruneShare: string;
   synthTimeout: string;
@@ -58,6 +59,7 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
       ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
       : {}),
     ...(port > 0 ? { http: { host, port } } : {}),
+    ...(flags.dashboard ? { dashboard: true } : {}),
     ...(flags.leaderElect
       ? {
           leaderElection: {

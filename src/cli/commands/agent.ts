@@ -55,6 +55,10 @@ export const registerAgent: CommandModule = (program: Command) => {
       '--http-bind <address>',
       'IP address the HTTP port listens on (default: 0.0.0.0 in a pod, where probes and the Service reach it; 127.0.0.1 elsewhere)',
     )
+    .option(
+      '--dashboard',
+      'serve the read-only dashboard on the HTTP port, for bearer tokens allowed to get the PlatformSync (TokenReview, SubjectAccessReview)',
+    )
     .option('--no-prune', 'never delete objects removed from git')
     .option('--max-prune-share <fraction>', 'largest share of the inventory one cycle may prune', '0.3')
     .option('--synth-timeout <duration>', 'kill a synth that runs longer', '2m')

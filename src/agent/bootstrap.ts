@@ -112,7 +112,11 @@ export async function planBootstrap(
     const served = new Map(resources.map((r) => [`${r.group}/${r.kind}`, r]));
     const desired = platform!.manifests.map((m) => m.object);
     const inventory = session ? await session.inventory.read(platform!.platform, opts.overlay) : undefined;
+    // The alert Secret the overlay's environment names (README "Notifications"): read by the agent by name.
+    const alertSecret = environmentOf((await loadProjectConfig(fetched.dir)).environments ?? [], opts.overlay)
+      ?.notifications?.secret;
     const rbac = agentRbac({
+      ...(alertSecret ? { notificationSecrets: [alertSecret] } : {}),
       objects: managedRefs(desired, inventory?.objects ?? [], (group, kind) =>
         served.get(`${group}/${kind}`),
       ),

@@ -29,6 +29,11 @@ export interface AgentRbacInput {
   namespace: string;
   /** The platform's inventory ConfigMap (src/apply/inventory.ts). */
   inventory: { namespace: string; name: string };
+  /**
+   * Secrets in the agent's namespace it reads by name for notifications (the alert Secret of its
+   * environment in groundwork.yaml, the forge token's): `get` on those names only.
+   */
+  notificationSecrets?: readonly string[];
 }
 
 const OLM = 'operators.coreos.com';
@@ -94,6 +99,9 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
     .grant('coordination.k8s.io', 'leases', ['get', 'create', 'update'])
     .grant('groundwork.io', 'platformsyncs', [...READ, 'create', 'patch', 'update'])
     .grant('groundwork.io', 'platformsyncs/status', [...READ, 'create', 'patch', 'update']);
+  // Never an unnamed grant: no names, no rule (a get on every Secret would reach the git credentials).
+  if (input.notificationSecrets?.length)
+    inNamespace(input.namespace).grant('', 'secrets', ['get'], input.notificationSecrets);
   inNamespace(input.inventory.namespace).grant(
     '',
     'configmaps',

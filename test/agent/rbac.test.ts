@@ -213,3 +213,26 @@ describe('RuleSet', () => {
     ]);
   });
 });
+
+describe('agentRbac: notification Secrets', () => {
+  const base = {
+    namespace: 'groundwork-system',
+    inventory: { namespace: 'groundwork-system', name: 'inv' },
+    objects: [],
+  };
+  const secretRules = (input: Parameters<typeof agentRbac>[0]) =>
+    agentRbac(input)
+      .namespaced.flatMap((n) => n.rules)
+      .filter((r) => r.resources.includes('secrets') && r.verbs.includes('get'));
+
+  it('grants get on the named notification Secrets only, and nothing more without names', () => {
+    const without = secretRules(base);
+    expect(without.every((r) => r.resourceNames !== undefined)).toBe(true);
+    expect(secretRules({ ...base, notificationSecrets: [] })).toEqual(without);
+    const named = secretRules({ ...base, notificationSecrets: ['staging-alerts', 'forge-token'] });
+    expect(named.every((r) => r.resourceNames !== undefined)).toBe(true);
+    expect(named.flatMap((r) => r.resourceNames ?? [])).toEqual(
+      expect.arrayContaining(['staging-alerts', 'forge-token']),
+    );
+  });
+});

@@ -14,6 +14,7 @@ import { codeSite } from './code-site.js';
 import { constructInProgress } from './construct-in-progress.js';
 import { recordedRenders } from './charts/recorded.js';
 import type { RenderRequest } from './charts/render-request.js';
+import type { RenderedChart } from './charts/rendered-chart.js';
 import { recordedStack, SynthValidationError, Validation, type ValidationIssue } from './validation.js';
 
 interface SynthOptions {
@@ -42,6 +43,8 @@ export interface SynthResult {
    * returns results without this field.
    */
   renders?: RenderRequest[];
+  /** The Helm charts rendered into `manifests` (set by `renderRecorded`), for previews. */
+  charts?: RenderedChart[];
 }
 
 /**

@@ -11,6 +11,7 @@ import { compareRiskNotes, type RiskNote } from './risk-note.js';
 import { clusterVersionRisks } from './risks/cluster-version.js';
 import { clusterVersionPathRisks, type ClusterVersionPathOptions } from './risks/cluster-version-path.js';
 import { machineConfigRisks } from './risks/machine-config.js';
+import { chartRisks } from './risks/chart.js';
 import { pruneRisks } from './risks/prune.js';
 import { subscriptionRisks } from './risks/subscription.js';
 import { unifiedDiff } from './unified-diff.js';
@@ -99,6 +100,7 @@ export function previewOverlay(
       ...machineConfigRisks(pairs),
       ...subscriptionRisks(pairs),
       ...pruneRisks(pairs),
+      ...chartRisks(base?.charts ?? [], head.charts ?? [], pairs),
     ],
     pairs,
   ).sort(compareRiskNotes);

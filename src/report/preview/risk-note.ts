@@ -34,7 +34,9 @@ type RiskCode =
   | 'NamespacePruned'
   | 'CrdRemoved'
   | 'PruneKept'
-  | 'OverlayRemoved';
+  | 'OverlayRemoved'
+  | 'ChartVersion'
+  | 'ChartValues';
 
 /** One thing a reviewer should look at, about one object (`subject`, as `Kind/namespace/name`). */
 export interface RiskNote {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ export async function renderHelm(
   if (request.repo !== undefined) {
     const archive = await lockedChartArchive(request, ctx.dir);
     if (!archive.ok) return archive;
-    return runHelm(request, archive.path, ctx);
+    return runHelm(request, archive.path, ctx, request.version);
   }
   let chartDir: string;
   try {
@@ -50,7 +51,7 @@ export async function renderHelm(
       problem: `${request.chart} holds version ${chartYaml.version ?? '(none)'} of ${chartYaml.name ?? 'the chart'}, not ${request.version}`,
       fix: 'vendor the version you name (helm pull --untar), or change version to the one in the repository',
     };
-  return runHelm(request, chartDir, ctx);
+  return runHelm(request, chartDir, ctx, chartYaml.version);
 }
 
 /** The archive the lock pins for a chart of a repository, or the problem. */
@@ -94,10 +95,12 @@ async function runHelm(
   request: HelmRequest,
   chartDir: string,
   ctx: { dir: string; helm: string; limits: RenderLimits },
+  version: string | undefined,
 ): Promise<RenderOutcome> {
   const work = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-values-')));
   try {
     const valuesFiles: string[] = [];
+    const hash = createHash('sha256');
     for (const [i, file] of request.valuesFiles.entries()) {
       let text: string;
       try {
@@ -114,9 +117,11 @@ async function runHelm(
           field: `valuesFiles[${i}]`,
         };
       }
+      hash.update(`${text.length}\n${text}`);
       valuesFiles.push(join(work, `values-${i}.yaml`));
       await writeFile(valuesFiles.at(-1)!, text);
     }
+    hash.update(JSON.stringify(request.values));
     if (Object.keys(request.values).length > 0) {
       valuesFiles.push(join(work, 'values-code.json'));
       await writeFile(valuesFiles.at(-1)!, JSON.stringify(request.values));
@@ -128,7 +133,11 @@ async function runHelm(
       timeoutMs: ctx.limits.timeoutMs,
       outputCapBytes: ctx.limits.outputCapBytes,
     });
-    if (outcome.ok) return { ok: true, text: outcome.stdout };
+    const chart = {
+      ...(version !== undefined ? { version } : {}),
+      valuesHash: `sha256:${hash.digest('hex')}`,
+    };
+    if (outcome.ok) return { ok: true, text: outcome.stdout, chart };
     if (outcome.reason !== 'exit')
       return {
         ok: false,

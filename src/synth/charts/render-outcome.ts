@@ -6,4 +6,11 @@ export interface RenderLimits {
 
 /** A render's output, or its problem as a validation issue of the recording construct would say it. */
 export type RenderOutcome =
-  { ok: true; text: string } | { ok: false; problem: string; field: string; fix?: string };
+  | { ok: true; text: string; chart?: ChartFacts }
+  | { ok: false; problem: string; field: string; fix?: string };
+
+/** What a helm render knows of its chart: the version, and a hash of the values given. */
+export interface ChartFacts {
+  version?: string;
+  valuesHash: string;
+}

@@ -6,8 +6,9 @@ import type { K8sObject } from '../../core/object.js';
 import { renderDifferences, type RenderDifference } from './render-differences.js';
 import { renderHelm } from './render-helm.js';
 import { renderKustomize } from './render-kustomize.js';
-import type { RenderLimits, RenderOutcome } from './render-outcome.js';
+import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.js';
 import type { RenderRequest } from './render-request.js';
+import type { RenderedChart } from './rendered-chart.js';
 import {
   ignoredPointers,
   parseRendered,
@@ -63,6 +64,7 @@ export async function renderRecorded(
         overlay: result.overlay,
       });
     const manifests: Manifest[] = [...result.manifests];
+    const charts: RenderedChart[] = [];
     const owners = new Map(manifests.map((m) => [m.id, m.source] as const));
     for (const request of renders) {
       const rendered = await renderOne(request, opts, limits);
@@ -70,6 +72,14 @@ export async function renderRecorded(
         issue(request, rendered.field, rendered.problem, rendered.fix);
         continue;
       }
+      if (request.engine === 'helm' && rendered.chart)
+        charts.push({
+          path: request.path,
+          chart: request.chart,
+          ...(request.repo ? { repo: request.repo } : {}),
+          ...(rendered.chart.version !== undefined ? { version: rendered.chart.version } : {}),
+          valuesHash: rendered.chart.valuesHash,
+        });
       for (const { object, template } of rendered.objects) {
         const m = toManifest(object, request.path);
         const other = owners.get(m.id);
@@ -87,7 +97,7 @@ export async function renderRecorded(
       }
     }
     manifests.sort(compareManifests);
-    out.push({ ...rest, manifests, hash: setHash(manifests) });
+    out.push({ ...rest, manifests, hash: setHash(manifests), ...(charts.length > 0 ? { charts } : {}) });
   }
   if (issues.length > 0) throw new SynthValidationError([...issues, ...results.flatMap((r) => r.warnings)]);
   return out;
@@ -111,7 +121,8 @@ function notIgnored(
 }
 
 type Rendered =
-  { ok: true; objects: RenderedObject[] } | { ok: false; field: string; problem: string; fix?: string };
+  | { ok: true; objects: RenderedObject[]; chart?: ChartFacts }
+  | { ok: false; field: string; problem: string; fix?: string };
 
 /** One request rendered, parsed and placed; a helm chart twice, to catch non-determinism. */
 async function renderOne(
@@ -142,9 +153,10 @@ async function renderOne(
   }
   const placed = placeRendered(parsed.objects, placement).objects;
   if (request.engine !== 'helm') return { ok: true, objects: placed };
+  const ok = { ok: true as const, objects: placed, ...(first.chart ? { chart: first.chart } : {}) };
   const second = await render();
   if (!second.ok) return second;
-  if (second.text === first.text) return { ok: true, objects: placed };
+  if (second.text === first.text) return ok;
   const differences = notIgnored(
     renderDifferences(
       placed.map((o) => o.object),
@@ -153,7 +165,7 @@ async function renderOne(
     placed.map((o) => o.object),
     request.ignoreDifferences,
   );
-  if (differences.length === 0) return { ok: true, objects: placed };
+  if (differences.length === 0) return ok;
   const shown = differences
     .slice(0, 5)
     .map((d) => `${d.id} at ${d.pointers.join(', ')}`)

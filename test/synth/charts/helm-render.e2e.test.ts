@@ -67,6 +67,14 @@ describe('HelmChart rendered by the real helm', () => {
     );
     const [result] = await childSynth(dir, { renderTools: tools });
     expect(result!).not.toHaveProperty('renders');
+    expect(result!.charts).toEqual([
+      {
+        path: 'platform/sub',
+        chart: 'charts/subchart',
+        version: '0.1.0',
+        valuesHash: expect.stringMatching(/^sha256:/),
+      },
+    ]);
     const fromChart = result!.manifests.filter((m) => m.source === 'platform/sub');
     writeFileSync(join(dir, 'code-values.json'), JSON.stringify({ subchartb: { enabled: true } }));
     const expected = await helmTemplate(

@@ -98,6 +98,11 @@ export interface AgentOptions {
    * fetch. @default none: only an environment's `verify: true` asks, and then nothing is trusted
    */
   verifyCommits?: string;
+  /**
+   * Trusted keys without requiring them (`--trusted-keys`): a revision is then verified only when
+   * its environment's `verify: true` (or the applied revision's) asks. Ignored with `verifyCommits`.
+   */
+  trustedKeys?: string;
   cacheDir?: string;
   debounceMs?: number;
   log?: Logger;
@@ -128,7 +133,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   // What holds platform code on this machine: a PID namespace needs unprivileged user namespaces.
   log.info(await synthSandboxSummary(), 'synth sandbox');
   const namespace = opts.namespace ?? 'groundwork-system';
-  const verifyRef = opts.verifyCommits ? trustedKeysRefOf(opts.verifyCommits) : undefined;
+  const keysFlag = opts.verifyCommits ?? opts.trustedKeys;
+  const verifyRef = keysFlag ? trustedKeysRefOf(keysFlag) : undefined;
   const client = await KubeClient.load({
     ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
     ...(opts.context ? { context: opts.context } : {}),
@@ -161,7 +167,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     fetch: async () => {
       const trust = verifyRef && {
         keys: await readTrustedKeys(client, namespace, verifyRef),
-        required: true,
+        required: opts.verifyCommits !== undefined,
       };
       const r = await fetchRevision({
         url: opts.repository.url,
@@ -171,7 +177,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         ...(auth ? { auth } : {}),
         ...(trust ? { trust } : {}),
       });
-      return { revision: r.revision, dir: r.dir, signature: r.signature, verifyRequired: !!trust };
+      return { revision: r.revision, dir: r.dir, signature: r.signature, verifyRequired: !!trust?.required };
     },
     verifyRequested: async (dir, overlay) =>
       environmentOf((await loadProjectConfig(dir)).environments ?? [], overlay)?.verify ?? false,

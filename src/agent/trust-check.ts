@@ -44,5 +44,6 @@ export async function trustCheck(opts: {
       ? signature.verdict
       : { verified: false, problem: 'NoTrustedKeys', detail: `${why}, and the agent has no trusted keys` },
   );
-  return { refusal: `${err.toString()}${signature ? ` (${why})` : ''}`, verify };
+  const because = signature ? ` (${why})` : '';
+  return { refusal: `${err.message}${because} (fix: ${err.fix})`, verify };
 }

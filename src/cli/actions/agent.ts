@@ -17,6 +17,7 @@ export interface AgentFlags extends SourceFlags, CommitStatusFlags {
   credentialsSecret?: string;
   decryptionSecret?: string;
   verifyCommits?: string;
+  trustedKeys?: string;
   leaderElect?: boolean;
   leaseDuration: string;
   httpPort: string;
@@ -55,6 +56,7 @@ export async function runAgent(flags: AgentFlags): Promise<void> {
     ...(flags.credentialsSecret ? { credentialsSecret: flags.credentialsSecret } : {}),
     ...(flags.decryptionSecret ? { decryptionSecret: flags.decryptionSecret } : {}),
     ...(flags.verifyCommits ? { verifyCommits: flags.verifyCommits } : {}),
+    ...(flags.trustedKeys ? { trustedKeys: flags.trustedKeys } : {}),
     ...(process.env.GROUNDWORK_WEBHOOK_SECRET
       ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
       : {}),

@@ -48,6 +48,10 @@ export const registerAgent: CommandModule = (program: Command) => {
       '--verify-commits <secret>',
       'apply only commits (or followed tags) signed by a key in this Secret (or configmap/<name>) of --namespace: OpenPGP public keys and SSH allowed signers (README "Trusted commits")',
     )
+    .option(
+      '--trusted-keys <secret>',
+      'the keys of --verify-commits without requiring them: only environments with verify: true in groundwork.yaml are checked',
+    )
     .option('--leader-elect', 'run several replicas: one acts (coordination.k8s.io Lease)')
     .option('--lease-duration <duration>', 'lease duration for leader election', '15s')
     .option('--http-port <port>', 'port of /metrics, /healthz, /readyz and /webhook (0: none)', '8080')

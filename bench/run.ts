@@ -6,6 +6,7 @@ import { benchRealSets } from './real-sets.js';
 import { benchCatalog } from './catalog.js';
 import { benchCli } from './cli.js';
 import { benchSoak } from './soak.js';
+import { benchUi } from './ui.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
 import { parseDuration } from '../src/cli/duration.js';
 
@@ -23,6 +24,7 @@ const snapshots = flag('--snapshots');
 const benches: Record<string, () => Promise<string>> = {
   cli: () => benchCli({ ...(reps ? { reps } : {}), source: args.includes('--source') }),
   synth: () => benchSynth(),
+  ui: () => benchUi(sizes ?? [5000], reps),
   engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),

@@ -127,12 +127,16 @@ function render(
     case '/objects':
       return {
         status: 200,
-        body: objectsPage(s, {
-          kind: param(query, 'kind'),
-          namespace: param(query, 'namespace'),
-          health: param(query, 'health'),
-          text: param(query, 'text'),
-        }),
+        body: objectsPage(
+          s,
+          {
+            kind: param(query, 'kind'),
+            namespace: param(query, 'namespace'),
+            health: param(query, 'health'),
+            text: param(query, 'text'),
+          },
+          Number(param(query, 'page') ?? '1'),
+        ),
       };
     case '/drift':
       return { status: 200, body: driftPage(s) };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { driftPage } from '../../src/ui/pages/drift.js';
 import { historyPage } from '../../src/ui/pages/history.js';
 import { objectPage } from '../../src/ui/pages/object.js';
-import { objectsPage } from '../../src/ui/pages/objects.js';
+import { PAGE_SIZE, objectsPage } from '../../src/ui/pages/objects.js';
 import { openshiftPage } from '../../src/ui/pages/openshift.js';
 import { overviewPage } from '../../src/ui/pages/overview.js';
 import { HOSTILE, hostileDeployment, hostileSnapshot } from './fixtures.js';
@@ -69,5 +69,36 @@ describe('dashboard pages render hostile strings as text', () => {
   it('says there is no drift when the status lists none', () => {
     const clean = { ...s, drift: [] };
     expect(driftPage(clean).markup).toContain('No drift');
+  });
+});
+
+describe('the Objects page pages its rows', () => {
+  const many = {
+    ...hostileSnapshot(),
+    problems: [],
+    objects: Array.from({ length: 1203 }, (_, i) => ({
+      id: `ns_o${i}__ConfigMap`,
+      ref: { group: '', kind: 'ConfigMap', namespace: 'ns', name: `o${i}` },
+      stage: 'resources' as const,
+      health: { status: 'Healthy' as const, reason: 'Exists', message: '' },
+    })),
+  };
+  const rowsOf = (markup: string) => (markup.match(/<td>ConfigMap<\/td>/g) ?? []).length;
+
+  it('shows PAGE_SIZE rows a page, the rest on the next pages, with links kept filtered', () => {
+    // Whitespace collapsed, as the browser shows it.
+    const first = objectsPage(many, { namespace: 'ns' }).markup.replace(/\s+/g, ' ');
+    expect(rowsOf(first)).toBe(PAGE_SIZE);
+    expect(first).toContain('1203 of 1203 objects, 1-500 shown');
+    expect(first).toContain('href="/objects?namespace=ns&amp;page=2"');
+    const last = objectsPage(many, { namespace: 'ns' }, 3).markup.replace(/\s+/g, ' ');
+    expect(rowsOf(last)).toBe(1203 - 2 * PAGE_SIZE);
+    expect(last).toContain('Page 3 of 3');
+    expect(last).not.toContain('>Next<');
+  });
+
+  it('clamps a page out of range or not a number', () => {
+    expect(objectsPage(many, {}, 99).markup.replace(/\s+/g, ' ')).toContain('Page 3 of 3');
+    expect(objectsPage(many, {}, Number.NaN).markup.replace(/\s+/g, ' ')).toContain('Page 1 of 3');
   });
 });

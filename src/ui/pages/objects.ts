@@ -8,10 +8,14 @@ import { badge, layout } from './layout.js';
 /**
  * The Objects page: every managed object in apply order, grouped by stage, with its health verdict
  * and drift, filtered by kind, namespace, health and text (a GET form: the filter is in the URL,
- * works without script and survives a live update). Pure.
+ * works without script and survives a live update), `PAGE_SIZE` rows a page (`page`, from 1; out of
+ * range is clamped). Pure.
  */
-export function objectsPage(s: DashboardSnapshot, filter: ObjectFilter): Html {
-  const rows = filterRows(s.objects, filter);
+export function objectsPage(s: DashboardSnapshot, filter: ObjectFilter, page = 1): Html {
+  const matching = filterRows(s.objects, filter);
+  const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const rows = matching.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const kinds = [...new Set(s.objects.map((o) => o.ref.kind))].sort();
   const namespaces = [...new Set(s.objects.map((o) => o.ref.namespace).filter((n) => n))].sort();
   const body = html` <form class="filter" method="get" action="/objects" role="search">
@@ -21,12 +25,31 @@ export function objectsPage(s: DashboardSnapshot, filter: ObjectFilter): Html {
       <label>Text <input type="search" name="text" value="${filter.text ?? ''}" /></label>
       <button type="submit">Filter</button>
     </form>
-    <p class="count">${rows.length} of ${s.objects.length} objects</p>
+    <p class="count">
+      ${matching.length} of ${s.objects.length}
+      objects${pages > 1 ? `, ${(current - 1) * PAGE_SIZE + 1}-${(current - 1) * PAGE_SIZE + rows.length} shown` : ''}
+    </p>
+    ${pages > 1 ? pager(filter, current, pages) : ''}
     ${STAGES.map((stage) => {
       const inStage = rows.filter((r) => r.stage === stage.name);
       return inStage.length === 0 ? '' : stageTable(stage.name, stage.description, inStage);
     })}`;
   return layout({ title: 'Objects', current: '/objects', snapshot: s, body });
+}
+
+/**
+ * Rows per page: a page stays quick to load and lay out in the browser whatever the inventory's
+ * size (Argo CD's resource views freeze the browser past about a thousand resources; bench ui).
+ */
+export const PAGE_SIZE = 500;
+
+function pager(filter: ObjectFilter, current: number, pages: number): Html {
+  const link = (n: number, label: string) =>
+    html`<a href="${href(['objects'], { ...filter, ...(n > 1 ? { page: String(n) } : {}) })}">${label}</a>`;
+  return html`<nav class="pager" aria-label="Pages of objects">
+    ${current > 1 ? link(current - 1, 'Previous') : ''} Page ${current} of ${pages}
+    ${current < pages ? link(current + 1, 'Next') : ''}
+  </nav>`;
 }
 
 function select(name: string, label: string, options: readonly string[], value: string | undefined): Html {

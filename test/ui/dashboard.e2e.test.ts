@@ -169,7 +169,7 @@ describe('groundwork ui in a browser', () => {
     await shot(
       page,
       'objects',
-      'Objects by stage with their health, filterable by kind, namespace, health and text',
+      'Objects: by stage, with their health, filterable by kind, namespace, health and text',
     );
     expect(await seriousViolations(page)).toEqual([]);
     await page.goto(`http://127.0.0.1:${server.port}/history`);

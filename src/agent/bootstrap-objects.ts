@@ -2,6 +2,7 @@ import type { K8sObject } from '../core/object.js';
 import { agentNetworkPolicy, type AgentEgress, type AgentIngress } from './network-policy.js';
 import type { AgentRbac } from './rbac.js';
 import { rbacObjects } from './rbac-objects.js';
+import type { CommitStatusOptions } from './notifications.js';
 
 /** What `groundwork bootstrap` installs the agent with. */
 export interface BootstrapSpec {
@@ -22,6 +23,10 @@ export interface BootstrapSpec {
   httpBind?: string;
   credentials?: { token?: string; username?: string; password?: string };
   webhookSecret?: string;
+  /** The agent's commit statuses (`--commit-status-*`, README "Notifications"); none without. */
+  commitStatus?: CommitStatusOptions;
+  /** The agent's `--cluster-name`. */
+  clusterName?: string;
   /** What the agent's NetworkPolicy allows; no NetworkPolicy without it. */
   networkPolicy?: { egress: AgentEgress; ingress: AgentIngress };
 }
@@ -128,6 +133,7 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
                   '--leader-elect',
                   '--http-bind',
                   spec.httpBind ?? '0.0.0.0',
+                  ...commitStatusArgs(spec),
                 ],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -186,5 +192,17 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
           }),
         ]
       : []),
+  ];
+}
+
+/** The agent's notification flags for `spec` (none without commit statuses or a cluster name). */
+function commitStatusArgs(spec: BootstrapSpec): string[] {
+  const cs = spec.commitStatus;
+  return [
+    ...(cs ? ['--commit-status-secret', cs.secret] : []),
+    ...(cs?.forge ? ['--commit-status-forge', cs.forge] : []),
+    ...(cs?.apiUrl ? ['--commit-status-api', cs.apiUrl] : []),
+    ...(cs?.dashboardUrl ? ['--dashboard-url', cs.dashboardUrl] : []),
+    ...(spec.clusterName ? ['--cluster-name', spec.clusterName] : []),
   ];
 }

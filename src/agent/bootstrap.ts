@@ -18,6 +18,7 @@ import type { SynthResult } from '../synth/synthesize.js';
 import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
 import { agentEgress, agentIngress, type NetworkPolicyChoices } from './bootstrap-network.js';
 import { agentRbac, managedRefs } from './rbac.js';
+import type { CommitStatusOptions } from './notifications.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
 
 export interface BootstrapOptions {
@@ -35,6 +36,10 @@ export interface BootstrapOptions {
   replicas: number;
   auth?: GitAuth;
   webhookSecret?: string;
+  /** The agent's commit statuses; its token Secret is added to the Secrets the agent may get. */
+  commitStatus?: CommitStatusOptions;
+  /** The agent's `--cluster-name`. */
+  clusterName?: string;
   /** The agent's `--http-bind`. @default '0.0.0.0' */
   httpBind?: string;
   /**
@@ -116,7 +121,10 @@ export async function planBootstrap(
     const alertSecret = environmentOf((await loadProjectConfig(fetched.dir)).environments ?? [], opts.overlay)
       ?.notifications?.secret;
     const rbac = agentRbac({
-      ...(alertSecret ? { notificationSecrets: [alertSecret] } : {}),
+      notificationSecrets: [
+        ...(alertSecret ? [alertSecret] : []),
+        ...(opts.commitStatus ? [opts.commitStatus.secret] : []),
+      ],
       objects: managedRefs(desired, inventory?.objects ?? [], (group, kind) =>
         served.get(`${group}/${kind}`),
       ),
@@ -146,6 +154,8 @@ export async function planBootstrap(
         ...(opts.httpBind ? { httpBind: opts.httpBind } : {}),
         ...(opts.auth ? { credentials: opts.auth } : {}),
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
+        ...(opts.commitStatus ? { commitStatus: opts.commitStatus } : {}),
+        ...(opts.clusterName ? { clusterName: opts.clusterName } : {}),
         ...(opts.networkPolicy === false || !session
           ? {}
           : {

@@ -10,8 +10,10 @@ import { parseDuration } from '../duration.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 import { hasCode } from '../../core/errors.js';
+import { commitStatusOf, type CommitStatusFlags } from '../commit-status-flags.js';
 
-export interface BootstrapFlags extends SourceFlags {
+export interface BootstrapFlags extends SourceFlags, CommitStatusFlags {
+  clusterName?: string;
   overlay: string;
   namespace: string;
   mode: string;
@@ -38,6 +40,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
     throw new Error(`--mode must be detect-only or self-heal`);
   checkRepoUrl(flags.repo);
   const httpBind = httpBindOf(flags.httpBind, {});
+  const commitStatus = commitStatusOf(flags);
   const ref = sourceRefOf(flags);
   const session = await openSession({
     dir: '.',
@@ -63,6 +66,8 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       image: flags.image,
       replicas: Number(flags.replicas),
       httpBind,
+      ...(commitStatus ? { commitStatus } : {}),
+      ...(flags.clusterName ? { clusterName: flags.clusterName } : {}),
       networkPolicy: flags.networkPolicy
         ? {
             extraCidrs: flags.egressCidr ?? [],

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { BootstrapFlags } from '../actions/bootstrap.js';
 import type { CommandModule } from './command-module.js';
+import { commitStatusOptions } from '../commit-status-options.js';
 
 /** `groundwork bootstrap`: installs the agent into a cluster, with RBAC computed from the platform. */
 export const registerBootstrap: CommandModule = (program: Command, setExitCode) => {
-  program
+  const command = program
     .command('bootstrap')
     .description(
       'install the sync agent: namespace, service account, least-privilege RBAC, credentials, status object, Deployment',
@@ -53,8 +54,8 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
     )
     .option('--print', 'print the objects as YAML instead of applying them (Secret values redacted)')
     .option('--kubeconfig <file>', 'kubeconfig file')
-    .option('--context <name>', 'kubeconfig context')
-    .action(async (flags: BootstrapFlags) =>
-      (await import('../actions/bootstrap.js')).runBootstrap(flags, setExitCode),
-    );
+    .option('--context <name>', 'kubeconfig context');
+  commitStatusOptions(command).action(async (flags: BootstrapFlags) =>
+    (await import('../actions/bootstrap.js')).runBootstrap(flags, setExitCode),
+  );
 };

@@ -17,19 +17,33 @@ export function isSealedSecret(obj: K8sObject): boolean {
   );
 }
 
+/** An object that is an encrypted SOPS document itself: a top-level `sops` map with a `mac`. */
+function isIncludedSopsFile(obj: K8sObject): boolean {
+  const meta = obj.sops;
+  return meta !== null && typeof meta === 'object' && 'mac' in meta;
+}
+
 /**
  * The synth result with every `SopsSecret` decrypted: its values in base64 `data`, its ciphertext
  * annotation removed (the `groundwork.io/sops-file` annotation stays). Runs in the calling process
  * (the agent, or the CLI's plan/apply/drift), after synth and before plan; nothing is written or
  * logged. A manifest keeps its `hash` (of the ciphertext), so no digest of a plaintext leaves.
  * Any file that does not decrypt and verify rejects the whole result with its error (naming the
- * file), so nothing of the revision is planned, applied or pruned. Without a `SopsSecret`, returns
+ * file), so nothing of the revision is planned, applied or pruned; so does an encrypted file that
+ * platform code brought in with `Include` (Flux applies those as ciphertext unless told to decrypt,
+ * failing later with "data values must be of type string"). Without a `SopsSecret`, returns
  * `result` itself and never calls `identities`.
  */
 export async function decryptSopsSecrets(
   result: SynthResult,
   identities: IdentitySource,
 ): Promise<SynthResult> {
+  const included = result.manifests.find((m) => isIncludedSopsFile(m.object));
+  if (included)
+    throw sopsFileInvalid(
+      included.source,
+      `${included.id} is a SOPS-encrypted file brought in as it is (Include or ApiObject): it would be applied as ciphertext; bring it in with SopsSecret`,
+    );
   if (!result.manifests.some((m) => isSealedSecret(m.object))) return result;
   let ids: Promise<AgeIdentities> | undefined;
   const manifests: Manifest[] = [];

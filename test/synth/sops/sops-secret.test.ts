@@ -99,6 +99,25 @@ describe('SopsSecret', () => {
     expect(written + r.stdout + r.stderr).not.toContain(PLANTED);
   });
 
+  it('an encrypted file brought in with Include is refused before plan, not applied as ciphertext', async () => {
+    const dir = platformDir(
+      `import { Include, Platform, definePlatform, z } from 'groundwork-gitops';
+export default definePlatform({
+  values: z.object({}),
+  build(scope) {
+    new Include(new Platform(scope, 'platform', { openshiftVersion: '4.16' }), 'pull', { url: 'secrets/pull.sops.yaml' });
+  },
+});
+`,
+      { files: { 'secrets/pull.sops.yaml': manifest } },
+    );
+    const [result] = await synthesizeInChild({ dir, overlay: 'dev' });
+    const err = await decryptSopsSecrets(result!, async () => ids).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'SopsFileInvalid' });
+    expect(String(err)).toContain('bring it in with SopsSecret');
+    expect(String(err)).not.toContain(PLANTED);
+  });
+
   it('a result without SopsSecret is returned as it is, and no identity is asked for', async () => {
     const result = { platform: 'p', overlay: 'dev', manifests: [], hash: 'h', warnings: [] };
     expect(await decryptSopsSecrets(result, () => Promise.reject(new Error('asked')))).toBe(result);

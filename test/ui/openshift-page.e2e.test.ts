@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { K8sObject } from '../../src/core/object.js';
+import { PATHS, deleteOptional, mergePatch, objectPath } from '../../src/simulators/api.js';
+import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
+import { startDashboardServer } from '../../src/ui/dashboard-server.js';
+import { newToken } from '../../src/ui/token-auth.js';
+import { useCluster } from '../harness/cluster.js';
+import { fixtureObjects } from '../harness/fixtures.js';
+
+/**
+ * The OpenShift page in a real browser, live: a MachineConfigPool's machine counts move as its
+ * status does (a pool of this test's own, cluster-scoped, removed after), read through the
+ * dashboard's watches and pushed to the page by Server-Sent Events.
+ */
+const cluster = useCluster({ namespacePrefix: 'gw-ui-ocp' });
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
+});
+let browser: Browser;
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+afterAll(() => browser?.close());
+
+const counts = (machines: number, updated: number) => ({
+  machineCount: machines,
+  updatedMachineCount: updated,
+  readyMachineCount: updated,
+  unavailableMachineCount: machines - updated,
+  degradedMachineCount: 0,
+  observedGeneration: 1,
+  conditions: [
+    { type: 'Updated', status: updated === machines ? 'True' : 'False', reason: '', message: '' },
+    { type: 'Updating', status: updated === machines ? 'False' : 'True', reason: '', message: '' },
+    { type: 'Degraded', status: 'False', reason: '', message: '' },
+  ],
+});
+
+describe('the OpenShift page', () => {
+  it("shows a pool's machine counts and follows them as the pool updates", async () => {
+    const pool = `gwui${randomBytes(3).toString('hex')}`;
+    const worker = fixtureObjects('cluster-state/not-upgrading/mcp.yaml').find(
+      (p) => p.metadata.name === 'worker',
+    ) as K8sObject;
+    const path = objectPath(PATHS.machineConfigPools, pool);
+    await cluster.client.request('POST', PATHS.machineConfigPools, {
+      body: {
+        apiVersion: 'machineconfiguration.openshift.io/v1',
+        kind: 'MachineConfigPool',
+        metadata: { name: pool },
+        spec: { ...(worker.spec as Record<string, unknown>), configuration: undefined, paused: false },
+      },
+    });
+    cleanups.push(() => deleteOptional(cluster.client, path));
+    await mergePatch(cluster.client, `${path}/status`, { status: counts(3, 1) });
+
+    const source = new ClusterDashboardSource(cluster.client, { namespace: cluster.namespace });
+    await source.start();
+    cleanups.push(() => source.stop());
+    const server = await startDashboardServer({ source, token: newToken() });
+    cleanups.push(() => server.close());
+    const context = await browser.newContext();
+    cleanups.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+    const cells = page.locator(`tr[data-pool="${pool}"] td`);
+    const row = async () => (await cells.allTextContents()).slice(2, 5); // machines, updated, ready
+    await expect.poll(row, { timeout: 10_000 }).toEqual(['3', '1', '1']);
+    expect(await cells.nth(1).textContent()).toContain('Progressing');
+    await expect.poll(() => page.locator('#live-state').textContent(), { timeout: 10_000 }).toBe('live');
+
+    await mergePatch(cluster.client, `${path}/status`, { status: counts(3, 2) });
+    await expect.poll(row, { timeout: 10_000 }).toEqual(['3', '2', '2']);
+    await mergePatch(cluster.client, `${path}/status`, { status: counts(3, 3) });
+    await expect.poll(row, { timeout: 10_000 }).toEqual(['3', '3', '3']);
+    await expect.poll(() => cells.nth(1).textContent(), { timeout: 10_000 }).toContain('Healthy');
+  });
+});

@@ -8,9 +8,19 @@ import { GroundworkError } from '../../core/errors.js';
 import { CHART_LOCK_FILE, lockedChart, readChartLock } from './chart-lock.js';
 import { lockedArchive } from './chart-repository.js';
 import { helmTemplateArgs, readHelmFailure } from './helm-args.js';
+import { binaryIdentity, cachedRender, directoryDigest, renderKey } from './render-cache.js';
 import type { HelmRequest } from './render-request.js';
 import { runTool } from './run-tool.js';
 import type { RenderLimits, RenderOutcome } from './render-outcome.js';
+
+/** What a helm render needs: the checkout, the binary, its bounds, and where renders are cached. */
+export interface HelmContext {
+  dir: string;
+  helm: string;
+  limits: RenderLimits;
+  /** Render results by chart digest, values and flags; none when undefined. */
+  cacheDir?: string;
+}
 
 /** The largest values file read from the repository. */
 const VALUES_FILE_MAX = 4 * 1024 * 1024;
@@ -23,14 +33,11 @@ const VALUES_FILE_MAX = 4 * 1024 * 1024;
  * file. The chart's Chart.yaml must hold `request.version` when one is given. Returns helm's output
  * or the problem (naming helm's template file and line), never throws for a problem of the chart.
  */
-export async function renderHelm(
-  request: HelmRequest,
-  ctx: { dir: string; helm: string; limits: RenderLimits },
-): Promise<RenderOutcome> {
+export async function renderHelm(request: HelmRequest, ctx: HelmContext): Promise<RenderOutcome> {
   if (request.repo !== undefined) {
     const archive = await lockedChartArchive(request, ctx.dir);
     if (!archive.ok) return archive;
-    return runHelm(request, archive.path, ctx, request.version);
+    return runHelm(request, archive.path, ctx, { version: request.version, digest: archive.digest });
   }
   let chartDir: string;
   try {
@@ -51,14 +58,19 @@ export async function renderHelm(
       problem: `${request.chart} holds version ${chartYaml.version ?? '(none)'} of ${chartYaml.name ?? 'the chart'}, not ${request.version}`,
       fix: 'vendor the version you name (helm pull --untar), or change version to the one in the repository',
     };
-  return runHelm(request, chartDir, ctx, chartYaml.version);
+  return runHelm(request, chartDir, ctx, {
+    version: chartYaml.version,
+    digest: ctx.cacheDir ? await directoryDigest(chartDir) : undefined,
+  });
 }
 
 /** The archive the lock pins for a chart of a repository, or the problem. */
 async function lockedChartArchive(
   request: HelmRequest,
   dir: string,
-): Promise<{ ok: true; path: string } | { ok: false; problem: string; field: string; fix?: string }> {
+): Promise<
+  { ok: true; path: string; digest: string } | { ok: false; problem: string; field: string; fix?: string }
+> {
   const key = { repo: request.repo!, name: request.chart, version: request.version ?? '' };
   let entry;
   try {
@@ -79,7 +91,7 @@ async function lockedChartArchive(
       fix: 'run groundwork chart lock and commit the lock file: synth renders only locked chart archives',
     };
   try {
-    return { ok: true, path: await lockedArchive(entry) };
+    return { ok: true, path: await lockedArchive(entry), digest: entry.digest };
   } catch (err) {
     return {
       ok: false,
@@ -94,9 +106,10 @@ async function lockedChartArchive(
 async function runHelm(
   request: HelmRequest,
   chartDir: string,
-  ctx: { dir: string; helm: string; limits: RenderLimits },
-  version: string | undefined,
+  ctx: HelmContext,
+  chartOf: { version: string | undefined; digest: string | undefined },
 ): Promise<RenderOutcome> {
+  const version = chartOf.version;
   const work = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-values-')));
   try {
     const valuesFiles: string[] = [];
@@ -126,6 +139,23 @@ async function runHelm(
       valuesFiles.push(join(work, 'values-code.json'));
       await writeFile(valuesFiles.at(-1)!, JSON.stringify(request.values));
     }
+    const valuesHash = `sha256:${hash.digest('hex')}`;
+    const chart = { ...(version !== undefined ? { version } : {}), valuesHash };
+    // Cached by what the output depends on: the chart's bytes, the values, the request's flags
+    // (kube version, API versions, namespace, release name) and the helm binary.
+    const cacheKey =
+      ctx.cacheDir && chartOf.digest
+        ? renderKey({
+            chart: chartOf.digest,
+            valuesHash,
+            request: { ...request, path: '' },
+            helm: await binaryIdentity(ctx.helm),
+          })
+        : undefined;
+    if (ctx.cacheDir && cacheKey) {
+      const text = await cachedRender(ctx.cacheDir, cacheKey);
+      if (text !== undefined) return { ok: true, text, chart, cacheKey, cached: true };
+    }
     const outcome = await runTool({
       binary: ctx.helm,
       args: helmTemplateArgs(request, { chartDir, valuesFiles }),
@@ -133,11 +163,7 @@ async function runHelm(
       timeoutMs: ctx.limits.timeoutMs,
       outputCapBytes: ctx.limits.outputCapBytes,
     });
-    const chart = {
-      ...(version !== undefined ? { version } : {}),
-      valuesHash: `sha256:${hash.digest('hex')}`,
-    };
-    if (outcome.ok) return { ok: true, text: outcome.stdout, chart };
+    if (outcome.ok) return { ok: true, text: outcome.stdout, chart, ...(cacheKey ? { cacheKey } : {}) };
     if (outcome.reason !== 'exit')
       return {
         ok: false,

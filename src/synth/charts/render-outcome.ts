@@ -6,7 +6,14 @@ export interface RenderLimits {
 
 /** A render's output, or its problem as a validation issue of the recording construct would say it. */
 export type RenderOutcome =
-  | { ok: true; text: string; chart?: ChartFacts }
+  | {
+      ok: true;
+      text: string;
+      chart?: ChartFacts;
+      /** The render cache's key of this output, when it may be cached; `cached` when it came from there. */
+      cacheKey?: string;
+      cached?: boolean;
+    }
   | { ok: false; problem: string; field: string; fix?: string };
 
 /** What a helm render knows of its chart: the version, and a hash of the values given. */

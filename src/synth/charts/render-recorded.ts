@@ -1,9 +1,12 @@
 import { compareManifests, setHash, toManifest, type Manifest } from '../manifest.js';
 import type { SynthResult } from '../synthesize.js';
 import { SynthValidationError, type ValidationIssue } from '../validation.js';
+import { join } from 'node:path';
+import { cacheRoot } from '../../core/cache-root.js';
 import { idOf } from '../../core/object-id.js';
 import type { K8sObject } from '../../core/object.js';
 import { renderDifferences, type RenderDifference } from './render-differences.js';
+import { storeRender } from './render-cache.js';
 import { renderHelm } from './render-helm.js';
 import { renderKustomize } from './render-kustomize.js';
 import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.js';
@@ -29,6 +32,11 @@ export interface RenderRecordedOptions {
   tools: RenderTools;
   /** @default 60 s and 64 MiB per render */
   limits?: Partial<RenderLimits>;
+  /**
+   * Where helm renders are kept by (chart digest, values, flags, helm binary); a hit is not
+   * rendered again. `false`: no cache. @default `<cache root>/renders`, unless GROUNDWORK_SYNTH_CACHE=0
+   */
+  cacheDir?: string | false;
 }
 
 /**
@@ -130,9 +138,18 @@ async function renderOne(
   opts: RenderRecordedOptions,
   limits: RenderLimits,
 ): Promise<Rendered> {
+  const cacheDir =
+    opts.cacheDir === false || (opts.cacheDir === undefined && process.env.GROUNDWORK_SYNTH_CACHE === '0')
+      ? undefined
+      : (opts.cacheDir ?? join(cacheRoot(), 'renders'));
   const render = async (): Promise<RenderOutcome> =>
     request.engine === 'helm'
-      ? renderHelm(request, { dir: opts.dir, helm: await opts.tools.helm(), limits })
+      ? renderHelm(request, {
+          dir: opts.dir,
+          helm: await opts.tools.helm(),
+          limits,
+          ...(cacheDir ? { cacheDir } : {}),
+        })
       : renderKustomize(request, { dir: opts.dir, kustomize: await opts.tools.kustomize(), limits });
   const placement = {
     ...(request.engine === 'helm' && request.namespace ? { namespace: request.namespace } : {}),
@@ -154,9 +171,15 @@ async function renderOne(
   const placed = placeRendered(parsed.objects, placement).objects;
   if (request.engine !== 'helm') return { ok: true, objects: placed };
   const ok = { ok: true as const, objects: placed, ...(first.chart ? { chart: first.chart } : {}) };
+  // A cached render passed this check when it was stored.
+  if (first.cached) return ok;
+  const store = async () => {
+    if (cacheDir && first.cacheKey) await storeRender(cacheDir, first.cacheKey, first.text);
+    return ok;
+  };
   const second = await render();
   if (!second.ok) return second;
-  if (second.text === first.text) return ok;
+  if (second.text === first.text) return store();
   const differences = notIgnored(
     renderDifferences(
       placed.map((o) => o.object),
@@ -165,7 +188,7 @@ async function renderOne(
     placed.map((o) => o.object),
     request.ignoreDifferences,
   );
-  if (differences.length === 0) return ok;
+  if (differences.length === 0) return store();
   const shown = differences
     .slice(0, 5)
     .map((d) => `${d.id} at ${d.pointers.join(', ')}`)

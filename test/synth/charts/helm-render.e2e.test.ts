@@ -1,7 +1,7 @@
 // Charts rendered by the real helm through synth (HelmChart, cdk8s's Helm), compared with what
 // `helm template` gives for the same chart, and the sandbox around them.
 import { execFile } from 'node:child_process';
-import { cpSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -179,6 +179,36 @@ describe('HelmChart rendered by the real helm', () => {
       `new HelmChart(platform, 'blog', { ${chart}, values: { mariadb: { rootUser: { password: 'r' }, db: { password: 'p' } } } });`,
     );
     await expect(childSynth(fixed, { renderTools: tools })).resolves.toHaveLength(1);
+  });
+
+  it('an unchanged chart is rendered once (twice, for the determinism check) and then taken from the render cache; other values render again', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'gw-render-cache-'));
+    const calls = join(work, 'calls');
+    const wrapper = join(work, 'helm');
+    writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> ${calls}\nexec ${helm} "$@"\n`, { mode: 0o755 });
+    const counted = { ...tools, helm: async () => wrapper };
+    const count = () => readFileSync(calls, 'utf8').trim().split('\n').length;
+    const saved = process.env.GROUNDWORK_CACHE_DIR;
+    process.env.GROUNDWORK_CACHE_DIR = join(work, 'cache');
+    try {
+      const dir = chartPlatform(
+        `new HelmChart(platform, 'sub', { chart: 'charts/subchart', namespace: 'demo' });`,
+      );
+      const [first] = await childSynth(dir, { renderTools: counted });
+      expect(count()).toBe(2);
+      const [second] = await childSynth(dir, { renderTools: counted });
+      expect(count()).toBe(2);
+      expect(second!.hash).toBe(first!.hash);
+      writeFileSync(
+        join(dir, 'charts/subchart/values.yaml'),
+        `${readFileSync(join(dir, 'charts/subchart/values.yaml'), 'utf8')}\n# edited\n`,
+      );
+      await childSynth(dir, { renderTools: counted });
+      expect(count()).toBe(4);
+    } finally {
+      if (saved === undefined) delete process.env.GROUNDWORK_CACHE_DIR;
+      else process.env.GROUNDWORK_CACHE_DIR = saved;
+    }
   });
 
   it('a chart version other than the one asked for fails synth', async () => {

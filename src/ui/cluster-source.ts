@@ -27,6 +27,8 @@ export interface ClusterSourceOptions {
   sync?: string;
   /** Namespace of the inventory ConfigMaps. @default INVENTORY_NAMESPACE */
   inventoryNamespace?: string;
+  /** The ClusterVersion the OpenShift page shows. @default 'version' (the only one a cluster has) */
+  clusterVersion?: string;
   /** How often the caches' change counters are compared (in memory: no request). @default 250 */
   checkMs?: number;
   onError?: (err: unknown) => void;
@@ -275,7 +277,7 @@ export class ClusterDashboardSource {
       const objs = this.caches.get(part)?.objects();
       if (objs === undefined) continue;
       if (part === 'clusterVersion') {
-        const cv = objs.find((o) => o.metadata.name === 'version');
+        const cv = objs.find((o) => o.metadata.name === (this.opts.clusterVersion ?? 'version'));
         if (cv) openshift.clusterVersion = cv;
       } else openshift[part] = objs;
     }

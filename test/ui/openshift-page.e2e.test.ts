@@ -3,11 +3,14 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
 import { PATHS, deleteOptional, mergePatch, objectPath } from '../../src/simulators/api.js';
+import { createClusterOperators, installClusterVersion } from '../../src/simulators/cvo-install.js';
+import { CvoSimulator } from '../../src/simulators/cvo.js';
 import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
 import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import { newToken } from '../../src/ui/token-auth.js';
 import { useCluster } from '../harness/cluster.js';
 import { fixtureObjects } from '../harness/fixtures.js';
+import { fixtureUpdateService } from '../simulators/helpers.js';
 
 /**
  * The OpenShift page in a real browser, live: a MachineConfigPool's machine counts move as its
@@ -78,5 +81,57 @@ describe('the OpenShift page', () => {
     await mergePatch(cluster.client, `${path}/status`, { status: counts(3, 3) });
     await expect.poll(row, { timeout: 10_000 }).toEqual(['3', '3', '3']);
     await expect.poll(() => cells.nth(1).textContent(), { timeout: 10_000 }).toContain('Healthy');
+  });
+});
+
+describe('the OpenShift page and a version step', () => {
+  let cvName = '';
+  afterEach(async () => {
+    // Owned ClusterOperators go with it (garbage collector).
+    if (cvName) await deleteOptional(cluster.client, objectPath(PATHS.clusterVersions, cvName));
+  });
+
+  it('shows a step running, then done, as the CVO simulator walks it', async () => {
+    cvName = `version-${randomBytes(3).toString('hex')}`;
+    const updateService = fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
+    const cv = await installClusterVersion(cluster.client, {
+      name: cvName,
+      version: '4.8.14',
+      channel: 'stable-4.9',
+      updateService,
+    });
+    const templates = fixtureObjects('cluster-state/not-upgrading/co.yaml').filter((co) =>
+      ['etcd', 'kube-apiserver'].includes(co.metadata.name),
+    );
+    await createClusterOperators(cluster.client, { clusterVersion: cv, version: '4.8.14', templates });
+    const cvo = new CvoSimulator(cluster.client, { name: cvName, updateService, updateTicks: 3 });
+    await cvo.tick();
+
+    const source = new ClusterDashboardSource(cluster.client, {
+      namespace: cluster.namespace,
+      clusterVersion: cvName,
+    });
+    await source.start();
+    cleanups.push(() => source.stop());
+    const server = await startDashboardServer({ source, token: newToken() });
+    cleanups.push(() => server.close());
+    const context = await browser.newContext();
+    cleanups.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+    const step = page.locator('ol.path li[data-version="4.9.28"]');
+    const main = page.locator('main');
+    await expect.poll(() => main.textContent(), { timeout: 10_000 }).toContain('4.9.28 (recommended)');
+
+    await cluster.client.request('PATCH', objectPath(PATHS.clusterVersions, cvName), {
+      body: { spec: { desiredUpdate: { version: '4.9.28' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    await cvo.tick();
+    await expect.poll(() => step.getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
+    for (let i = 0; i < 6; i++) await cvo.tick();
+    await expect.poll(() => step.getAttribute('data-state'), { timeout: 10_000 }).toBe('done');
+    expect(await page.locator('ol.path li[data-version="4.8.14"]').getAttribute('data-state')).toBe('done');
   });
 });

@@ -69,7 +69,20 @@ function updateSection(o: OpenShiftView): Html {
     ])}
     <h3>Path</h3>
     <ol class="path">
-      ${[...history].reverse().map((h) => html`<li><strong>${h.version}</strong> ${h.state === 'Completed' ? 'done' : 'running'}${h.completionTime ? html` <time datetime="${h.completionTime}">${h.completionTime}</time>` : ''}</li>`)}
+      ${[...history].reverse().map((h, i, all) => {
+        // The newest Partial entry is the update under way; an older one was left for another.
+        const state = h.state === 'Completed' ? 'done' : i === all.length - 1 ? 'running' : 'not completed';
+        return html`<li data-version="${h.version}" data-state="${state}">
+          <strong>${h.version}</strong>
+          ${state}${h.completionTime ? html` <time datetime="${h.completionTime}">${h.completionTime}</time>` : ''}
+        </li>`;
+      })}${
+        update.updating && !history.some((h) => h.version === update.target)
+          ? html`<li data-version="${update.target}" data-state="waiting">
+              <strong>${update.target}</strong> waiting
+            </li>`
+          : ''
+      }
     </ol>
     <h3>Updates offered</h3>
     <ul>

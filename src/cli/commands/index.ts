@@ -23,6 +23,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['sync'], load: async () => (await import('./sync.js')).registerSync },
   { commands: ['ui'], load: async () => (await import('./ui.js')).registerUi },
   { commands: ['tools'], load: async () => (await import('./tools.js')).registerTools },
+  { commands: ['secret'], load: async () => (await import('./secret.js')).registerSecret },
   { commands: ['version'], load: async () => (await import('./version.js')).registerVersion },
 ];
 

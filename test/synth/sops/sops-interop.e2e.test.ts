@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAgeIdentities, type AgeIdentities } from '../../../src/synth/sops/age-identities.js';
 import { decryptSops } from '../../../src/synth/sops/decrypt-sops.js';
 import { encryptSops } from '../../../src/synth/sops/encrypt-sops.js';
+import { groundwork } from '../../harness/cli.js';
 import { toolPath } from '../../harness/tools.js';
 
 // Interop with the real sops v3.13.3 (built by the e2e global setup): files it writes decrypt
@@ -157,5 +158,29 @@ describe('Groundwork → sops v3.13.3', () => {
       const out = await sopsRun(['--decrypt', name]);
       expect(parse(out)).toEqual(tree);
     }
+  });
+
+  it('sops decrypts what groundwork secret encrypt writes (stdout and --in-place); a bad recipient exits 2', async () => {
+    writeFileSync(join(dir, 'cli.yaml'), YAML_PLAIN);
+    const out = await groundwork(['secret', 'encrypt', join(dir, 'cli.yaml'), '--age', ids.recipients[0]!]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).not.toContain(PLANTED);
+    writeFileSync(join(dir, 'cli.sops.yaml'), out.stdout);
+    expect(parse(await sopsRun(['--decrypt', 'cli.sops.yaml']))).toEqual(parse(YAML_PLAIN));
+    const inPlace = await groundwork([
+      'secret',
+      'encrypt',
+      join(dir, 'cli.yaml'),
+      '--age',
+      ids.recipients[0]!,
+      '--in-place',
+    ]);
+    expect(inPlace.code).toBe(0);
+    expect(readFileSync(join(dir, 'cli.yaml'), 'utf8')).not.toContain(PLANTED);
+    expect(parse(await sopsRun(['--decrypt', 'cli.yaml']))).toEqual(parse(YAML_PLAIN));
+    const again = await groundwork(['secret', 'encrypt', join(dir, 'cli.yaml'), '--age', ids.recipients[0]!]);
+    expect([again.code, again.stderr]).toEqual([2, expect.stringContaining('already encrypted')]);
+    const bad = await groundwork(['secret', 'encrypt', join(dir, 'cli.yaml'), '--age', 'not-a-key']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('not an age recipient: not-a-key')]);
   });
 });

@@ -14,6 +14,8 @@ export interface PromoteFlags extends FleetFlags {
   dryRun?: boolean;
   force?: boolean;
   reason?: string;
+  /** Files of trusted public keys (OpenPGP keyrings, allowed signers) for targets with `verify: true`. */
+  trustedKeys?: string[];
 }
 
 /** `fleet.yaml` next to groundwork.yaml is the default fleet file. */

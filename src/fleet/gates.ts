@@ -31,6 +31,7 @@ export const GATES = [
   'Soaked',
   'FastForward',
   'Window',
+  'Verified',
 ] as const;
 export type GateName = (typeof GATES)[number];
 

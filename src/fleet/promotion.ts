@@ -1,6 +1,8 @@
 import { GroundworkError } from '../core/errors.js';
 import { windowState } from '../core/window.js';
 import type { Environment } from '../synth/environments.js';
+import type { TrustedKeys } from '../source/trust/trusted-keys.js';
+import type { SignatureVerdict } from '../source/trust/verify-signature.js';
 import { checkSource, GATES, type ClusterObservation, type GateFailure, type GateName } from './gates.js';
 
 /** The git side of a promotion (`src/source/promote.ts` PromotionRepo). */
@@ -14,6 +16,8 @@ export interface PromotionGit {
   ): Promise<{ head: string | undefined; fastForward: boolean; ahead: number }>;
   push(branch: string, commit: string, tag?: { name: string; message: string }): Promise<void>;
   dispose(): Promise<void>;
+  /** The signature check of a fetched commit against `keys` (undefined: none trusted). */
+  verify?(commit: string, keys: TrustedKeys | undefined): Promise<SignatureVerdict>;
 }
 
 /** A change the target environment would get that only a promotion window lets through. */
@@ -51,6 +55,8 @@ interface PromotionRequest {
   readonly dryRun: boolean;
   /** Promote past failed gates (never past a non-fast-forward), recording the reason. */
   readonly force?: { readonly reason: string };
+  /** Keys a commit must be signed with to enter an environment with `verify: true` (`--trusted-keys`). */
+  readonly trustedKeys?: TrustedKeys;
 }
 
 interface GateResult {
@@ -175,10 +181,11 @@ export async function promote(req: PromotionRequest, deps: PromotionDeps): Promi
           message: `${commit.slice(0, 12)} changes ${risky.map((r) => `${r.subject} (${r.code})`).join(', ')}; ${target.name} takes such changes only in its promotion windows: ${windows.reason}`,
         });
     }
-    const gates = gateResults(failures);
+    if (target.verify) failures.push(...(await verifiedGate(git, commit, target.name, req.trustedKeys)));
+    const gates = gateResults(failures, target.verify === true);
     const failed = gates.filter((g) => !g.passed).map((g) => g.gate);
     const result = { ...base, ...(targetHead ? { previous: targetHead } : {}), ahead: state.ahead, gates };
-    if (failed.includes('FastForward') || (failed.length > 0 && !req.force))
+    if (failed.some((g) => UNFORCEABLE.includes(g)) || (failed.length > 0 && !req.force))
       return { ...result, outcome: 'refused' };
     const forced =
       failed.length > 0 && req.force ? { forced: { reason: req.force.reason, gates: failed } } : {};
@@ -193,8 +200,36 @@ export async function promote(req: PromotionRequest, deps: PromotionDeps): Promi
   }
 }
 
-function gateResults(failures: readonly GateFailure[]): GateResult[] {
-  return GATES.map((gate) => {
+/** Gates `--force` never passes: a push that drops commits, and an unverified commit where verification is required. */
+const UNFORCEABLE: readonly GateName[] = ['FastForward', 'Verified'];
+
+/**
+ * The `Verified` gate of a target with `verify: true`: the commit must carry a signature by one of
+ * `keys` (the check the target's agents make; README "Trusted commits").
+ */
+async function verifiedGate(
+  git: PromotionGit,
+  commit: string,
+  target: string,
+  keys: TrustedKeys | undefined,
+): Promise<GateFailure[]> {
+  const verdict: SignatureVerdict = git.verify
+    ? await git.verify(commit, keys)
+    : { verified: false, problem: 'NoTrustedKeys', detail: 'no signature check available' };
+  if (verdict.verified) return [];
+  const who = [verdict.keyId && `key ${verdict.keyId}`, verdict.signer && `signer ${verdict.signer}`]
+    .filter(Boolean)
+    .join(', ');
+  return [
+    {
+      gate: 'Verified',
+      message: `${commit.slice(0, 12)} ${verdict.problem}: ${verdict.detail}${who ? ` (${who})` : ''}; ${target} takes only commits signed by a trusted key (verify: true)${keys ? '' : ': pass --trusted-keys <file>'}`,
+    },
+  ];
+}
+
+function gateResults(failures: readonly GateFailure[], verify = false): GateResult[] {
+  return GATES.filter((g) => g !== 'Verified' || verify).map((gate) => {
     const mine = failures.filter((f) => f.gate === gate);
     return { gate, passed: mine.length === 0, failures: mine };
   });
@@ -243,7 +278,7 @@ export function promotionText(r: PromotionResult): string {
     promoted: `promoted: ${r.ref} -> ${r.commit?.slice(0, 12)}, recorded in tag ${r.tag}`,
     'would-promote': `dry run: would move ${r.ref} to ${r.commit?.slice(0, 12)} and tag ${r.tag}`,
     'up-to-date': `${r.ref} already holds ${r.commit?.slice(0, 12)}: nothing to promote`,
-    refused: `refused: ${failed} gate${failed === 1 ? '' : 's'} failed${r.gates.some((g) => g.gate === 'FastForward' && !g.passed) ? '' : ' (--force --reason "..." promotes anyway and records why)'}`,
+    refused: `refused: ${failed} gate${failed === 1 ? '' : 's'} failed${r.gates.some((g) => UNFORCEABLE.includes(g.gate) && !g.passed) ? '' : ' (--force --reason "..." promotes anyway and records why)'}`,
   }[r.outcome];
   lines.push(
     r.forced ? `${outcome} (forced past ${r.forced.gates.join(', ')}: ${r.forced.reason})` : outcome,

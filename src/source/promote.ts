@@ -8,6 +8,9 @@ import nodeHttp from 'isomorphic-git/http/node';
 import { GroundworkError } from '../core/errors.js';
 import { authorizationHeader, redact, type GitAuth } from './credentials.js';
 import { fetchError, scrubUrl } from './fetch-error.js';
+import type { TrustedKeys } from './trust/trusted-keys.js';
+import { verifyFetched } from './trust/verify-fetched.js';
+import type { SignatureVerdict } from './trust/verify-signature.js';
 
 /** How a branch of the remote stands against a commit that is to be promoted onto it. */
 interface BranchState {
@@ -157,6 +160,11 @@ export class PromotionRepo {
   /** A git or HTTP failure as a Groundwork error, scrubbed of credentials. */
   private failed(err: unknown, remoteRef: string): GroundworkError {
     return fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+  }
+
+  /** The signature check of a fetched commit (see `verifyFetched`), at the current time. */
+  async verify(commit: string, keys: TrustedKeys | undefined): Promise<SignatureVerdict> {
+    return (await verifyFetched({ repoDir: this.dir, oid: commit, keys, now: new Date() })).verdict;
   }
 
   async dispose(): Promise<void> {

@@ -9,6 +9,7 @@ import { commitOf, fleetRows, fleetText, type ClusterObservation } from '../../f
 import { promote, promotionText, type RiskyChange } from '../../fleet/promotion.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
 import { commitsBehind, PromotionRepo } from '../../source/promote.js';
+import { trustedKeysFromFiles } from '../../source/trust/trusted-keys-files.js';
 import { loadProjectConfig } from '../../synth/config.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
@@ -77,6 +78,7 @@ export async function runPromote(
       ...(flags.repo ? { repoUrl: flags.repo } : {}),
       dryRun: flags.dryRun === true,
       ...(flags.force ? { force: { reason: flags.reason!.trim() } } : {}),
+      ...(flags.trustedKeys?.length ? { trustedKeys: await trustedKeysFromFiles(flags.trustedKeys) } : {}),
     },
     {
       observe: async () => {

@@ -27,6 +27,10 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     .option('--dry-run', 'check every gate and show what would be pushed; push nothing')
     .option('--force', 'promote past failed gates (never past a non-fast-forward); needs --reason')
     .option('--reason <text>', 'why the gates are forced: recorded in the promotion tag')
+    .option(
+      '--trusted-keys <file...>',
+      'public keys (armored OpenPGP, or SSH allowed signers) the commit must be signed with when the target has verify: true',
+    )
     .action(async (environment: string, flags: PromoteFlags) =>
       (await import('../actions/fleet.js')).runPromote(environment, flags, setExitCode),
     );

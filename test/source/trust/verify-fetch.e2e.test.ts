@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroundworkError } from '../../../src/core/errors.js';
 import { fetchRevision, type SourceRef } from '../../../src/source/fetch-revision.js';
+import { PromotionRepo } from '../../../src/source/promote.js';
 import { parseTrustedKeys, type TrustedKeys } from '../../../src/source/trust/trusted-keys.js';
 import { createGitRepo, runGit, type GitRepo } from '../../harness/git-repo.js';
 import { startGitServer, type GitServer } from '../../harness/git-server.js';
@@ -211,5 +212,24 @@ describe('fetchRevision with required verification', () => {
     });
     expect(r.signature?.verdict).toMatchObject({ verified: false, problem: 'Unsigned' });
     expect(existsSync(r.dir)).toBe(true);
+  });
+
+  it('promote’s PromotionRepo checks a fetched commit the same way (signed: verified; unsigned: Unsigned)', async () => {
+    repo.writeFiles({ 'groundwork.yaml': 'name: demo\nx: promote\n' });
+    const signed = signedCommit(repo, 'to promote', alice);
+    repo.writeFiles({ 'groundwork.yaml': 'name: demo\nx: promote-2\n' });
+    const plain = repo.commit('not signed');
+    await repo.push({ force: true });
+    const promotion = await PromotionRepo.open({ url: server.url(repo.path) });
+    try {
+      expect(await promotion.fetchBranch('main')).toBe(plain);
+      expect(await promotion.verify(signed, keys)).toMatchObject({
+        verified: true,
+        signer: 'alice <alice@example.com>',
+      });
+      expect(await promotion.verify(plain, keys)).toMatchObject({ verified: false, problem: 'Unsigned' });
+    } finally {
+      await promotion.dispose();
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { compareManifests, setHash, toManifest, type Manifest } from '../manifest.js';
 import type { SynthResult } from '../synthesize.js';
 import { SynthValidationError, type ValidationIssue } from '../validation.js';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { confinedRealPath } from '../../core/confined-file.js';
 import { cacheRoot } from '../../core/cache-root.js';
 import { idOf } from '../../core/object-id.js';
 import type { K8sObject } from '../../core/object.js';
@@ -73,6 +75,7 @@ export async function renderRecorded(
       });
     const manifests: Manifest[] = [...result.manifests];
     const charts: RenderedChart[] = [];
+    const warnings: ValidationIssue[] = [...result.warnings];
     const owners = new Map(manifests.map((m) => [m.id, m.source] as const));
     for (const request of renders) {
       const rendered = await renderOne(request, opts, limits);
@@ -80,6 +83,15 @@ export async function renderRecorded(
         issue(request, rendered.field, rendered.problem, rendered.fix);
         continue;
       }
+      for (const w of rendered.warnings ?? [])
+        warnings.push({
+          path: request.path,
+          field: w.field,
+          message: w.message,
+          fix: w.fix,
+          severity: 'warning',
+          overlay: result.overlay,
+        });
       if (request.engine === 'helm' && rendered.chart)
         charts.push({
           path: request.path,
@@ -105,7 +117,13 @@ export async function renderRecorded(
       }
     }
     manifests.sort(compareManifests);
-    out.push({ ...rest, manifests, hash: setHash(manifests), ...(charts.length > 0 ? { charts } : {}) });
+    out.push({
+      ...rest,
+      manifests,
+      hash: setHash(manifests),
+      warnings,
+      ...(charts.length > 0 ? { charts } : {}),
+    });
   }
   if (issues.length > 0) throw new SynthValidationError([...issues, ...results.flatMap((r) => r.warnings)]);
   return out;
@@ -128,8 +146,15 @@ function notIgnored(
     .filter((d) => d.pointers.length > 0);
 }
 
+/** A warning about a render, for the recording construct. */
+interface RenderWarning {
+  field: string;
+  message: string;
+  fix: string;
+}
+
 type Rendered =
-  | { ok: true; objects: RenderedObject[]; chart?: ChartFacts }
+  | { ok: true; objects: RenderedObject[]; chart?: ChartFacts; warnings?: RenderWarning[] }
   | { ok: false; field: string; problem: string; fix?: string };
 
 /** One request rendered, parsed and placed; a helm chart twice, to catch non-determinism. */
@@ -170,7 +195,17 @@ async function renderOne(
   }
   const placed = placeRendered(parsed.objects, placement).objects;
   if (request.engine !== 'helm') return { ok: true, objects: placed };
-  const ok = { ok: true as const, objects: placed, ...(first.chart ? { chart: first.chart } : {}) };
+  const lookups = request.repo === undefined ? await templatesCalling(opts.dir, request.chart, 'lookup') : [];
+  const ok = {
+    ok: true as const,
+    objects: placed,
+    ...(first.chart ? { chart: first.chart } : {}),
+    warnings: lookups.map((template) => ({
+      field: template,
+      message: `calls lookup, which returns nothing at synth (as in helm template, Argo CD and Flux): what it would read from the cluster is empty`,
+      fix: 'set the value it looks up in values; a chart that generates a secret when lookup finds none renders differently each time and fails synth',
+    })),
+  };
   // A cached render passed this check when it was stored.
   if (first.cached) return ok;
   const store = async () => {
@@ -199,4 +234,32 @@ async function renderOne(
     problem: `renders differently each time (randAlphaNum, genCA, now, uuidv4...): ${shown}${differences.length > 5 ? ` (+${differences.length - 5} more)` : ''}; applied as is, every cycle would change them`,
     fix: "set the value in values (a password from a Secret you create, an existing certificate), or ignore the field with the chart's ignoreDifferences: [{ kind, name, pointers }]",
   };
+}
+
+/**
+ * The template files (relative to the chart, subcharts included) of a chart directory in the
+ * checkout whose text calls `fn` (`{{ ... fn ...`), at most 5; none for a directory it cannot read.
+ */
+async function templatesCalling(dir: string, chart: string, fn: string): Promise<string[]> {
+  const root = await confinedRealPath({ root: dir, path: chart }).catch(() => undefined);
+  if (!root) return [];
+  const found: string[] = [];
+  const calls = new RegExp(`\\{\\{[^}]*\\b${fn}\\b`);
+  const walk = async (at: string, depth: number): Promise<void> => {
+    if (depth > 8 || found.length >= 5) return;
+    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) await walk(path, depth + 1);
+      else if (
+        entry.isFile() &&
+        /\.(ya?ml|tpl|txt)$/.test(entry.name) &&
+        path.includes(`${sep}templates${sep}`)
+      ) {
+        const text = await readFile(path, 'utf8').catch(() => '');
+        if (calls.test(text) && found.length < 5) found.push(relative(root, path));
+      }
+    }
+  };
+  await walk(root, 0);
+  return found.sort();
 }

@@ -222,7 +222,7 @@ describe('HelmChart rendered by the real helm', () => {
 });
 
 describe('the sandbox around charts (hostile repositories)', () => {
-  it('lookup finds nothing: helm renders without a cluster', async () => {
+  it('lookup finds nothing (helm renders without a cluster), and synth warns about the template that calls it', async () => {
     const dir = chartPlatform(`new HelmChart(platform, 'peek', { chart: 'charts/peek', namespace: 'x' });`, {
       files: {
         'charts/peek/Chart.yaml': 'apiVersion: v2\nname: peek\nversion: 0.1.0\n',
@@ -233,6 +233,15 @@ describe('the sandbox around charts (hostile repositories)', () => {
     const [result] = await childSynth(dir, { renderTools: tools });
     const cm = result!.manifests.find((m) => m.object.metadata.name === 'peek')!;
     expect(cm.object.data).toEqual({ secrets: '{}', namespaces: '{}' });
+    // ... and synth says so, where Argo CD and Flux render the empty result silently.
+    expect(result!.warnings).toEqual([
+      expect.objectContaining({
+        path: 'platform/peek',
+        field: 'templates/cm.yaml',
+        severity: 'warning',
+        message: expect.stringContaining('calls lookup'),
+      }),
+    ]);
   });
 
   it('a values file linked out of the checkout is refused and never read', async () => {

@@ -165,7 +165,9 @@ export class ClusterDashboardSource {
   }
 
   private key(): string {
-    const parts = [...this.caches].map(([k, c]) => `${k}@${c.version}`);
+    // Events are left out: in a busy cluster they change several times a second, anywhere, and would
+    // make every open page refetch itself; the object page reads them fresh when it is rendered.
+    const parts = [...this.caches].filter(([k]) => k !== 'events').map(([k, c]) => `${k}@${c.version}`);
     return `${parts.join(',')}|${this.objects.fingerprint() ?? 'unhealthy'}`;
   }
 

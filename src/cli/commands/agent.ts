@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { AgentFlags } from '../actions/agent.js';
+import { commitStatusOptions } from '../commit-status-options.js';
 import type { CommandModule } from './command-module.js';
 
 /** `groundwork agent`: the in-cluster sync agent (also runnable from a workstation with a kubeconfig). */
 export const registerAgent: CommandModule = (program: Command) => {
-  program
-    .command('agent')
+  commitStatusOptions(program.command('agent'))
     .description(
       'run the sync agent: fetch → synth → plan → apply → health → report, continuously, with drift watches',
     )
@@ -71,20 +71,6 @@ export const registerAgent: CommandModule = (program: Command) => {
       "registry of the platform's locked dependencies (package-lock.json), installed with npm ci --ignore-scripts (default: $GROUNDWORK_NPM_REGISTRY, else https://registry.npmjs.org/)",
     )
     .option('--npm-timeout <duration>', 'stop an install of the platform dependencies that runs longer', '5m')
-    .option(
-      '--commit-status-secret <name>',
-      'set commit statuses on the forge: Secret in --namespace whose key token may write them (README "Notifications")',
-    )
-    .option(
-      '--commit-status-forge <forge>',
-      'github, gitlab or gitea (Forgejo too) (default: from the repo host)',
-    )
-    .option('--commit-status-api <url>', "the forge's API root (default: from the repo URL)")
-    .option('--dashboard-url <url>', 'the link on each commit status')
-    .option(
-      '--cluster-name <name>',
-      'the cluster in commit status contexts and alerts (default: the overlay)',
-    )
     .option('--kubeconfig <file>', 'kubeconfig (default: in-cluster config, $KUBECONFIG, ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context')
     .option('--log-level <level>', 'trace, debug, info, warn or error', 'info')

@@ -27,6 +27,8 @@ export interface BootstrapSpec {
   commitStatus?: CommitStatusOptions;
   /** The agent's `--cluster-name`. */
   clusterName?: string;
+  /** The agent's `--verify-commits` (README "Trusted commits"); none without. */
+  verifyCommits?: string;
   /** What the agent's NetworkPolicy allows; no NetworkPolicy without it. */
   networkPolicy?: { egress: AgentEgress; ingress: AgentIngress };
 }
@@ -134,6 +136,7 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
                   '--http-bind',
                   spec.httpBind ?? '0.0.0.0',
                   ...commitStatusArgs(spec),
+                  ...(spec.verifyCommits ? ['--verify-commits', spec.verifyCommits] : []),
                 ],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },

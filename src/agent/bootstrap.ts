@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { trustedKeysRefOf } from './trusted-keys-source.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChangeSet } from '../apply/changeset.js';
@@ -40,6 +41,8 @@ export interface BootstrapOptions {
   commitStatus?: CommitStatusOptions;
   /** The agent's `--cluster-name`. */
   clusterName?: string;
+  /** The agent's `--verify-commits`: passed on, and the agent may get that Secret or ConfigMap. */
+  verifyCommits?: string;
   /** The agent's `--http-bind`. @default '0.0.0.0' */
   httpBind?: string;
   /**
@@ -129,6 +132,7 @@ export async function planBootstrap(
         served.get(`${group}/${kind}`),
       ),
       namespace: opts.namespace,
+      ...(opts.verifyCommits ? { trustedKeys: trustedKeysRefOf(opts.verifyCommits) } : {}),
       inventory: { namespace: INVENTORY_NAMESPACE, name: inventoryName(platform!.platform, opts.overlay) },
     });
     const openshift = resources.some((r) => r.group === 'project.openshift.io');
@@ -156,6 +160,7 @@ export async function planBootstrap(
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
         ...(opts.commitStatus ? { commitStatus: opts.commitStatus } : {}),
         ...(opts.clusterName ? { clusterName: opts.clusterName } : {}),
+        ...(opts.verifyCommits ? { verifyCommits: opts.verifyCommits } : {}),
         ...(opts.networkPolicy === false || !session
           ? {}
           : {

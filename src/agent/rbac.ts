@@ -34,6 +34,8 @@ export interface AgentRbacInput {
    * environment in groundwork.yaml, the forge token's): `get` on those names only.
    */
   notificationSecrets?: readonly string[];
+  /** The trusted keys of `--verify-commits` in the agent's namespace: `get` on that name only. */
+  trustedKeys?: { readonly kind: 'Secret' | 'ConfigMap'; readonly name: string };
 }
 
 const OLM = 'operators.coreos.com';
@@ -102,6 +104,13 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
   // Never an unnamed grant: no names, no rule (a get on every Secret would reach the git credentials).
   if (input.notificationSecrets?.length)
     inNamespace(input.namespace).grant('', 'secrets', ['get'], input.notificationSecrets);
+  if (input.trustedKeys)
+    inNamespace(input.namespace).grant(
+      '',
+      input.trustedKeys.kind === 'Secret' ? 'secrets' : 'configmaps',
+      ['get'],
+      [input.trustedKeys.name],
+    );
   inNamespace(input.inventory.namespace).grant(
     '',
     'configmaps',

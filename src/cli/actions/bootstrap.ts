@@ -14,6 +14,7 @@ import { commitStatusOf, type CommitStatusFlags } from '../commit-status-flags.j
 
 export interface BootstrapFlags extends SourceFlags, CommitStatusFlags {
   clusterName?: string;
+  verifyCommits?: string;
   overlay: string;
   namespace: string;
   mode: string;
@@ -68,6 +69,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       httpBind,
       ...(commitStatus ? { commitStatus } : {}),
       ...(flags.clusterName ? { clusterName: flags.clusterName } : {}),
+      ...(flags.verifyCommits ? { verifyCommits: flags.verifyCommits } : {}),
       networkPolicy: flags.networkPolicy
         ? {
             extraCidrs: flags.egressCidr ?? [],

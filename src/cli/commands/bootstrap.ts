@@ -32,6 +32,10 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
     )
     .option('--replicas <n>', 'agent replicas (leader election: one acts)', '2')
     .option(
+      '--verify-commits <secret>',
+      'the agent applies only commits signed by a key in this Secret (or configmap/<name>) of --namespace, and may get it (README "Trusted commits")',
+    )
+    .option(
       '--egress-cidr <cidr...>',
       "more CIDRs the agent may reach (a git host whose addresses change, a proxy); the NetworkPolicy allows DNS, the apiserver and the git host's addresses",
     )

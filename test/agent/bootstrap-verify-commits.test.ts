@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrapObjects, type BootstrapSpec } from '../../src/agent/bootstrap-objects.js';
+import { agentRbac } from '../../src/agent/rbac.js';
+import { trustedKeysRefOf } from '../../src/agent/trusted-keys-source.js';
+import { GroundworkError } from '../../src/core/errors.js';
+
+// Bootstrap sets the trusted-commits floor (README "Trusted commits"): the agent's --verify-commits,
+// and get on that one Secret or ConfigMap, by name.
+const base = {
+  objects: [],
+  namespace: 'groundwork-system',
+  inventory: { namespace: 'groundwork-system', name: 'inv' },
+};
+const spec: BootstrapSpec = {
+  platform: 'shop',
+  overlay: 'prod',
+  namespace: 'groundwork-system',
+  repository: { url: 'https://github.com/acme/platform.git', ref: { branch: 'main' } },
+  mode: 'self-heal',
+  interval: '60s',
+  image: 'groundwork:test',
+  replicas: 1,
+  rbac: agentRbac(base),
+};
+
+function args(s: BootstrapSpec): string[] {
+  const deployment = bootstrapObjects(s).find((o) => o.kind === 'Deployment') as unknown as {
+    spec: { template: { spec: { containers: { args: string[] }[] } } };
+  };
+  return deployment.spec.template.spec.containers[0]!.args;
+}
+
+const getRules = (input: Parameters<typeof agentRbac>[0], resource: string) =>
+  agentRbac(input)
+    .namespaced.flatMap((n) => n.rules)
+    .filter((r) => r.resources.includes(resource) && r.verbs.includes('get'));
+
+describe('bootstrap --verify-commits', () => {
+  it("passes the flag to the agent's Deployment, and nothing without it", () => {
+    expect(args(spec)).not.toContain('--verify-commits');
+    const a = args({ ...spec, verifyCommits: 'configmap/keys' });
+    expect(a.slice(a.indexOf('--verify-commits'), a.indexOf('--verify-commits') + 2)).toEqual([
+      '--verify-commits',
+      'configmap/keys',
+    ]);
+  });
+
+  it('grants get on the named Secret or ConfigMap only', () => {
+    const secret = getRules({ ...base, trustedKeys: trustedKeysRefOf('trusted-keys') }, 'secrets');
+    expect(secret.every((r) => r.resourceNames !== undefined)).toBe(true);
+    expect(secret.flatMap((r) => r.resourceNames ?? [])).toContain('trusted-keys');
+    const cm = getRules({ ...base, trustedKeys: trustedKeysRefOf('configmap/keys') }, 'configmaps');
+    expect(cm.flatMap((r) => r.resourceNames ?? [])).toContain('keys');
+    expect(getRules(base, 'configmaps').flatMap((r) => r.resourceNames ?? [])).not.toContain('keys');
+  });
+
+  it.each(['secret/a/b', 'Bad_Name', 'pod/x', ''])('refuses %j as a trusted keys reference', (flag) => {
+    const err = (() => {
+      try {
+        trustedKeysRefOf(flag);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(GroundworkError);
+    expect((err as GroundworkError).code).toBe('TrustedKeysInvalid');
+  });
+});

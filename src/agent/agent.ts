@@ -33,6 +33,7 @@ import type { ObservedChange } from './drift-watch.js';
 import { platformHooks } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
 import { trustCheck } from './trust-check.js';
+import { VerificationFailedError } from '../source/source-errors.js';
 import type { SyncControl } from './sync-control.js';
 import { cycleEnded, driftChecked } from './notify-event.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
@@ -235,8 +236,12 @@ export class Agent {
         return { result: this.fail('SynthFailed', synthMessage(err)) };
       }
     } catch (err) {
-      if (hasCode(err, 'VerificationFailed') || hasCode(err, 'TrustedKeysInvalid'))
+      if (hasCode(err, 'VerificationFailed') || hasCode(err, 'TrustedKeysInvalid')) {
+        // The refused revision is the one attempted (the status names it), not the last fetched.
+        const revision = err instanceof VerificationFailedError ? err.revision : undefined;
+        if (revision) this.record({ type: 'fetched', revision, platformName: undefined });
         return { result: this.fail('VerificationFailed', errorMessage(err)) };
+      }
       return { result: this.fail('FetchFailed', errorMessage(err)) };
     }
   }

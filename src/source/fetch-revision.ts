@@ -138,6 +138,7 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
         keys: opts.trust.keys,
         now: opts.trust.now ?? new Date(),
         name,
+        revision,
       })
     : undefined;
   const dir = await checkoutCommit({

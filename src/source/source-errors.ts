@@ -116,8 +116,10 @@ export class InvalidWebhookPayloadError extends GroundworkError {
  */
 export class VerificationFailedError extends GroundworkError {
   readonly verdict: SignatureVerdict & { verified: false };
+  /** The refused revision (`<branch>@sha1:<hex>`), when the fetch knew it. */
+  readonly revision: string | undefined;
 
-  constructor(object: string, verdict: SignatureVerdict & { verified: false }) {
+  constructor(object: string, verdict: SignatureVerdict & { verified: false }, revision?: string) {
     const key = verdict.keyId && !verdict.detail.includes(verdict.keyId) ? `, key ${verdict.keyId}` : '';
     const signer = verdict.signer ? `, signer ${verdict.signer}` : '';
     super({
@@ -127,6 +129,7 @@ export class VerificationFailedError extends GroundworkError {
       fix: VERIFICATION_FIXES[verdict.problem],
     });
     this.verdict = verdict;
+    this.revision = revision;
   }
 }
 

@@ -92,6 +92,7 @@ describe('the agent with --verify-commits', () => {
       const { s, c } = await stalledOnVerification('Stalled on the unsigned commit');
       expect(c.message).toContain(`commit ${unsigned.slice(0, 12)}: Unsigned: not signed`);
       expect(s.lastAppliedRevision).toBe(`main@sha1:${signed}`);
+      expect((s as { lastAttemptedRevision?: string }).lastAttemptedRevision).toBe(`main@sha1:${unsigned}`);
       expect(s.conditions?.find((x) => x.type === 'Ready')).toMatchObject({
         status: 'False',
         reason: 'VerificationFailed',

@@ -41,13 +41,14 @@ export async function verifyFetched(opts: {
 
 /** `verifyFetched`, throwing `VerificationFailed` unless the signature verifies. */
 export async function requireVerified(
-  opts: Parameters<typeof verifyFetched>[0] & { readonly name: string },
+  opts: Parameters<typeof verifyFetched>[0] & { readonly name: string; readonly revision?: string },
 ): Promise<VerifiedObject> {
   const v = await verifyFetched(opts);
   if (!v.verdict.verified)
     throw new VerificationFailedError(
       v.type === 'tag' ? `tag ${opts.name} (${v.oid.slice(0, 12)})` : `commit ${v.oid.slice(0, 12)}`,
       v.verdict,
+      opts.revision,
     );
   return v;
 }

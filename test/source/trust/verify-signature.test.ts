@@ -169,6 +169,36 @@ describe('verifySignature over commits signed by git', () => {
   });
 });
 
+describe('malformed signature blocks (hostile): Malformed, nothing of the block echoed', () => {
+  const commit = (sig: string[]) =>
+    `tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\ngpgsig ${sig.join('\n ')}\nauthor A <a@x> 1 +0000\ncommitter A <a@x> 1 +0000\n\nm\n`;
+  it.each([
+    ['OpenPGP junk', ['-----BEGIN PGP SIGNATURE-----', '', 'SECRETJUNKxx==', '-----END PGP SIGNATURE-----']],
+    ['SSH junk', ['-----BEGIN SSH SIGNATURE-----', 'U0VDUkVUSlVOSw==', '-----END SSH SIGNATURE-----']],
+    [
+      'an oversized OpenPGP block',
+      [
+        '-----BEGIN PGP SIGNATURE-----',
+        ...Array(2000).fill('SECRET'.repeat(10)),
+        '-----END PGP SIGNATURE-----',
+      ],
+    ],
+  ])('%s', async (_, sig) => {
+    const verdict = await verifySignature(splitCommit(commit(sig)), keys, NOW);
+    expect(verdict).toMatchObject({ verified: false, problem: 'Malformed' });
+    expect(JSON.stringify(verdict)).not.toMatch(/SECRET|U0VDUkVU/);
+  });
+
+  it('an X.509 signature is UnsupportedFormat', async () => {
+    const verdict = await verifySignature(
+      splitCommit(commit(['-----BEGIN SIGNED MESSAGE-----', 'x', '-----END SIGNED MESSAGE-----'])),
+      keys,
+      NOW,
+    );
+    expect(verdict).toMatchObject({ verified: false, problem: 'UnsupportedFormat', format: 'x509' });
+  });
+});
+
 describe('parseTrustedKeys (hostile entries): clear errors, nothing echoed', () => {
   const fails = async (entries: Record<string, string>): Promise<GroundworkError> => {
     const err = await parseTrustedKeys(entries, 'secret/ns/keys').then(

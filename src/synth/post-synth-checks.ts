@@ -5,7 +5,8 @@ import type { ValidationIssue } from './validation.js';
 
 /** What a whole-platform check sees once every construct has been synthesized. */
 export interface PostSynthContext {
-  app: App;
+  /** Absent when the checks run again after the charts rendered, outside the synth child (`renderRecorded`). */
+  app?: App;
   config: ProjectConfig;
   manifests: readonly Manifest[];
   /** Repository root, for files named in groundwork.yaml (catalogs, graphs). */

@@ -1,4 +1,6 @@
+import type { ProjectConfig } from '../config.js';
 import { compareManifests, setHash, toManifest, type Manifest } from '../manifest.js';
+import { runPostSynthChecks, type PostSynthCheck } from '../post-synth-checks.js';
 import type { SynthResult } from '../synthesize.js';
 import { SynthValidationError, type ValidationIssue } from '../validation.js';
 import { readdir, readFile } from 'node:fs/promises';
@@ -14,6 +16,7 @@ import { renderKustomize } from './render-kustomize.js';
 import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.js';
 import type { RenderRequest } from './render-request.js';
 import type { RenderedChart } from './rendered-chart.js';
+import { renderedNameProblems } from './rendered-names.js';
 import {
   ignoredPointers,
   parseRendered,
@@ -39,6 +42,12 @@ export interface RenderRecordedOptions {
    * rendered again. `false`: no cache. @default `<cache root>/renders`, unless GROUNDWORK_SYNTH_CACHE=0
    */
   cacheDir?: string | false;
+  /**
+   * The whole-platform checks (`POST_SYNTH_CHECKS`) run again on each result once its charts'
+   * objects have joined it; only their issues on a recording construct (or under it) are kept, the
+   * rest were reported by the synth child already. @default none
+   */
+  postSynth?: { config: ProjectConfig; checks: readonly PostSynthCheck[] };
 }
 
 /**
@@ -101,6 +110,10 @@ export async function renderRecorded(
           valuesHash: rendered.chart.valuesHash,
         });
       for (const { object, template } of rendered.objects) {
+        const named = renderedNameProblems(object);
+        for (const p of named)
+          issue(request, template ? `${template} ${p.field}` : p.field, p.message, p.fix);
+        if (named.length > 0) continue;
         const m = toManifest(object, request.path);
         const other = owners.get(m.id);
         if (other) {
@@ -115,6 +128,16 @@ export async function renderRecorded(
         owners.set(m.id, request.path);
         manifests.push(m);
       }
+    }
+    if (opts.postSynth) {
+      const paths = renders.map((r) => r.path);
+      const found = await runPostSynthChecks(
+        { config: opts.postSynth.config, manifests, dir: opts.dir },
+        opts.postSynth.checks,
+      );
+      for (const i of found.filter((f) => paths.some((p) => f.path === p || f.path.startsWith(`${p}/`))))
+        if (i.severity === 'error') issues.push({ ...i, overlay: result.overlay });
+        else warnings.push({ ...i, overlay: result.overlay });
     }
     manifests.sort(compareManifests);
     out.push({

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../core/package-root.js';
 import { cacheRoot } from '../../core/cache-root.js';
 import { resolveTool } from '../../tools/resolve-tool.js';
+import { POST_SYNTH_CHECKS } from '../../engine/domains.js';
 import { renderRecorded, type RenderTools } from '../charts/render-recorded.js';
 import { loadProjectConfig } from '../config.js';
 import { bundleChild } from './bundle.js';
@@ -104,7 +105,11 @@ export async function synthesizeInChild(opts: ChildSynthOptions): Promise<SynthR
       outputCapBytes: (opts.outputCapMb ?? defaultOutputCapMb()) * 1024 * 1024,
     });
     if (opts.render === false) return results;
-    return await renderRecorded(results, { dir, tools: opts.renderTools ?? resolvedRenderTools() });
+    return await renderRecorded(results, {
+      dir,
+      tools: opts.renderTools ?? resolvedRenderTools(),
+      postSynth: { config, checks: POST_SYNTH_CHECKS },
+    });
   } finally {
     await bundle.dispose();
   }

@@ -29,6 +29,13 @@ export interface BootstrapSpec {
   clusterName?: string;
   /** The agent's `--verify-commits` (README "Trusted commits"); none without. */
   verifyCommits?: string;
+  /** The agent's `--decryption-secret` (README "Secrets"); none without. */
+  decryptionSecret?: string;
+  /**
+   * The agent's `--dashboard`: passed on, and its ServiceAccount bound to `system:auth-delegator`
+   * (the token and access reviews the dashboard makes).
+   */
+  dashboard?: boolean;
   /** What the agent's NetworkPolicy allows; no NetworkPolicy without it. */
   networkPolicy?: { egress: AgentEgress; ingress: AgentIngress };
 }
@@ -65,7 +72,14 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: AGENT_NAME, namespace: ns, labels } },
-    ...rbacObjects({ name, namespace: ns, serviceAccount: AGENT_NAME, labels, rbac: spec.rbac }),
+    ...rbacObjects({
+      name,
+      namespace: ns,
+      serviceAccount: AGENT_NAME,
+      labels,
+      rbac: spec.rbac,
+      ...(spec.dashboard ? { authDelegator: true } : {}),
+    }),
     ...(hasCreds
       ? [
           {
@@ -136,7 +150,9 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
                   '--http-bind',
                   spec.httpBind ?? '0.0.0.0',
                   ...commitStatusArgs(spec),
+                  ...(spec.dashboard ? ['--dashboard'] : []),
                   ...(spec.verifyCommits ? ['--verify-commits', spec.verifyCommits] : []),
+                  ...(spec.decryptionSecret ? ['--decryption-secret', spec.decryptionSecret] : []),
                 ],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },

@@ -43,6 +43,10 @@ export interface BootstrapOptions {
   clusterName?: string;
   /** The agent's `--verify-commits`: passed on, and the agent may get that Secret or ConfigMap. */
   verifyCommits?: string;
+  /** The agent's `--decryption-secret` (SopsSecret): passed on, and the agent may get that Secret. */
+  decryptionSecret?: string;
+  /** The agent's `--dashboard`, with the binding its token reviews need (`bootstrapObjects`). */
+  dashboard?: boolean;
   /** The agent's `--http-bind`. @default '0.0.0.0' */
   httpBind?: string;
   /**
@@ -133,6 +137,7 @@ export async function planBootstrap(
       ),
       namespace: opts.namespace,
       ...(opts.verifyCommits ? { trustedKeys: trustedKeysRefOf(opts.verifyCommits) } : {}),
+      ...(opts.decryptionSecret ? { decryptionSecret: opts.decryptionSecret } : {}),
       inventory: { namespace: INVENTORY_NAMESPACE, name: inventoryName(platform!.platform, opts.overlay) },
     });
     const openshift = resources.some((r) => r.group === 'project.openshift.io');
@@ -160,7 +165,9 @@ export async function planBootstrap(
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
         ...(opts.commitStatus ? { commitStatus: opts.commitStatus } : {}),
         ...(opts.clusterName ? { clusterName: opts.clusterName } : {}),
+        ...(opts.dashboard ? { dashboard: true } : {}),
         ...(opts.verifyCommits ? { verifyCommits: opts.verifyCommits } : {}),
+        ...(opts.decryptionSecret ? { decryptionSecret: opts.decryptionSecret } : {}),
         ...(opts.networkPolicy === false || !session
           ? {}
           : {

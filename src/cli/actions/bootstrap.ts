@@ -14,7 +14,9 @@ import { commitStatusOf, type CommitStatusFlags } from '../commit-status-flags.j
 
 export interface BootstrapFlags extends SourceFlags, CommitStatusFlags {
   clusterName?: string;
+  dashboard?: boolean;
   verifyCommits?: string;
+  decryptionSecret?: string;
   overlay: string;
   namespace: string;
   mode: string;
@@ -69,7 +71,9 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       httpBind,
       ...(commitStatus ? { commitStatus } : {}),
       ...(flags.clusterName ? { clusterName: flags.clusterName } : {}),
+      ...(flags.dashboard ? { dashboard: true } : {}),
       ...(flags.verifyCommits ? { verifyCommits: flags.verifyCommits } : {}),
+      ...(flags.decryptionSecret ? { decryptionSecret: flags.decryptionSecret } : {}),
       networkPolicy: flags.networkPolicy
         ? {
             extraCidrs: flags.egressCidr ?? [],

@@ -36,6 +36,14 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
       'the agent applies only commits signed by a key in this Secret (or configmap/<name>) of --namespace, and may get it (README "Trusted commits")',
     )
     .option(
+      '--decryption-secret <secret>',
+      'the agent decrypts SopsSecrets with the age identities in this Secret of --namespace (*.agekey keys), and may get it (README "Secrets")',
+    )
+    .option(
+      '--dashboard',
+      'the agent serves the read-only dashboard (its --dashboard), and its ServiceAccount is bound to system:auth-delegator for the token reviews',
+    )
+    .option(
       '--egress-cidr <cidr...>',
       "more CIDRs the agent may reach (a git host whose addresses change, a proxy); the NetworkPolicy allows DNS, the apiserver and the git host's addresses",
     )

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrapObjects, type BootstrapSpec } from '../../src/agent/bootstrap-objects.js';
+import { agentRbac } from '../../src/agent/rbac.js';
+
+const spec: BootstrapSpec = {
+  platform: 'shop',
+  overlay: 'prod',
+  namespace: 'groundwork-system',
+  repository: { url: 'https://github.com/acme/platform.git', ref: { branch: 'main' } },
+  mode: 'self-heal',
+  interval: '60s',
+  image: 'groundwork:test',
+  replicas: 1,
+  rbac: agentRbac({
+    objects: [],
+    namespace: 'groundwork-system',
+    inventory: { namespace: 'groundwork-system', name: 'inv' },
+  }),
+};
+
+/** The agent container's args in the Deployment `bootstrapObjects` makes. */
+function args(s: BootstrapSpec): string[] {
+  const deployment = bootstrapObjects(s).find((o) => o.kind === 'Deployment') as unknown as {
+    spec: { template: { spec: { containers: { args: string[] }[] } } };
+  };
+  return deployment.spec.template.spec.containers[0]!.args;
+}
+
+type Binding = {
+  metadata: { name: string };
+  roleRef: { kind: string; name: string };
+  subjects: { kind: string; name: string; namespace: string }[];
+};
+const delegations = (s: BootstrapSpec) =>
+  (bootstrapObjects(s).filter((o) => o.kind === 'ClusterRoleBinding') as unknown as Binding[]).filter(
+    (b) => b.roleRef.name === 'system:auth-delegator',
+  );
+
+describe('bootstrap --dashboard', () => {
+  it("passes --dashboard to the agent's Deployment and binds its ServiceAccount to system:auth-delegator", () => {
+    const withDashboard = { ...spec, dashboard: true };
+    expect(args(withDashboard)).toContain('--dashboard');
+    expect(delegations(withDashboard)).toEqual([
+      expect.objectContaining({
+        metadata: expect.objectContaining({ name: 'groundwork:shop-prod:auth-delegator' }),
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'system:auth-delegator',
+        },
+        subjects: [{ kind: 'ServiceAccount', name: 'groundwork-agent', namespace: 'groundwork-system' }],
+      }),
+    ]);
+  });
+
+  it('without it: no flag and no binding (the agent may not review tokens it has no use for)', () => {
+    expect(args(spec)).not.toContain('--dashboard');
+    expect(delegations(spec)).toEqual([]);
+    // The agent's own ClusterRole stays the only other cluster-wide grant.
+    expect(bootstrapObjects(spec).filter((o) => o.kind === 'ClusterRoleBinding')).toHaveLength(1);
+  });
+});

@@ -36,6 +36,8 @@ export interface AgentRbacInput {
   notificationSecrets?: readonly string[];
   /** The trusted keys of `--verify-commits` in the agent's namespace: `get` on that name only. */
   trustedKeys?: { readonly kind: 'Secret' | 'ConfigMap'; readonly name: string };
+  /** The age identities of `--decryption-secret` (SopsSecret) in the agent's namespace: `get` on that name only. */
+  decryptionSecret?: string;
 }
 
 const OLM = 'operators.coreos.com';
@@ -111,6 +113,8 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
       ['get'],
       [input.trustedKeys.name],
     );
+  if (input.decryptionSecret)
+    inNamespace(input.namespace).grant('', 'secrets', ['get'], [input.decryptionSecret]);
   inNamespace(input.inventory.namespace).grant(
     '',
     'configmaps',

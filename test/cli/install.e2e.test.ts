@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { toolPath } from '../harness/tools.js';
 
 // Installing by name, as a user would: `npm pack` this repository, install the tarball into an
 // empty directory (as a dependency, and with a global prefix), and run the installed `groundwork`.
@@ -148,6 +149,47 @@ export default definePlatform({
     expect(synth.stderr).toBe('');
     expect(synth.code).toBe(0);
     expect(synth.stdout).toContain('kind: Deployment');
+  });
+
+  it("from a global install: a chart in the repository through cdk8s's Helm and HelmChart renders with the real helm", async () => {
+    const gw = await globalGroundwork();
+    const repo = join(work, 'chart-repo');
+    const init = await run(gw, ['init', repo], work);
+    expect(init.code, init.stderr).toBe(0);
+    mkdirSync(join(repo, 'charts', 'hello', 'templates'), { recursive: true });
+    writeFileSync(
+      join(repo, 'charts', 'hello', 'Chart.yaml'),
+      'apiVersion: v2\nname: hello\nversion: 1.2.3\n',
+    );
+    writeFileSync(join(repo, 'charts', 'hello', 'values.yaml'), 'greeting: hi\n');
+    writeFileSync(
+      join(repo, 'charts', 'hello', 'templates', 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-greeting\ndata:\n  greeting: {{ .Values.greeting | quote }}\n',
+    );
+    writeFileSync(
+      join(repo, 'platform', 'main.ts'),
+      `import { Platform, HelmChart, definePlatform, z } from 'groundwork-gitops';
+import { Helm } from 'cdk8s';
+export default definePlatform({
+  values: z.object({}).passthrough(),
+  build(scope) {
+    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
+    new Helm(platform, 'by-cdk8s', { chart: './charts/hello', releaseName: 'cdk', namespace: 'apps', values: { greeting: 'from-cdk8s' } });
+    new HelmChart(platform, 'by-groundwork', { chart: 'charts/hello', releaseName: 'gw', namespace: 'apps', values: { greeting: 'from-groundwork' } });
+  },
+});
+`,
+    );
+    const synth = await run(gw, ['synth'], repo, {
+      GROUNDWORK_HELM: await toolPath('helm'),
+      GROUNDWORK_SYNTH_CACHE: '0',
+    });
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    expect(synth.stdout).toMatch(/name: cdk-greeting\n\s+namespace: apps/);
+    expect(synth.stdout).toContain('greeting: from-cdk8s');
+    expect(synth.stdout).toMatch(/name: gw-greeting\n\s+namespace: apps/);
+    expect(synth.stdout).toContain('greeting: from-groundwork');
   });
 
   it('from a global install: init, cluster up --openshift, apply converges with the simulators in a fresh directory', async () => {

@@ -90,6 +90,11 @@ export const statusSchema = z.object({
   conditions: z.array(conditionSchema).default([]),
   /** The revision the cluster was last brought to (`<branch>@sha1:<hex>`). */
   lastAppliedRevision: z.string().optional(),
+  /**
+   * The commit of `lastAppliedRevision`: its message's first line and its author's name (no email),
+   * each at most `COMMIT_TEXT_LIMIT` characters. Text from git: any reader escapes it.
+   */
+  lastAppliedCommit: z.object({ subject: z.string(), author: z.string() }).optional(),
   /** The revision of the last reconcile attempt, successful or not. */
   lastAttemptedRevision: z.string().optional(),
   /** When the status last changed because of a reconcile; a reconcile that changes nothing leaves it. */
@@ -149,6 +154,9 @@ export function appendHistory(history: readonly HistoryEntry[], entry: HistoryEn
 export const DRIFT_ITEMS = 20;
 /** Longest condition message kept; the rest is cut with an ellipsis. */
 const MESSAGE_LIMIT = 2048;
+
+/** Longest commit subject or author name kept in `lastAppliedCommit`. */
+export const COMMIT_TEXT_LIMIT = 200;
 
 export function clip(s: string): string {
   return s.length > MESSAGE_LIMIT ? `${s.slice(0, MESSAGE_LIMIT - 1)}…` : s;

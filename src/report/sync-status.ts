@@ -9,6 +9,7 @@ import {
   type WantedCondition,
 } from './sync-conditions.js';
 import {
+  COMMIT_TEXT_LIMIT,
   DRIFT_ITEMS,
   clip,
   rfc3339,
@@ -71,6 +72,11 @@ export type SyncEvent =
       applied: boolean;
       /** The newest revision the source knows, when newer than `revision`. @default revision */
       latestRevision?: string;
+      /**
+       * `revision`'s commit (message and author name), with `applied`; none clears the status's
+       * `lastAppliedCommit` when `applied`.
+       */
+      commit?: { message: string; author: string };
       inventory: { objects: number; byStage?: Partial<Record<StageName, number>> };
       health: { status: HealthStatus; reason: string; message?: string };
       /** Drift that remains after this reconcile. @default no drift */
@@ -135,6 +141,7 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
     case 'reconciled':
       facts.lastAttemptedRevision = event.revision;
       if (event.applied) facts.lastAppliedRevision = event.revision;
+      if (event.applied) facts.lastAppliedCommit = event.commit ? commitStatus(event.commit) : undefined;
       facts.inventory = event.inventory as SyncStatusJson['inventory'];
       facts.health = {
         status: event.health.status,
@@ -276,4 +283,20 @@ function canonical(v: unknown): string {
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : value,
   );
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
+/**
+ * A commit as the status keeps it: the message's first non-empty line and the author's name,
+ * redacted and cut to `COMMIT_TEXT_LIMIT` characters each (control characters become spaces).
+ */
+function commitStatus(c: { message: string; author: string }): { subject: string; author: string } {
+  const line = (s: string) => {
+    const flat = redactText(s).replace(CONTROL, ' ').trim();
+    return flat.length > COMMIT_TEXT_LIMIT ? `${flat.slice(0, COMMIT_TEXT_LIMIT - 1)}…` : flat;
+  };
+  const first = c.message.split('\n').find((l) => l.trim() !== '') ?? '';
+  return { subject: line(first), author: line(c.author) };
 }

@@ -39,6 +39,12 @@ function overviewBody(s: DashboardSnapshot): Html {
         ['Ref', ref.branch ?? ref.tag ?? ref.commit],
         ['Mode', sync.spec.mode ?? 'self-heal'],
         ['Revision applied', html`<code class="revision">${st?.lastAppliedRevision ?? '—'}</code>`],
+        [
+          'Commit applied',
+          st?.lastAppliedCommit
+            ? html`${st.lastAppliedCommit.subject} (by ${st.lastAppliedCommit.author})`
+            : undefined,
+        ],
         ['Revision attempted', html`<code>${st?.lastAttemptedRevision ?? '—'}</code>`],
         ['Ready', ready ? html`${badge(ready.status)} ${ready.reason}: ${ready.message}` : undefined],
         [

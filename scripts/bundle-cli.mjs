@@ -14,8 +14,10 @@ import { join, relative } from 'node:path';
  * libraries, which only the synth child (a bundle of its own) needs. Every other package is
  * bundled: a CommonJS package imported from ESM costs Node a parse of its source for its export
  * names besides loading it, 0.15 s of CPU of `plan` for yaml, semver, isomorphic-git and the rest.
+ * openpgp (LGPL-3.0-or-later) stays a package of its own in node_modules, as the LGPL asks of a
+ * library combined with other code: a user can replace it without rebuilding Groundwork.
  */
-const EXTERNAL = ['esbuild', 'pino', 'pino-pretty', 'thread-stream', 'cdk8s', 'constructs'];
+const EXTERNAL = ['esbuild', 'pino', 'pino-pretty', 'thread-stream', 'cdk8s', 'constructs', 'openpgp'];
 
 /** Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/`. Returns the files written. */
 export async function bundleCli(root) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterObservation } from '../../src/fleet/gates.js';
+import { healthyStaging } from '../harness/promotion.js';
 import { promote, promotionText, type PromotionDeps, type PromotionGit } from '../../src/fleet/promotion.js';
 import type { TrustedKeys } from '../../src/source/trust/trusted-keys.js';
 import type { SignatureVerdict } from '../../src/source/trust/verify-signature.js';
@@ -15,32 +15,7 @@ const envs = (verify: boolean) =>
       { name: 'prod', overlays: ['prod'], ref: 'env/prod', promotedFrom: 'staging', verify },
     ]),
   );
-const healthy: ClusterObservation = {
-  cluster: 'staging-1',
-  context: 'staging-1',
-  syncs: [
-    {
-      name: 'p-staging',
-      namespace: 'groundwork-system',
-      overlay: 'staging',
-      repository: { url: 'http://git.invalid/p.git', branch: 'env/staging' },
-      status: {
-        conditions: [
-          {
-            type: 'Ready',
-            status: 'True',
-            reason: 'ReconciliationSucceeded',
-            message: 'ok',
-            lastTransitionTime: '2026-11-20T00:00:00Z',
-            observedGeneration: 1,
-          },
-        ],
-        lastAppliedRevision: `env/staging@sha1:${R}`,
-        health: { status: 'Healthy', reason: 'AllHealthy' },
-      },
-    },
-  ],
-};
+const healthy = healthyStaging(R);
 const KEYS = { source: 'k', openpgp: [], ssh: [], fingerprint: 'sha256:0' } as TrustedKeys;
 
 function deps(verdict: SignatureVerdict) {

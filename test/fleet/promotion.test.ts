@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { healthyStaging } from '../harness/promotion.js';
 import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
-import type { ClusterObservation } from '../../src/fleet/gates.js';
 import { promote, promotionText, type PromotionDeps, type PromotionGit } from '../../src/fleet/promotion.js';
 
 // Pure decisions of a promotion, with the cluster reads and git as plain fakes (the e2e test
@@ -20,32 +20,7 @@ const ENVS = toEnvironments(
 );
 const R = 'c'.repeat(40);
 const OLD = 'b'.repeat(40);
-const healthy: ClusterObservation = {
-  cluster: 'staging-1',
-  context: 'staging-1',
-  syncs: [
-    {
-      name: 'p-staging',
-      namespace: 'groundwork-system',
-      overlay: 'staging',
-      repository: { url: 'http://git.invalid/p.git', branch: 'env/staging' },
-      status: {
-        conditions: [
-          {
-            type: 'Ready',
-            status: 'True',
-            reason: 'ReconciliationSucceeded',
-            message: 'ok',
-            lastTransitionTime: '2026-11-20T00:00:00Z',
-            observedGeneration: 1,
-          },
-        ],
-        lastAppliedRevision: `env/staging@sha1:${R}`,
-        health: { status: 'Healthy', reason: 'AllHealthy' },
-      },
-    },
-  ],
-};
+const healthy = healthyStaging(R);
 
 function deps(now: string, risky: { code: string; subject: string }[]) {
   const pushed: { branch: string; commit: string; tag?: { name: string; message: string } }[] = [];

@@ -40,6 +40,8 @@ export interface GoodRevision {
   data: PlatformData;
   /** Its groundwork.yaml asks that revisions after it be verified (`verify: true` on this overlay's environment). */
   verify?: boolean;
+  /** Its commit's message and author name (`Checkout.commitInfo`), for the status. */
+  commitInfo?: { message: string; author: string };
 }
 
 /**

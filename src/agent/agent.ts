@@ -231,7 +231,15 @@ export class Agent {
         const synth = await this.ports.synth(checkout.dir, this.config.overlay);
         const data = await this.ports.platformData(checkout.dir);
         lap('synth');
-        return { candidate: { revision: checkout.revision, synth, data, verify: trust.verify } };
+        return {
+          candidate: {
+            revision: checkout.revision,
+            synth,
+            data,
+            verify: trust.verify,
+            ...(checkout.commitInfo ? { commitInfo: checkout.commitInfo } : {}),
+          },
+        };
       } catch (err) {
         return { result: this.fail('SynthFailed', synthMessage(err)) };
       }

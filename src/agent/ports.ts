@@ -13,6 +13,8 @@ export interface Checkout {
   dir: string;
   /** The signature check of the fetched commit or tag, when the agent has trusted keys. */
   signature?: VerifiedObject;
+  /** The commit's message and author name (`FetchedRevision.commitInfo`), for the status. */
+  commitInfo?: { message: string; author: string };
   /** The agent itself requires verification (`--verify-commits`): `fetch` has already refused what failed it. */
   verifyRequired?: boolean;
 }

@@ -176,6 +176,9 @@ export class AgentRunner {
         revision: result.revision!,
         // A suspended cycle without a last good revision planned the fetched one and applied nothing.
         applied: agent.state.lastGood?.revision === result.revision,
+        ...(s.lastGood?.commitInfo && s.lastGood.revision === result.revision
+          ? { commit: s.lastGood.commitInfo }
+          : {}),
         inventory: { objects: s.inventory },
         health: {
           status: s.health?.status ?? 'Unknown',

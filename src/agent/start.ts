@@ -177,7 +177,13 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         ...(auth ? { auth } : {}),
         ...(trust ? { trust } : {}),
       });
-      return { revision: r.revision, dir: r.dir, signature: r.signature, verifyRequired: !!trust?.required };
+      return {
+        revision: r.revision,
+        dir: r.dir,
+        signature: r.signature,
+        verifyRequired: !!trust?.required,
+        commitInfo: r.commitInfo,
+      };
     },
     verifyRequested: async (dir, overlay) =>
       environmentOf((await loadProjectConfig(dir)).environments ?? [], overlay)?.verify ?? false,

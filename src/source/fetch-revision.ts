@@ -55,6 +55,8 @@ export interface FetchedRevision {
   readonly ref: string;
   /** The signature check, when `trust` was given. */
   readonly signature?: VerifiedObject;
+  /** The commit's message and author name (text from the repository: escape it wherever it is shown). */
+  readonly commitInfo: { readonly message: string; readonly author: string };
 }
 
 /** Deepening steps for a pinned commit older than the branch head; the last one fetches all history. */
@@ -149,7 +151,9 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
     revision,
     keep: opts.keepCheckouts ?? 3,
   });
-  return { revision, commit, dir, ref: remoteRef, ...(signature ? { signature } : {}) };
+  const { commit: details } = await git.readCommit({ fs, dir: repoDir, oid: commit });
+  const commitInfo = { message: details.message, author: details.author.name };
+  return { revision, commit, dir, ref: remoteRef, commitInfo, ...(signature ? { signature } : {}) };
 }
 
 function target(ref: SourceRef): { remoteRef: string; name: string; pin?: string } {

@@ -65,6 +65,7 @@ async function syncStatus(ns: string, repo: PlatformRepo) {
       status?: {
         conditions?: { type: string; status: string; reason: string; message: string }[];
         lastAppliedRevision?: string;
+        lastAppliedCommit?: { subject: string; author: string };
         drift?: { drifted: number };
       };
     }[];
@@ -96,7 +97,12 @@ describe('the sync agent against a real git smart-HTTP server', () => {
       30_000,
       'first revision applied',
     );
-    const sha = await repo.publish({ namespace: ns, items: { a: '1', b: '2', c: '3' } }, {}, 'add c');
+    // The message is the repository's text: HTML in it is kept as text (the dashboard escapes it).
+    const sha = await repo.publish(
+      { namespace: ns, items: { a: '1', b: '2', c: '3' } },
+      {},
+      'add c <img src=x onerror=alert(1)>\n\nthe body stays in git',
+    );
     await eventually(
       async () => ((await exists(ns, 'c')) ? true : undefined),
       30_000,
@@ -113,6 +119,10 @@ describe('the sync agent against a real git smart-HTTP server', () => {
       'Ready at the new revision',
     );
     expect(status.lastAppliedRevision).toBe(`main@sha1:${sha}`);
+    expect(status.lastAppliedCommit).toEqual({
+      subject: 'add c <img src=x onerror=alert(1)>',
+      author: 'Groundwork Test',
+    });
   });
 
   it('stays on the last good revision and goes Stalled with the construct path when a commit does not compile or fails validation; nothing is pruned', async () => {

@@ -96,6 +96,8 @@ describe('fetchRevision over smart HTTP', () => {
       commit: head,
       dir: join(dir, 'checkouts', head),
       ref: 'refs/heads/main',
+      // The commit's message and author name, for the status's lastAppliedCommit.
+      commitInfo: { message: 'change 21\n', author: 'Groundwork Test' },
     });
     expect(readFileSync(join(first.dir, 'groundwork.yaml'), 'utf8')).toBe('name: one\nrevision: 21\n');
     expect(existsSync(join(first.dir, '.git'))).toBe(false);

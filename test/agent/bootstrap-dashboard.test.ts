@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapObjects, type BootstrapSpec } from '../../src/agent/bootstrap-objects.js';
-import { agentRbac } from '../../src/agent/rbac.js';
+import { agentArgs, bootstrapSpec } from '../harness/bootstrap-spec.js';
 
-const spec: BootstrapSpec = {
-  platform: 'shop',
-  overlay: 'prod',
-  namespace: 'groundwork-system',
-  repository: { url: 'https://github.com/acme/platform.git', ref: { branch: 'main' } },
-  mode: 'self-heal',
-  interval: '60s',
-  image: 'groundwork:test',
-  replicas: 1,
-  rbac: agentRbac({
-    objects: [],
-    namespace: 'groundwork-system',
-    inventory: { namespace: 'groundwork-system', name: 'inv' },
-  }),
-};
-
-/** The agent container's args in the Deployment `bootstrapObjects` makes. */
-function args(s: BootstrapSpec): string[] {
-  const deployment = bootstrapObjects(s).find((o) => o.kind === 'Deployment') as unknown as {
-    spec: { template: { spec: { containers: { args: string[] }[] } } };
-  };
-  return deployment.spec.template.spec.containers[0]!.args;
-}
+const spec = bootstrapSpec();
+const args = agentArgs;
 
 type Binding = {
   metadata: { name: string };

@@ -1,34 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapObjects, type BootstrapSpec } from '../../src/agent/bootstrap-objects.js';
 import { agentRbac } from '../../src/agent/rbac.js';
 import { trustedKeysRefOf } from '../../src/agent/trusted-keys-source.js';
 import { GroundworkError } from '../../src/core/errors.js';
+import { agentArgs, bootstrapSpec, BOOTSTRAP_RBAC } from '../harness/bootstrap-spec.js';
 
 // Bootstrap sets the trusted-commits floor (README "Trusted commits"): the agent's --verify-commits,
 // and get on that one Secret or ConfigMap, by name.
-const base = {
-  objects: [],
-  namespace: 'groundwork-system',
-  inventory: { namespace: 'groundwork-system', name: 'inv' },
-};
-const spec: BootstrapSpec = {
-  platform: 'shop',
-  overlay: 'prod',
-  namespace: 'groundwork-system',
-  repository: { url: 'https://github.com/acme/platform.git', ref: { branch: 'main' } },
-  mode: 'self-heal',
-  interval: '60s',
-  image: 'groundwork:test',
-  replicas: 1,
-  rbac: agentRbac(base),
-};
-
-function args(s: BootstrapSpec): string[] {
-  const deployment = bootstrapObjects(s).find((o) => o.kind === 'Deployment') as unknown as {
-    spec: { template: { spec: { containers: { args: string[] }[] } } };
-  };
-  return deployment.spec.template.spec.containers[0]!.args;
-}
+const base = BOOTSTRAP_RBAC;
+const spec = bootstrapSpec();
+const args = agentArgs;
 
 const getRules = (input: Parameters<typeof agentRbac>[0], resource: string) =>
   agentRbac(input)

@@ -19,7 +19,7 @@ import { render } from '../render.js';
 import { connectionOf } from '../cluster-flags.js';
 import { ExitCode } from '../exit-code.js';
 import { parseDuration } from '../duration.js';
-import { nameProblem } from '../../core/name-rules.js';
+import { checkSyncNames } from '../sync-names.js';
 import type { SetExitCode } from '../commands/command-module.js';
 
 export interface SyncFlags {
@@ -40,27 +40,9 @@ async function connect(flags: SyncFlags): Promise<KubeClient> {
   return KubeClient.load(connectionOf(flags));
 }
 
-/**
- * `--sync` and `--namespace` are object names (a DNS-1123 subdomain and label, by Kubernetes' rules
- * in `nameProblem`), never paths: anything else is refused before a request.
- */
-function checkNames(flags: SyncFlags): void {
-  for (const [flag, value, rule] of [
-    ['--namespace', flags.namespace, 'dns-label'],
-    ['--sync', flags.sync, 'dns-subdomain'],
-  ] as const)
-    if (value !== undefined && nameProblem(value, rule) !== undefined)
-      throw new GroundworkError({
-        code: 'PlatformSyncNotFound',
-        subject: flag,
-        message: `not a Kubernetes object name (${value.length} characters)`,
-        fix: `pass the name as kubectl get psync -A shows it`,
-      });
-}
-
 /** The PlatformSync named by `--sync`, else the only one in the namespace. */
 async function syncName(client: KubeClient, flags: SyncFlags): Promise<string> {
-  checkNames(flags);
+  checkSyncNames(flags);
   if (flags.sync) return flags.sync;
   const list = await client.request('GET', `${BASE}/${flags.namespace}/platformsyncs`, {
     schema: listSchema,

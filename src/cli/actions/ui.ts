@@ -1,10 +1,10 @@
 import { KubeClient } from '../../cluster/client.js';
 import { GroundworkError } from '../../core/errors.js';
-import { nameProblem } from '../../core/name-rules.js';
 import { ClusterDashboardSource } from '../../ui/cluster-source.js';
 import { startDashboardServer } from '../../ui/dashboard-server.js';
 import { newToken } from '../../ui/token-auth.js';
 import { connectionOf } from '../cluster-flags.js';
+import { checkSyncNames } from '../sync-names.js';
 
 export interface UiFlags {
   port?: string;
@@ -34,17 +34,7 @@ export function uiPortOf(flag: string | undefined): number {
  */
 export async function runUi(flags: UiFlags): Promise<void> {
   const port = uiPortOf(flags.port);
-  for (const [flag, value, rule] of [
-    ['--namespace', flags.namespace, 'dns-label'],
-    ['--sync', flags.sync, 'dns-subdomain'],
-  ] as const)
-    if (value !== undefined && nameProblem(value, rule) !== undefined)
-      throw new GroundworkError({
-        code: 'InvalidFlag',
-        subject: flag,
-        message: `not a Kubernetes object name (${value.length} characters)`,
-        fix: 'pass the name as kubectl get psync -A shows it',
-      });
+  checkSyncNames(flags);
   const client = await KubeClient.load(connectionOf(flags));
   const source = new ClusterDashboardSource(client, {
     ...(flags.namespace ? { namespace: flags.namespace } : {}),

@@ -5,7 +5,9 @@ import {
   upgradeableOf,
   type ClusterVersionState,
 } from '../../cluster-version/cluster-state.js';
+import { ANNOTATIONS } from '../../core/annotations.js';
 import { errorMessage } from '../../core/errors.js';
+import { parseWindows, windowState } from '../../core/window.js';
 import type { K8sObject } from '../../core/object.js';
 import { assessClusterUpdate, assessHealth } from '../../health/index.js';
 import { poolProgress } from '../../health/machine-config-pool.js';
@@ -18,13 +20,14 @@ import { badge, facts, layout } from './layout.js';
 /**
  * OpenShift: the cluster update (`assessClusterUpdate`: target, from, verdict, each operator and
  * pool), the version history and the updates the cluster offers with their risks, ClusterOperators,
- * MachineConfigPools with machine counts (`poolProgress`), and OLM operators with their CSV and
+ * MachineConfigPools with machine counts (`poolProgress`) and their maintenance windows at the
+ * snapshot's time (`windowState`: open until, or the next opening), and OLM operators with their CSV and
  * InstallPlans (`toSubscription`, `toInstallPlan`, `assessHealth`). Reuses the pure decision code;
  * an object that does not parse is named with the problem, never guessed at. Pure.
  */
 export function openshiftPage(s: DashboardSnapshot): Html {
   const o = s.openshift;
-  const body = html`${updateSection(o)}${operatorsSection(o)}${poolsSection(o)}${olmSection(o)}`;
+  const body = html`${updateSection(o)}${operatorsSection(o)}${poolsSection(o, s.at)}${olmSection(o)}`;
   return layout({ title: 'OpenShift', current: '/openshift', snapshot: s, body });
 }
 
@@ -121,7 +124,23 @@ function operatorsSection(o: OpenShiftView): Html {
   </section>`;
 }
 
-function poolsSection(o: OpenShiftView): Html {
+/**
+ * A pool's maintenance windows at `now`, from the annotation Groundwork writes on it: none (updates
+ * may start at any time), open until when, or closed and when the next one opens. An annotation
+ * that does not parse is said to be invalid (the engine keeps the pool paused), its value not echoed.
+ */
+function windowCell(pool: K8sObject, now: Date): Html {
+  const annotation = pool.metadata.annotations?.[ANNOTATIONS.maintenanceWindows];
+  if (annotation === undefined) return html`none`;
+  const parsed = parseWindows(annotation);
+  if (!parsed.ok)
+    return html`<span class="problem"
+      >invalid ${ANNOTATIONS.maintenanceWindows} annotation: kept paused</span
+    >`;
+  return html`${windowState(parsed.windows, now).reason}`;
+}
+
+function poolsSection(o: OpenShiftView, now: Date): Html {
   if (!o.pools) return html``;
   return html`<section aria-labelledby="mcp-h">
     <h2 id="mcp-h">MachineConfigPools</h2>
@@ -137,6 +156,7 @@ function poolsSection(o: OpenShiftView): Html {
             <th scope="col" class="num">Unavailable</th>
             <th scope="col" class="num">Degraded</th>
             <th scope="col">Paused</th>
+            <th scope="col">Maintenance window</th>
           </tr>
         </thead>
         <tbody>
@@ -148,6 +168,7 @@ function poolsSection(o: OpenShiftView): Html {
                 <td>${p.metadata.name}</td>
                 <td>${badge(h.status)} ${h.message}</td>
                 <td colspan="6">—</td>
+                <td>${windowCell(p, now)}</td>
               </tr>`;
             const m = poolProgress(parsed.data);
             return html`<tr data-pool="${p.metadata.name}">
@@ -159,6 +180,7 @@ function poolsSection(o: OpenShiftView): Html {
               <td class="num">${m.unavailable}</td>
               <td class="num">${m.degraded}</td>
               <td>${m.paused ? 'yes' : 'no'}</td>
+              <td>${windowCell(p, now)}</td>
             </tr>`;
           })}
         </tbody>

@@ -1,7 +1,7 @@
 import { driftText } from '../../report/sync-status-render.js';
 import { html, href, type Html } from '../html.js';
 import type { DashboardSnapshot } from '../snapshot.js';
-import { layout } from './layout.js';
+import { layout, table } from './layout.js';
 
 /**
  * Drift as the agent last reported it (its drift watch re-plans an edited object within a second
@@ -20,45 +20,34 @@ export function driftPage(s: DashboardSnapshot): Html {
       : html`<p>
             ${driftText(d)}${d && d.drifted > s.drift.length ? ` (the first ${s.drift.length} shown; groundwork plan lists all)` : ''}
           </p>
-          <div class="scroll">
-            <table class="drift">
-              <thead>
-                <tr>
-                  <th scope="col">Object</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Live value</th>
-                  <th scope="col">Changed by</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${s.drift.flatMap((r) => {
-                  const object = r.id
-                    ? html`<a href="${href(['objects', r.id])}">${r.object}</a>`
-                    : html`${r.object}`;
-                  if (r.fields.length === 0)
-                    return [
-                      html`<tr data-drift="${r.object}">
-                        <td>${object}</td>
-                        <td>${r.type}</td>
-                        <td>—</td>
-                        <td>—</td>
-                        <td>—</td>
-                      </tr>`,
-                    ];
-                  return r.fields.map(
-                    (f) =>
-                      html`<tr data-drift="${r.object}">
-                        <td>${object}</td>
-                        <td>${r.type}</td>
-                        <td><code>${f.path}</code></td>
-                        <td><code>${f.live ?? '(absent)'}</code></td>
-                        <td>${f.managers.join(', ') || '—'}</td>
-                      </tr>`,
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>`;
+          ${table(
+            ['Object', 'Type', 'Field', 'Live value', 'Changed by'],
+            s.drift.flatMap((r) => {
+              const object = r.id
+                ? html`<a href="${href(['objects', r.id])}">${r.object}</a>`
+                : html`${r.object}`;
+              if (r.fields.length === 0)
+                return [
+                  html`<tr data-drift="${r.object}">
+                    <td>${object}</td>
+                    <td>${r.type}</td>
+                    <td>—</td>
+                    <td>—</td>
+                    <td>—</td>
+                  </tr>`,
+                ];
+              return r.fields.map(
+                (f) =>
+                  html`<tr data-drift="${r.object}">
+                    <td>${object}</td>
+                    <td>${r.type}</td>
+                    <td><code>${f.path}</code></td>
+                    <td><code>${f.live ?? '(absent)'}</code></td>
+                    <td>${f.managers.join(', ') || '—'}</td>
+                  </tr>`,
+              );
+            }),
+            { className: 'drift' },
+          )}`;
   return layout({ title: 'Drift', current: '/drift', snapshot: s, body });
 }

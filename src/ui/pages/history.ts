@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.js';
 import type { DashboardSnapshot } from '../snapshot.js';
-import { layout } from './layout.js';
+import { layout, table } from './layout.js';
 import { ms } from './overview.js';
 
 /** The revisions applied or failed, newest first (`status.history`, as `groundwork sync history` reads it). Pure. */
@@ -10,34 +10,22 @@ export function historyPage(s: DashboardSnapshot): Html {
   const body =
     history.length === 0
       ? html`<p>No revision applied yet.</p>`
-      : html`<div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Ended</th>
-                <th scope="col">Revision</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Objects</th>
-                <th scope="col" class="num">Cycle time</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${history.map((h) => {
-                const total = Object.values(h.timings ?? {}).reduce((a, b) => a + b, 0);
-                const counts = Object.entries(h.counts ?? {})
-                  .filter(([, n]) => n > 0)
-                  .map(([k, n]) => `${k} ${n}`)
-                  .join(', ');
-                return html`<tr>
-                  <td><time datetime="${h.at}">${h.at}</time></td>
-                  <td><code>${h.revision}</code></td>
-                  <td>${h.outcome}${h.reason ? ` (${h.reason})` : ''}</td>
-                  <td>${counts || '—'}</td>
-                  <td class="num">${h.timings ? ms(total) : '—'}</td>
-                </tr>`;
-              })}
-            </tbody>
-          </table>
-        </div>`;
+      : html`${table(
+          ['Ended', 'Revision', 'Outcome', 'Objects', { label: 'Cycle time', num: true }],
+          history.map((h) => {
+            const total = Object.values(h.timings ?? {}).reduce((a, b) => a + b, 0);
+            const counts = Object.entries(h.counts ?? {})
+              .filter(([, n]) => n > 0)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ');
+            return html`<tr>
+              <td><time datetime="${h.at}">${h.at}</time></td>
+              <td><code>${h.revision}</code></td>
+              <td>${h.outcome}${h.reason ? ` (${h.reason})` : ''}</td>
+              <td>${counts || '—'}</td>
+              <td class="num">${h.timings ? ms(total) : '—'}</td>
+            </tr>`;
+          }),
+        )}`;
   return layout({ title: 'History', current: '/history', snapshot: s, body });
 }

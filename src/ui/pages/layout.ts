@@ -1,4 +1,4 @@
-import { html, type Html } from '../html.js';
+import { html, type Html, type HtmlValue } from '../html.js';
 import type { DashboardSnapshot } from '../snapshot.js';
 
 /** The pages of the dashboard, in navigation order: path and title. */
@@ -93,4 +93,34 @@ export function facts(rows: readonly (readonly [string, Html | string | number |
           <dd>${v ?? '—'}</dd>`,
     )}
   </dl>`;
+}
+
+/** A table column: its heading, and `num` for right-aligned numbers. */
+export type Column = string | { readonly label: string; readonly num?: boolean };
+
+/**
+ * A table that scrolls sideways on narrow screens: a header row of `columns` (`scope="col"`, for
+ * screen readers) and `rows` (`<tr>`s) as its body. `className` is one of the stylesheet's
+ * table classes, never data.
+ */
+export function table(columns: readonly Column[], rows: HtmlValue, opts: { className?: string } = {}): Html {
+  const heads = columns.map((c) =>
+    typeof c === 'string'
+      ? html`<th scope="col">${c}</th>`
+      : c.num
+        ? html`<th scope="col" class="num">${c.label}</th>`
+        : html`<th scope="col">${c.label}</th>`,
+  );
+  return html`<div class="scroll">
+    <table class="${opts.className ?? ''}">
+      <thead>
+        <tr>
+          ${heads}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
 }

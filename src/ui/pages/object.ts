@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { html, type Html } from '../html.js';
 import type { DashboardSnapshot, ObjectDetail } from '../snapshot.js';
-import { badge, facts, layout } from './layout.js';
+import { badge, facts, layout, table } from './layout.js';
 
 /**
  * One object: its verdict, its drift (field paths the agent reported), the live object as YAML
@@ -36,61 +36,37 @@ export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
     ${
       managers.length === 0
         ? html`<p>None recorded.</p>`
-        : html`<div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Manager</th>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Subresource</th>
-                  <th scope="col">Time</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${managers.map(
-                  (m) =>
-                    html`<tr>
-                      <td>${m.manager ?? '(unknown)'}</td>
-                      <td>${m.operation ?? ''}</td>
-                      <td>${m.subresource ?? ''}</td>
-                      <td>${m.time ?? ''}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        : html`${table(
+            ['Manager', 'Operation', 'Subresource', 'Time'],
+            managers.map(
+              (m) =>
+                html`<tr>
+                  <td>${m.manager ?? '(unknown)'}</td>
+                  <td>${m.operation ?? ''}</td>
+                  <td>${m.subresource ?? ''}</td>
+                  <td>${m.time ?? ''}</td>
+                </tr>`,
+            ),
+          )}`
     }
     <h2>Events</h2>
     ${
       d.events.length === 0
         ? html`<p>No Events.</p>`
-        : html`<div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Last</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Message</th>
-                  <th scope="col" class="num">Count</th>
-                  <th scope="col">From</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${d.events.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${e.last}</td>
-                      <td>${e.type}</td>
-                      <td>${e.reason}</td>
-                      <td>${e.note}</td>
-                      <td class="num">${e.count}</td>
-                      <td>${e.source}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        : html`${table(
+            ['Last', 'Type', 'Reason', 'Message', { label: 'Count', num: true }, 'From'],
+            d.events.map(
+              (e) =>
+                html`<tr>
+                  <td>${e.last}</td>
+                  <td>${e.type}</td>
+                  <td>${e.reason}</td>
+                  <td>${e.note}</td>
+                  <td class="num">${e.count}</td>
+                  <td>${e.source}</td>
+                </tr>`,
+            ),
+          )}`
     }
     <h2>Live object</h2>
     ${shown ? html`<pre class="yaml" tabindex="0"><code>${stringify(shown, { lineWidth: 0 })}</code></pre>` : html`<p>Not in the cluster.</p>`}

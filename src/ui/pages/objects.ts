@@ -3,7 +3,7 @@ import { HEALTH_ORDER } from '../../health/types.js';
 import { html, href, type Html } from '../html.js';
 import { filterRows, type ObjectFilter } from '../object-rows.js';
 import type { DashboardSnapshot, ObjectRow } from '../snapshot.js';
-import { badge, layout } from './layout.js';
+import { badge, layout, table } from './layout.js';
 
 /**
  * The Objects page: every managed object in apply order, grouped by stage, with its health verdict
@@ -65,32 +65,20 @@ function select(name: string, label: string, options: readonly string[], value: 
 function stageTable(stage: string, description: string, rows: readonly ObjectRow[]): Html {
   return html`<section aria-label="Stage ${stage}">
     <h2>${stage} <small>${description}</small></h2>
-    <div class="scroll">
-      <table class="objects">
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">Namespace</th>
-            <th scope="col">Name</th>
-            <th scope="col">Health</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Drift</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows.map(
-            (r) =>
-              html`<tr>
-                <td>${r.ref.kind}</td>
-                <td>${r.ref.namespace || '—'}</td>
-                <td><a href="${href(['objects', r.id])}">${r.ref.name}</a></td>
-                <td>${badge(r.health.status)}</td>
-                <td title="${r.health.message}">${r.health.reason}</td>
-                <td>${r.drift ? html`<a href="/drift">${r.drift.type}</a>` : ''}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    ${table(
+      ['Kind', 'Namespace', 'Name', 'Health', 'Reason', 'Drift'],
+      rows.map(
+        (r) =>
+          html`<tr>
+            <td>${r.ref.kind}</td>
+            <td>${r.ref.namespace || '—'}</td>
+            <td><a href="${href(['objects', r.id])}">${r.ref.name}</a></td>
+            <td>${badge(r.health.status)}</td>
+            <td title="${r.health.message}">${r.health.reason}</td>
+            <td>${r.drift ? html`<a href="/drift">${r.drift.type}</a>` : ''}</td>
+          </tr>`,
+      ),
+      { className: 'objects' },
+    )}
   </section>`;
 }

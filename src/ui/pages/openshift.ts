@@ -15,7 +15,7 @@ import { machineConfigPoolSchema } from '../../health/machine-config-pool-schema
 import { toInstallPlan, toSubscription } from '../../olm/olm-objects.js';
 import { html, type Html } from '../html.js';
 import type { DashboardSnapshot, OpenShiftView } from '../snapshot.js';
-import { badge, facts, layout } from './layout.js';
+import { badge, facts, layout, table } from './layout.js';
 
 /**
  * OpenShift: the cluster update (`assessClusterUpdate`: target, from, verdict, each operator and
@@ -106,21 +106,10 @@ function operatorsSection(o: OpenShiftView): Html {
   if (!o.clusterOperators) return html``;
   return html`<section aria-labelledby="co-h">
     <h2 id="co-h">ClusterOperators</h2>
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Health</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${[...o.clusterOperators].sort(byName).map((co) => verdictRow(co))}
-        </tbody>
-      </table>
-    </div>
+    ${table(
+      ['Name', 'Health', 'Reason', 'Message'],
+      [...o.clusterOperators].sort(byName).map((co) => verdictRow(co)),
+    )}
   </section>`;
 }
 
@@ -144,48 +133,42 @@ function poolsSection(o: OpenShiftView, now: Date): Html {
   if (!o.pools) return html``;
   return html`<section aria-labelledby="mcp-h">
     <h2 id="mcp-h">MachineConfigPools</h2>
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Pool</th>
-            <th scope="col">Health</th>
-            <th scope="col" class="num">Machines</th>
-            <th scope="col" class="num">Updated</th>
-            <th scope="col" class="num">Ready</th>
-            <th scope="col" class="num">Unavailable</th>
-            <th scope="col" class="num">Degraded</th>
-            <th scope="col">Paused</th>
-            <th scope="col">Maintenance window</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${[...o.pools].sort(byName).map((p) => {
-            const parsed = machineConfigPoolSchema.safeParse(p);
-            const h = assessHealth(p);
-            if (!parsed.success)
-              return html`<tr>
-                <td>${p.metadata.name}</td>
-                <td>${badge(h.status)} ${h.message}</td>
-                <td colspan="6">—</td>
-                <td>${windowCell(p, now)}</td>
-              </tr>`;
-            const m = poolProgress(parsed.data);
-            return html`<tr data-pool="${p.metadata.name}">
-              <td>${p.metadata.name}</td>
-              <td>${badge(h.status)} ${h.reason}</td>
-              <td class="num">${m.machines}</td>
-              <td class="num">${m.updated}</td>
-              <td class="num">${m.ready}</td>
-              <td class="num">${m.unavailable}</td>
-              <td class="num">${m.degraded}</td>
-              <td>${m.paused ? 'yes' : 'no'}</td>
-              <td>${windowCell(p, now)}</td>
-            </tr>`;
-          })}
-        </tbody>
-      </table>
-    </div>
+    ${table(
+      [
+        'Pool',
+        'Health',
+        { label: 'Machines', num: true },
+        { label: 'Updated', num: true },
+        { label: 'Ready', num: true },
+        { label: 'Unavailable', num: true },
+        { label: 'Degraded', num: true },
+        'Paused',
+        'Maintenance window',
+      ],
+      [...o.pools].sort(byName).map((p) => {
+        const parsed = machineConfigPoolSchema.safeParse(p);
+        const h = assessHealth(p);
+        if (!parsed.success)
+          return html`<tr>
+            <td>${p.metadata.name}</td>
+            <td>${badge(h.status)} ${h.message}</td>
+            <td colspan="6">—</td>
+            <td>${windowCell(p, now)}</td>
+          </tr>`;
+        const m = poolProgress(parsed.data);
+        return html`<tr data-pool="${p.metadata.name}">
+          <td>${p.metadata.name}</td>
+          <td>${badge(h.status)} ${h.reason}</td>
+          <td class="num">${m.machines}</td>
+          <td class="num">${m.updated}</td>
+          <td class="num">${m.ready}</td>
+          <td class="num">${m.unavailable}</td>
+          <td class="num">${m.degraded}</td>
+          <td>${m.paused ? 'yes' : 'no'}</td>
+          <td>${windowCell(p, now)}</td>
+        </tr>`;
+      }),
+    )}
   </section>`;
 }
 
@@ -196,48 +179,35 @@ function olmSection(o: OpenShiftView): Html {
   );
   return html`<section aria-labelledby="olm-h">
     <h2 id="olm-h">Operators</h2>
-    <div class="scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Subscription</th>
-            <th scope="col">Package / channel</th>
-            <th scope="col">Health</th>
-            <th scope="col">Installed CSV</th>
-            <th scope="col">CSV health</th>
-            <th scope="col">InstallPlans</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${[...o.subscriptions].sort(byName).map((raw) => {
-            const h = assessHealth(raw);
-            let sub;
-            try {
-              sub = toSubscription(raw);
-            } catch (err) {
-              return html`<tr>
-                <td>${raw.metadata.namespace}/${raw.metadata.name}</td>
-                <td colspan="5">${errorMessage(err)}</td>
-              </tr>`;
-            }
-            const ns = sub.metadata.namespace ?? '';
-            const installed = sub.status?.installedCSV;
-            const csv = installed ? csvs.get(`${ns}/${installed}`) : undefined;
-            const plans = (o.installPlans ?? [])
-              .filter((p) => p.metadata.namespace === ns)
-              .flatMap((p) => planCell(p, sub.status?.currentCSV ?? installed));
-            return html`<tr>
-              <td>${ns}/${sub.metadata.name}</td>
-              <td>${sub.spec.name} / ${sub.spec.channel ?? 'default'}</td>
-              <td>${badge(h.status)} ${h.reason}</td>
-              <td>${installed ?? '—'}</td>
-              <td>${csv ? html`${badge(assessHealth(csv).status)} ${assessHealth(csv).reason}` : '—'}</td>
-              <td>${plans.length ? plans : '—'}</td>
-            </tr>`;
-          })}
-        </tbody>
-      </table>
-    </div>
+    ${table(
+      ['Subscription', 'Package / channel', 'Health', 'Installed CSV', 'CSV health', 'InstallPlans'],
+      [...o.subscriptions].sort(byName).map((raw) => {
+        const h = assessHealth(raw);
+        let sub;
+        try {
+          sub = toSubscription(raw);
+        } catch (err) {
+          return html`<tr>
+            <td>${raw.metadata.namespace}/${raw.metadata.name}</td>
+            <td colspan="5">${errorMessage(err)}</td>
+          </tr>`;
+        }
+        const ns = sub.metadata.namespace ?? '';
+        const installed = sub.status?.installedCSV;
+        const csv = installed ? csvs.get(`${ns}/${installed}`) : undefined;
+        const plans = (o.installPlans ?? [])
+          .filter((p) => p.metadata.namespace === ns)
+          .flatMap((p) => planCell(p, sub.status?.currentCSV ?? installed));
+        return html`<tr>
+          <td>${ns}/${sub.metadata.name}</td>
+          <td>${sub.spec.name} / ${sub.spec.channel ?? 'default'}</td>
+          <td>${badge(h.status)} ${h.reason}</td>
+          <td>${installed ?? '—'}</td>
+          <td>${csv ? html`${badge(assessHealth(csv).status)} ${assessHealth(csv).reason}` : '—'}</td>
+          <td>${plans.length ? plans : '—'}</td>
+        </tr>`;
+      }),
+    )}
   </section>`;
 }
 

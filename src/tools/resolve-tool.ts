@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { GroundworkError } from '../core/errors.js';
@@ -46,7 +46,8 @@ export async function resolveTool(name: ToolName, opts: ResolveToolOptions = {})
   const recipe = TOOL_RECIPES[name];
   const named = env[recipe.envVar];
   if (named) {
-    const version = isAbsolute(named) && existsSync(named) ? await fittingVersion(recipe, named) : undefined;
+    const version =
+      isAbsolute(named) && existsSync(named) ? await fittingVersion(recipe, named, env) : undefined;
     if (!version)
       throw new GroundworkError({
         code: 'ToolNotUsable',
@@ -60,7 +61,7 @@ export async function resolveTool(name: ToolName, opts: ResolveToolOptions = {})
     for (const dir of (env.PATH ?? '').split(delimiter).filter(isAbsolute)) {
       const candidate = join(dir, name);
       if (!existsSync(candidate)) continue;
-      const version = await fittingVersion(recipe, candidate);
+      const version = await fittingVersion(recipe, candidate, env);
       if (version) return { name, path: candidate, version, source: 'path' };
     }
   }
@@ -97,11 +98,39 @@ function withModule(tool: ResolvedTool, moduleDir: string | undefined): Resolved
 
 const run = promisify(execFile);
 
-/** The version `path` reports, when it matches the recipe; undefined when it does not run or differs. */
-async function fittingVersion(recipe: ToolRecipe, path: string): Promise<string | undefined> {
+/** Probes already made, by binary path, its size and mtime and the PATH it ran with. */
+const probes = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The version `path` reports, when it matches the recipe; undefined when it does not run or differs.
+ * Runs the binary once per (path, size, mtime, PATH) in this process: a synth per cycle must not
+ * spawn an unfitting helm on PATH again each time, and a binary replaced in place is probed again.
+ */
+function fittingVersion(
+  recipe: ToolRecipe,
+  path: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
+  let stamp: string;
+  try {
+    const { size, mtimeMs } = statSync(path);
+    stamp = `${size}:${mtimeMs}`;
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  const key = JSON.stringify([recipe.name, path, stamp, env.PATH ?? '']);
+  let probe = probes.get(key);
+  if (!probe) {
+    probe = probeVersion(recipe, path, env.PATH ?? '');
+    probes.set(key, probe);
+  }
+  return probe;
+}
+
+async function probeVersion(recipe: ToolRecipe, path: string, pathVar: string): Promise<string | undefined> {
   try {
     const { stdout, stderr } = await run(path, [...recipe.versionArgs], {
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: pathVar },
       timeout: 10_000,
       maxBuffer: 64 * 1024,
     });

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,39 @@ describe('resolveTool', () => {
       path: join(dir, 'sops'),
       source: 'cache',
       version: 'v3.13.3',
+    });
+  });
+
+  it('probes a binary on PATH once per process, and again once it is replaced', async () => {
+    const dir = join(root, 'counted');
+    const calls = join(root, 'counted-calls');
+    mkdirSync(dir, { recursive: true });
+    const helm = join(dir, 'helm');
+    writeFileSync(helm, `#!/bin/sh\necho probe >> '${calls}'\necho v2.17.0\n`);
+    chmodSync(helm, 0o755);
+    const env = { ...base, PATH: `${dir}:/usr/bin:/bin` };
+    for (let i = 0; i < 3; i++)
+      expect(hasCode(await resolveTool('helm', { env, build: false }).catch((e) => e), 'ToolNotUsable')).toBe(
+        true,
+      );
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
+    writeFileSync(helm, `#!/bin/sh\necho probe >> '${calls}'\necho v3.22.0 # replaced\n`);
+    expect(await resolveTool('helm', { env, build: false })).toMatchObject({ path: helm, source: 'path' });
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('runs the version probe with the PATH it was given, not the process one', async () => {
+    const helper = script(join(root, 'given-path'), 'report-version', 'v3.40.0');
+    const dir = join(root, 'needs-path');
+    mkdirSync(dir, { recursive: true });
+    const helm = join(dir, 'helm');
+    writeFileSync(helm, '#!/bin/sh\nexec report-version\n');
+    chmodSync(helm, 0o755);
+    const env = { ...base, PATH: `${dir}:${join(root, 'given-path')}:/usr/bin:/bin` };
+    expect(helper).toContain('given-path');
+    expect(await resolveTool('helm', { env, build: false })).toMatchObject({
+      path: helm,
+      version: 'v3.40.0',
     });
   });
 });

@@ -95,6 +95,7 @@ export const ERROR_CODES = [
   'ValidationFailed',
   // apply
   'ConflictsRemain',
+  'HookFailed',
   'Interrupted',
   'PreflightFailed',
   'PruneFailed',

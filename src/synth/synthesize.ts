@@ -11,7 +11,7 @@ import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from '.
 import { Platform } from './platform.js';
 import { runPostSynthChecks, type PostSynthCheck } from './post-synth-checks.js';
 import { codeSite } from './code-site.js';
-import { constructInProgress } from './construct-in-progress.js';
+import { constructInProgress, withDeepStacks } from './construct-in-progress.js';
 import { recordedRenders } from './charts/recorded.js';
 import type { RenderRequest } from './charts/render-request.js';
 import type { RenderedChart } from './charts/rendered-chart.js';
@@ -108,7 +108,7 @@ export async function synthesizeDefinition(
 ): Promise<SynthResult> {
   const app = new App();
   try {
-    definition.build(app, values, { overlay: ctx.overlay, platform: ctx.config.name });
+    withDeepStacks(() => definition.build(app, values, { overlay: ctx.overlay, platform: ctx.config.name }));
   } catch (err) {
     const construct = constructInProgress(app, err);
     const denied = notPermitted(err, ctx.dir, construct);

@@ -1,7 +1,7 @@
-import { ApiObject, App } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { constructInProgress } from '../../src/synth/construct-in-progress.js';
+import { constructInProgress, withDeepStacks } from '../../src/synth/construct-in-progress.js';
 import { Platform } from '../../src/synth/platform.js';
 
 class ThrowsBeforeSuper extends Construct {
@@ -17,6 +17,45 @@ class ThrowsAfterChildren extends Construct {
     new ApiObject(this, 'first', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } });
     new Construct(this, 'inner');
     throw new Error('refused after children');
+  }
+}
+
+/** A construct whose constructor creates a finished child, then one that throws before super(). */
+class CreatesEarly extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new ApiObject(this, 'done', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd' } });
+    new ThrowsBeforeSuper(this, 'inner', true);
+  }
+}
+
+/** A construct that extends another whose constructor throws after its own super(). */
+class BaseThrows extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    throw new Error('refused in the base class');
+  }
+}
+class ExtendsBaseThrows extends BaseThrows {}
+
+/** A cdk8s Chart that throws in its constructor after creating an object. */
+class ThrowingChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new ApiObject(this, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    throw new Error('refused in a chart');
+  }
+}
+
+/** A construct whose constructor throws 30 calls deep (past V8's default 10 frames). */
+class ThrowsDeep extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const down = (n: number): number => {
+      if (n === 0) throw new Error('refused deep down');
+      return down(n - 1) + 1;
+    };
+    down(30);
   }
 }
 
@@ -42,6 +81,30 @@ describe('constructInProgress names the construct whose constructor threw', () =
   it('a construct that throws after creating children is named by its path, not by its last child', () => {
     const { app, err } = thrownBy((p) => new ThrowsAfterChildren(p, 'late'));
     expect(constructInProgress(app, err)).toBe('platform/late');
+  });
+
+  it('a nested construct that throws before super() is named inside the construct creating it, not as its finished sibling', () => {
+    const { app, err } = thrownBy((p) => new CreatesEarly(p, 'outer'));
+    expect(constructInProgress(app, err)).toBe(
+      'platform/outer (in a new ThrowsBeforeSuper, not yet in the construct tree)',
+    );
+  });
+
+  it("a throw in a base class's constructor names the construct, not its base class as a child", () => {
+    const { app, err } = thrownBy((p) => new ExtendsBaseThrows(p, 'derived'));
+    expect(constructInProgress(app, err)).toBe('platform/derived');
+  });
+
+  it("a throw in a chart's constructor names the chart, not the object it created", () => {
+    const { app, err } = thrownBy((p) => new ThrowingChart(p, 'chart'));
+    expect(constructInProgress(app, err)).toBe('platform/chart');
+  });
+
+  it('a throw deep under a constructor is named when built under withDeepStacks, and the limit is restored', () => {
+    const before = Error.stackTraceLimit;
+    const { app, err } = thrownBy((p) => withDeepStacks(() => new ThrowsDeep(p, 'deep')));
+    expect(constructInProgress(app, err)).toBe('platform/deep');
+    expect(Error.stackTraceLimit).toBe(before);
   });
 
   it('an error of plain platform code names no construct', () => {

@@ -1,5 +1,5 @@
 /** The Go tools Groundwork builds from the module proxy when the machine lacks them. */
-export const TOOL_NAMES = ['helm', 'kustomize', 'sops', 'gitea'] as const;
+export const TOOL_NAMES = ['helm', 'kustomize', 'sops', 'gitea', 'registry'] as const;
 
 /** One of `TOOL_NAMES`. */
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -32,7 +32,8 @@ export interface ToolRecipe {
 /**
  * The pinned tools. Versions are those the Go module proxy serves and that build here (checked
  * 2026-11-25): kustomize v5.8.3 needs a kube-openapi pseudo-version the proxy refuses, so v5.8.2;
- * Gitea v1.27's go.mod moved to a module path the proxy refuses, so v1.26.0.
+ * Gitea v1.27's go.mod moved to a module path the proxy refuses, so v1.26.0. The OCI registry
+ * (distribution v3.1.2, the newest the proxy serves) is for tests only, like Gitea.
  */
 export const TOOL_RECIPES: Readonly<Record<ToolName, ToolRecipe>> = {
   helm: {
@@ -82,5 +83,17 @@ export const TOOL_RECIPES: Readonly<Record<ToolName, ToolRecipe>> = {
     fits: /version 1\.2[6-9]\./,
     needsModuleDir: true,
     coldBuild: 'about 5 minutes',
+  },
+  registry: {
+    name: 'registry',
+    module: 'github.com/distribution/distribution/v3',
+    version: 'v3.1.2',
+    pkg: 'github.com/distribution/distribution/v3/cmd/registry',
+    envVar: 'GROUNDWORK_REGISTRY',
+    ldflags: ['-X github.com/distribution/distribution/v3/version.version=v3.1.2'],
+    // Prints `registry github.com/distribution/distribution/v3 v3.1.2`.
+    versionArgs: ['--version'],
+    fits: /distribution\/v3 v3\.\d+\.\d+/,
+    coldBuild: 'about 3 minutes',
   },
 };

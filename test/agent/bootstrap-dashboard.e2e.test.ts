@@ -5,7 +5,7 @@ import { agentRbac } from '../../src/agent/rbac.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { reviewAuth } from '../../src/ui/review-auth.js';
 import { eventually, ssa, useCluster } from '../harness/cluster.js';
-import { serviceAccountKubeconfig } from '../harness/service-account.js';
+import { serviceAccountKubeconfig, serviceAccountToken } from '../harness/service-account.js';
 
 /**
  * `bootstrap --dashboard`'s binding, judged by the real apiserver: the agent's ServiceAccount,
@@ -20,21 +20,6 @@ afterEach(async () => {
 });
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-
-async function token(ns: string, name: string): Promise<string> {
-  const review = await cluster.client.request<{ status: { token: string } }>(
-    'POST',
-    `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`,
-    {
-      body: {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenRequest',
-        spec: { expirationSeconds: 600 },
-      },
-    },
-  );
-  return review.status.token;
-}
 
 const request = (bearer: string) => ({ headers: { authorization: `Bearer ${bearer}` } }) as IncomingMessage;
 
@@ -68,7 +53,7 @@ describe('bootstrap --dashboard: the auth-delegator binding', () => {
       }),
     });
     cleanups.push(async () => agent.close());
-    const reader = await token(ns, 'reader');
+    const reader = await serviceAccountToken(cluster.client, ns, 'reader', 600);
     const check = () =>
       reviewAuth({ client: agent, namespace: ns, name: () => undefined }).check(request(reader));
 
@@ -98,7 +83,7 @@ describe('bootstrap --dashboard: the auth-delegator binding', () => {
     expect(outcome).toEqual({ ok: true, user: `system:serviceaccount:${ns}:reader` });
     // The agent itself may not get PlatformSyncs here: the reviews judge the reader, not the agent.
     const stranger = await reviewAuth({ client: agent, namespace: ns, name: () => undefined }).check(
-      request(await token(ns, 'agent')),
+      request(await serviceAccountToken(cluster.client, ns, 'agent', 600)),
     );
     expect(stranger).toMatchObject({ ok: false, status: 403 });
   });

@@ -3,14 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { startNotifications } from '../../src/agent/notifications.js';
 import { agentRbac } from '../../src/agent/rbac.js';
-import { KubeClient } from '../../src/cluster/client.js';
+import type { KubeClient } from '../../src/cluster/client.js';
 import { hasCode } from '../../src/core/errors.js';
 import { GroundworkMetrics } from '../../src/report/metrics.js';
 import type { HttpRequest, Transport } from '../../src/report/notifications/http-request.js';
 import type { ProjectConfig } from '../../src/synth/config.js';
 import { notificationsSchema } from '../../src/synth/notifications-config.js';
 import { useCluster } from '../harness/cluster.js';
-import { serviceAccountKubeconfig } from '../harness/service-account.js';
+import { agentAccountClient } from '../harness/service-account.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-notify-rbac' });
 const cleanups: (() => Promise<void>)[] = [];
@@ -20,33 +20,18 @@ afterEach(async () => {
 
 /** A client on a ServiceAccount token bound to the agent's Role with `notificationSecrets`. */
 async function agentClient(ns: string, notificationSecrets: string[]): Promise<KubeClient> {
-  const admin = cluster.client;
-  await admin.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
-    body: { metadata: { name: 'agent' } },
-  });
   const rules = agentRbac({
     objects: [],
     namespace: ns,
     inventory: { namespace: ns, name: 'inv' },
     notificationSecrets,
   }).namespaced.find((n) => n.namespace === ns)!.rules;
-  await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-    body: { metadata: { name: 'agent' }, rules },
-  });
-  await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-    body: {
-      metadata: { name: 'agent' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent' },
-      subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }],
-    },
-  });
-  const kubeconfig = await serviceAccountKubeconfig({
-    admin,
+  const client = await agentAccountClient({
+    admin: cluster.client,
     adminKubeconfig: cluster.kubeconfig,
     namespace: ns,
-    name: 'agent',
+    rules,
   });
-  const client = await KubeClient.load({ kubeconfig });
   cleanups.push(async () => client.close());
   return client;
 }

@@ -3,14 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentRbac } from '../../src/agent/rbac.js';
 import { agentRedactionKey, REDACTION_KEY_SECRET } from '../../src/agent/redaction-key-secret.js';
 import { startAgent } from '../../src/agent/start.js';
-import { KubeClient } from '../../src/cluster/client.js';
+import type { KubeClient } from '../../src/cluster/client.js';
 import { hasCode } from '../../src/core/errors.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { redactionTag } from '../../src/core/redaction-key.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
 import { agentOptions } from '../harness/agent-run.js';
 import { eventually, useCluster } from '../harness/cluster.js';
-import { serviceAccountKubeconfig } from '../harness/service-account.js';
+import { agentAccountClient } from '../harness/service-account.js';
 
 // The agent's redaction key (issue 19, item 12): a Secret in its namespace, made by the first agent.
 
@@ -25,34 +25,17 @@ const secretPath = (ns: string) => `/api/v1/namespaces/${ns}/secrets/${REDACTION
 
 /** A client on a ServiceAccount's own token, bound to the agent's Role in `ns` when `bound`. */
 async function agentClient(ns: string, opts: { bound: boolean }): Promise<KubeClient> {
-  const admin = cluster.client;
-  await admin.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
-    body: { metadata: { name: 'agent' } },
-  });
-  if (opts.bound) {
-    const rules = agentRbac({
-      objects: [],
-      namespace: ns,
-      inventory: { namespace: ns, name: 'inv' },
-    }).namespaced.find((n) => n.namespace === ns)!.rules;
-    await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-      body: { metadata: { name: 'agent' }, rules },
-    });
-    await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-      body: {
-        metadata: { name: 'agent' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent' },
-        subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }],
-      },
-    });
-  }
-  const kubeconfig = await serviceAccountKubeconfig({
-    admin,
+  const rules = opts.bound
+    ? agentRbac({ objects: [], namespace: ns, inventory: { namespace: ns, name: 'inv' } }).namespaced.find(
+        (n) => n.namespace === ns,
+      )!.rules
+    : undefined;
+  const client = await agentAccountClient({
+    admin: cluster.client,
     adminKubeconfig: cluster.kubeconfig,
     namespace: ns,
-    name: 'agent',
+    ...(rules ? { rules } : {}),
   });
-  const client = await KubeClient.load({ kubeconfig });
   cleanups.push(async () => client.close());
   return client;
 }

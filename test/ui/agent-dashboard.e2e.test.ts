@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentHttpServer } from '../../src/agent/http-server.js';
 import { startAgentDashboard } from '../../src/ui/agent-dashboard.js';
 import { useCluster } from '../harness/cluster.js';
+import { serviceAccountToken } from '../harness/service-account.js';
 
 /**
  * The agent's dashboard behind TokenReview and SubjectAccessReview, against the real apiserver's
@@ -14,22 +15,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
 });
 
-async function serviceAccountToken(ns: string, name: string): Promise<string> {
+/** A new ServiceAccount `name` in `ns` and a token of it. */
+async function newAccountToken(ns: string, name: string): Promise<string> {
   await cluster.client.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
     body: { metadata: { name } },
   });
-  const review = await cluster.client.request<{ status: { token: string } }>(
-    'POST',
-    `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`,
-    {
-      body: {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenRequest',
-        spec: { expirationSeconds: 600 },
-      },
-    },
-  );
-  return review.status.token;
+  return serviceAccountToken(cluster.client, ns, name, 600);
 }
 
 describe("the agent's dashboard (bearer token, TokenReview, SubjectAccessReview)", () => {
@@ -48,8 +39,8 @@ describe("the agent's dashboard (bearer token, TokenReview, SubjectAccessReview)
         subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: ns }],
       },
     });
-    const reader = await serviceAccountToken(ns, 'reader');
-    const stranger = await serviceAccountToken(ns, 'stranger');
+    const reader = await newAccountToken(ns, 'reader');
+    const stranger = await newAccountToken(ns, 'stranger');
     const dashboard = await startAgentDashboard({ client: cluster.client, namespace: ns });
     cleanups.push(() => dashboard.stop());
     const server = new AgentHttpServer({

@@ -175,7 +175,7 @@ export function checkSource(input: {
 }
 
 /** A fleet status row: one cluster and platform overlay, or one unreachable cluster. */
-interface FleetRow {
+export interface FleetRow {
   readonly cluster: string;
   readonly context: string;
   readonly environment?: string;
@@ -281,7 +281,7 @@ export function fleetText(rows: readonly FleetRow[]): string {
 }
 
 /** `main@sha1:0123456789ab…` → `main@0123456789ab`. */
-function shortRevision(revision: string): string {
+export function shortRevision(revision: string): string {
   const m = /^(.*)@sha1:([0-9a-f]{12})[0-9a-f]*(\+dirty)?$/.exec(revision);
   return m ? `${m[1]}@${m[2]}${m[3] ?? ''}` : revision;
 }

@@ -182,8 +182,10 @@ export async function commitsBehind(opts: {
   readonly auth?: GitAuth;
   readonly wanted: readonly { readonly branch: string; readonly commit: string }[];
   readonly http?: HttpClient;
+  /** A repository to fetch into and keep (the dashboard's, read again and again); @default a temporary one, removed after */
+  readonly repo?: PromotionRepo;
 }): Promise<Map<string, number>> {
-  const repo = await PromotionRepo.open(opts);
+  const repo = opts.repo ?? (await PromotionRepo.open(opts));
   const out = new Map<string, number>();
   try {
     for (const branch of new Set(opts.wanted.map((w) => w.branch))) {
@@ -197,6 +199,6 @@ export async function commitsBehind(opts: {
     }
     return out;
   } finally {
-    await repo.dispose();
+    if (!opts.repo) await repo.dispose();
   }
 }

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { APP_CSS, APP_JS } from './assets.js';
 import type { Html } from './html.js';
+import type { FleetReader } from './fleet-state.js';
 import { driftPage } from './pages/drift.js';
+import { fleetPage } from './pages/fleet.js';
 import { historyPage } from './pages/history.js';
 import { layout } from './pages/layout.js';
 import { objectPage } from './pages/object.js';
@@ -40,6 +42,8 @@ interface HandlerOptions {
   maxStreams?: number;
   /** Comment lines keeping idle streams open through proxies. @default 25000 */
   heartbeatMs?: number;
+  /** The Fleet page's source (`groundwork ui`); without it there is no Fleet page (the agent). */
+  fleet?: FleetReader;
 }
 
 /**
@@ -92,7 +96,8 @@ export function dashboardHandler(
       openStream(req, res, opts, () => streams--);
       return true;
     }
-    const page = render(path, url.searchParams, opts.source);
+    if (path === '/fleet') opts.fleet?.wanted();
+    const page = render(path, url.searchParams, opts.source, opts.fleet);
     send(res, page.status, page.body.markup, 'text/html; charset=utf-8');
     return true;
   };
@@ -107,6 +112,7 @@ export function isDashboardPath(path: string): boolean {
       '/drift',
       '/history',
       '/openshift',
+      '/fleet',
       '/events',
       '/static/app.css',
       '/static/app.js',
@@ -119,8 +125,9 @@ function render(
   path: string,
   query: URLSearchParams,
   source: DashboardReader,
+  fleet: FleetReader | undefined,
 ): { status: number; body: Html } {
-  const s = source.snapshot();
+  const s = fleet ? { ...source.snapshot(), fleet: fleet.state() } : source.snapshot();
   switch (path) {
     case '/':
       return { status: 200, body: overviewPage(s) };
@@ -144,6 +151,8 @@ function render(
       return { status: 200, body: historyPage(s) };
     case '/openshift':
       return { status: 200, body: openshiftPage(s) };
+    case '/fleet':
+      return { status: fleet ? 200 : 404, body: fleetPage(s) };
   }
   let id: string;
   try {
@@ -185,12 +194,15 @@ function openStream(
   });
   res.write('retry: 2000\n\n');
   let n = 0;
-  const unsubscribe = opts.source.onChange(() => res.write(`id: ${++n}\nevent: change\ndata: {}\n\n`));
+  const changed = () => res.write(`id: ${++n}\nevent: change\ndata: {}\n\n`);
+  const unsubscribe = opts.source.onChange(changed);
+  const unsubscribeFleet = opts.fleet?.onChange(changed);
   const beat = setInterval(() => res.write(': keep-alive\n\n'), opts.heartbeatMs ?? 25_000);
   beat.unref?.();
   const done = () => {
     clearInterval(beat);
     unsubscribe();
+    unsubscribeFleet?.();
     closed();
   };
   res.once('close', done);

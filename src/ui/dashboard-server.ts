@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dashboardHandler, type DashboardReader } from './dashboard-handler.js';
+import type { FleetReader } from './fleet-state.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { tokenAuth } from './token-auth.js';
 
@@ -10,6 +11,8 @@ export interface DashboardServerOptions {
   token: string;
   /** @default 0 (a free port) */
   port?: number;
+  /** The Fleet page's source; without it the dashboard has no Fleet page. */
+  fleet?: FleetReader;
 }
 
 /** A running laptop dashboard: its URL with the token (print it once) and how to stop it. */
@@ -29,6 +32,7 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   const handle = dashboardHandler({
     source: opts.source,
     auth: tokenAuth({ token: opts.token, port: () => port }),
+    ...(opts.fleet ? { fleet: opts.fleet } : {}),
   });
   const server: Server = createServer((req, res) => {
     handle(req, res)

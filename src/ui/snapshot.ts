@@ -4,6 +4,7 @@ import type { K8sObject } from '../core/object.js';
 import type { StageName } from '../core/stages.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { SyncStatusJson } from '../report/sync-status-schema.js';
+import type { FleetState } from './fleet-state.js';
 
 /** One managed object as the Objects page lists it: where it is applied and how it is. */
 export interface ObjectRow {
@@ -53,6 +54,8 @@ export interface DashboardSnapshot {
   openshift: OpenShiftView;
   /** Problems reading the cluster (a kind not served, a watch down), shown as a banner. */
   problems: readonly string[];
+  /** The fleet (`groundwork ui` on a laptop); absent in the agent's dashboard, which has no Fleet page. */
+  fleet?: FleetState;
 }
 
 /** An Event about one object, as the object page lists it (the note already redacted). */

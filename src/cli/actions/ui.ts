@@ -5,8 +5,9 @@ import { startDashboardServer } from '../../ui/dashboard-server.js';
 import { newToken } from '../../ui/token-auth.js';
 import { connectionOf } from '../cluster-flags.js';
 import { checkSyncNames } from '../sync-names.js';
+import { uiFleet, type UiFleetFlags } from '../ui-fleet.js';
 
-export interface UiFlags {
+export interface UiFlags extends UiFleetFlags {
   port?: string;
   namespace?: string;
   sync?: string;
@@ -35,6 +36,8 @@ export function uiPortOf(flag: string | undefined): number {
 export async function runUi(flags: UiFlags): Promise<void> {
   const port = uiPortOf(flags.port);
   checkSyncNames(flags);
+  // The fleet first: a bad groundwork.yaml or fleet file stops here (exit 2), before any watch.
+  const fleet = await uiFleet(flags);
   const client = await KubeClient.load(connectionOf(flags));
   const source = new ClusterDashboardSource(client, {
     ...(flags.namespace ? { namespace: flags.namespace } : {}),
@@ -42,7 +45,7 @@ export async function runUi(flags: UiFlags): Promise<void> {
     onError: (err) => process.stderr.write(`warning: ${err instanceof Error ? err.message : String(err)}\n`),
   });
   await source.start();
-  const server = await startDashboardServer({ source, token: newToken(), port });
+  const server = await startDashboardServer({ source, token: newToken(), port, fleet: fleet.reader });
   process.stdout.write(`Dashboard (read-only): ${server.url}\nStop with Ctrl-C.\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -51,4 +54,5 @@ export async function runUi(flags: UiFlags): Promise<void> {
   });
   await server.close();
   source.stop();
+  await fleet.stop();
 }

@@ -8,6 +8,7 @@ export const PAGES = [
   { path: '/drift', title: 'Drift' },
   { path: '/history', title: 'History' },
   { path: '/openshift', title: 'OpenShift' },
+  { path: '/fleet', title: 'Fleet' },
 ] as const;
 
 export type PagePath = (typeof PAGES)[number]['path'];
@@ -44,7 +45,7 @@ export function layout(opts: {
           </p>
           <nav aria-label="Pages">
             <ul>
-              ${PAGES.map(
+              ${PAGES.filter((p) => p.path !== '/fleet' || snapshot.fleet !== undefined).map(
                 (p) =>
                   html`<li>
                     <a href="${p.path}" ${p.path === opts.current ? html` aria-current="page"` : ''}

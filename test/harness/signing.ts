@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseTrustedKeys, type TrustedKeys } from '../../src/source/trust/trusted-keys.js';
 import type { GitRepo } from './git-repo.js';
 
 // Real signing keys for trusted-commit tests: gpg in a temporary GNUPGHOME (batch key generation,
@@ -160,4 +161,20 @@ export function signedCommit(
 /** A signed annotated tag at HEAD (`git tag -s`). */
 export function signedTag(repo: GitRepo, name: string, signer: { gitConfig: readonly string[] }): void {
   repo.git(...signer.gitConfig, 'tag', '-s', name, '-m', `release ${name}`);
+}
+
+/**
+ * The two trusted signers of the trust tests, made in `root`: alice (OpenPGP) and carol (SSH,
+ * `carol@example.com`), and the trusted keys holding both, as a Secret's files would.
+ */
+export async function trustedSigners(
+  root: string,
+): Promise<{ alice: GpgKey; carol: SshKey; keys: TrustedKeys }> {
+  const alice = gpgKey(root, 'alice');
+  const carol = sshKey(root, 'carol');
+  const keys = await parseTrustedKeys(
+    { 'alice.asc': alice.publicKey, allowed_signers: carol.allowedSigner('carol@example.com') },
+    'secret/groundwork-system/trusted-keys',
+  );
+  return { alice, carol, keys };
 }

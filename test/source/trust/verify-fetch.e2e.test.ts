@@ -13,7 +13,7 @@ import {
   revokeGpgKey,
   signedCommit,
   signedTag,
-  sshKey,
+  trustedSigners,
   type GpgKey,
   type SshKey,
 } from '../../harness/signing.js';
@@ -34,12 +34,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'gw-verify-fetch-'));
   repo = createGitRepo({ root: join(root, 'repos'), name: 'platform' });
   server = await startGitServer({ root: join(root, 'repos') });
-  alice = gpgKey(root, 'alice');
-  carol = sshKey(root, 'carol');
-  keys = await parseTrustedKeys(
-    { 'alice.asc': alice.publicKey, allowed_signers: carol.allowedSigner('carol@example.com') },
-    'secret/groundwork-system/trusted-keys',
-  );
+  ({ alice, carol, keys } = await trustedSigners(root));
 });
 afterAll(async () => {
   await server?.stop();

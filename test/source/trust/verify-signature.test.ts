@@ -17,6 +17,7 @@ import {
   revokeGpgKey,
   signedCommit,
   signedTag,
+  trustedSigners,
   sshKey,
   type GpgKey,
   type SshKey,
@@ -40,14 +41,9 @@ const raw = (type: 'commit' | 'tag', oid: string): string =>
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'gw-verify-signature-'));
   repo = createGitRepo({ root, name: 'platform' });
-  alice = gpgKey(root, 'alice');
+  ({ alice, carol, keys } = await trustedSigners(root));
   mallory = gpgKey(root, 'mallory');
-  carol = sshKey(root, 'carol');
   eve = sshKey(root, 'eve');
-  keys = await parseTrustedKeys(
-    { 'alice.asc': alice.publicKey, allowed_signers: carol.allowedSigner('carol@example.com') },
-    'secret/groundwork-system/trusted-keys',
-  );
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

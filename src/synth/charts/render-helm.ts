@@ -6,6 +6,7 @@ import jsyaml from 'js-yaml';
 import { confinedRealPath, readConfinedFile } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
 import { CHART_LOCK_FILE, lockedChart, readChartLock } from './chart-lock.js';
+import type { ChartSource } from './chart-files.js';
 import { lockedArchive } from './chart-repository.js';
 import { helmTemplateArgs, readHelmFailure } from './helm-args.js';
 import { binaryIdentity, cachedRender, directoryDigest, renderKey } from './render-cache.js';
@@ -37,7 +38,10 @@ export async function renderHelm(request: HelmRequest, ctx: HelmContext): Promis
   if (request.repo !== undefined) {
     const archive = await lockedChartArchive(request, ctx.dir);
     if (!archive.ok) return archive;
-    return runHelm(request, archive.path, ctx, { version: request.version, digest: archive.digest });
+    return runHelm(request, { archive: archive.path }, ctx, {
+      version: request.version,
+      digest: archive.digest,
+    });
   }
   let chartDir: string;
   try {
@@ -58,7 +62,7 @@ export async function renderHelm(request: HelmRequest, ctx: HelmContext): Promis
       problem: `${request.chart} holds version ${chartYaml.version ?? '(none)'} of ${chartYaml.name ?? 'the chart'}, not ${request.version}`,
       fix: 'vendor the version you name (helm pull --untar), or change version to the one in the repository',
     };
-  return runHelm(request, chartDir, ctx, {
+  return runHelm(request, { dir: chartDir }, ctx, {
     version: chartYaml.version,
     digest: ctx.cacheDir ? await directoryDigest(chartDir) : undefined,
   });
@@ -102,10 +106,10 @@ async function lockedChartArchive(
   }
 }
 
-/** `helm template` of `chart` (a directory or an archive) with the request's values files and values. */
+/** `helm template` of `source` (a directory or an archive) with the request's values files and values. */
 async function runHelm(
   request: HelmRequest,
-  chartDir: string,
+  source: ChartSource,
   ctx: HelmContext,
   chartOf: { version: string | undefined; digest: string | undefined },
 ): Promise<RenderOutcome> {
@@ -154,16 +158,20 @@ async function runHelm(
         : undefined;
     if (ctx.cacheDir && cacheKey) {
       const text = await cachedRender(ctx.cacheDir, cacheKey);
-      if (text !== undefined) return { ok: true, text, chart, cacheKey, cached: true };
+      if (text !== undefined) return { ok: true, text, chart, cacheKey, cached: true, source };
     }
     const outcome = await runTool({
       binary: ctx.helm,
-      args: helmTemplateArgs(request, { chartDir, valuesFiles }),
+      args: helmTemplateArgs(request, {
+        chartDir: 'dir' in source ? source.dir : source.archive,
+        valuesFiles,
+      }),
       cwd: work,
       timeoutMs: ctx.limits.timeoutMs,
       outputCapBytes: ctx.limits.outputCapBytes,
     });
-    if (outcome.ok) return { ok: true, text: outcome.stdout, chart, ...(cacheKey ? { cacheKey } : {}) };
+    if (outcome.ok)
+      return { ok: true, text: outcome.stdout, chart, source, ...(cacheKey ? { cacheKey } : {}) };
     if (outcome.reason !== 'exit')
       return {
         ok: false,

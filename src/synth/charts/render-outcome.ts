@@ -1,3 +1,5 @@
+import type { ChartSource } from './chart-files.js';
+
 /** Bounds of one render. */
 export interface RenderLimits {
   timeoutMs: number;
@@ -13,6 +15,8 @@ export type RenderOutcome =
       /** The render cache's key of this output, when it may be cached; `cached` when it came from there. */
       cacheKey?: string;
       cached?: boolean;
+      /** The chart helm rendered (a helm render's): its files are read for warnings (`lookup`). */
+      source?: ChartSource;
     }
   | { ok: false; problem: string; field: string; fix?: string };
 

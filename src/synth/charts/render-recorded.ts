@@ -3,12 +3,11 @@ import { compareManifests, setHash, toManifest, type Manifest } from '../manifes
 import { runPostSynthChecks, type PostSynthCheck } from '../post-synth-checks.js';
 import type { SynthResult } from '../synthesize.js';
 import { SynthValidationError, type ValidationIssue } from '../validation.js';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { confinedRealPath } from '../../core/confined-file.js';
+import { join } from 'node:path';
 import { cacheRoot } from '../../core/cache-root.js';
 import { idOf } from '../../core/object-id.js';
 import type { K8sObject } from '../../core/object.js';
+import { chartFilesOf } from './chart-files.js';
 import { renderDifferences, type RenderDifference } from './render-differences.js';
 import { storeRender } from './render-cache.js';
 import { renderHelm } from './render-helm.js';
@@ -17,6 +16,7 @@ import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.j
 import type { RenderRequest } from './render-request.js';
 import type { RenderedChart } from './rendered-chart.js';
 import { renderedNameProblems } from './rendered-names.js';
+import { templatesCalling } from './templates-calling.js';
 import {
   ignoredPointers,
   parseRendered,
@@ -218,7 +218,8 @@ async function renderOne(
   }
   const placed = placeRendered(parsed.objects, placement).objects;
   if (request.engine !== 'helm') return { ok: true, objects: placed };
-  const lookups = request.repo === undefined ? await templatesCalling(opts.dir, request.chart, 'lookup') : [];
+  // Directory charts and locked archives alike, subcharts in charts/ (directories and .tgz) included.
+  const lookups = first.source ? templatesCalling((await chartFilesOf(first.source)).files, 'lookup') : [];
   const ok = {
     ok: true as const,
     objects: placed,
@@ -257,32 +258,4 @@ async function renderOne(
     problem: `renders differently each time (randAlphaNum, genCA, now, uuidv4...): ${shown}${differences.length > 5 ? ` (+${differences.length - 5} more)` : ''}; applied as is, every cycle would change them`,
     fix: "set the value in values (a password from a Secret you create, an existing certificate), or ignore the field with the chart's ignoreDifferences: [{ kind, name, pointers }]",
   };
-}
-
-/**
- * The template files (relative to the chart, subcharts included) of a chart directory in the
- * checkout whose text calls `fn` (`{{ ... fn ...`), at most 5; none for a directory it cannot read.
- */
-async function templatesCalling(dir: string, chart: string, fn: string): Promise<string[]> {
-  const root = await confinedRealPath({ root: dir, path: chart }).catch(() => undefined);
-  if (!root) return [];
-  const found: string[] = [];
-  const calls = new RegExp(`\\{\\{[^}]*\\b${fn}\\b`);
-  const walk = async (at: string, depth: number): Promise<void> => {
-    if (depth > 8 || found.length >= 5) return;
-    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) await walk(path, depth + 1);
-      else if (
-        entry.isFile() &&
-        /\.(ya?ml|tpl|txt)$/.test(entry.name) &&
-        path.includes(`${sep}templates${sep}`)
-      ) {
-        const text = await readFile(path, 'utf8').catch(() => '');
-        if (calls.test(text) && found.length < 5) found.push(relative(root, path));
-      }
-    }
-  };
-  await walk(root, 0);
-  return found.sort();
 }

@@ -82,8 +82,8 @@ export function looksUnchanged(
   );
 }
 
-/** A v1 Secret with `stringData` folded into base64 `data`, as the apiserver stores it. */
-function asStored(obj: K8sObject): K8sObject {
+/** A v1 Secret with `stringData` folded into base64 `data`, as the apiserver stores it; other objects as they are. */
+export function asStored(obj: K8sObject): K8sObject {
   const stringData = (obj as { stringData?: Record<string, string> }).stringData;
   if (obj.kind !== 'Secret' || obj.apiVersion !== 'v1' || !isPlainObject(stringData)) return obj;
   const { stringData: _s, ...rest } = obj as K8sObject & { data?: Record<string, string> };

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { APP_CSS, APP_JS } from './assets.js';
+import { APP_CSS, APP_JS, STATIC_CACHE_CONTROL } from './assets.js';
 import type { Html } from './html.js';
 import type { FleetReader } from './fleet-state.js';
 import { driftPage } from './pages/drift.js';
@@ -88,8 +88,10 @@ export function dashboardHandler(
       );
       return true;
     }
-    if (path === '/static/app.css') return (send(res, 200, APP_CSS, 'text/css; charset=utf-8'), true);
-    if (path === '/static/app.js') return (send(res, 200, APP_JS, 'text/javascript; charset=utf-8'), true);
+    const cached = { 'Cache-Control': STATIC_CACHE_CONTROL };
+    if (path === '/static/app.css') return (send(res, 200, APP_CSS, 'text/css; charset=utf-8', cached), true);
+    if (path === '/static/app.js')
+      return (send(res, 200, APP_JS, 'text/javascript; charset=utf-8', cached), true);
     if (path === '/events') {
       if (streams >= (opts.maxStreams ?? 100)) return (send(res, 503, 'too many open dashboards\n'), true);
       streams++;

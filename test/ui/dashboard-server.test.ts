@@ -50,6 +50,23 @@ describe('the laptop dashboard server (127.0.0.1, token, cookie)', () => {
     expect(await page.text()).toContain('<h1>Drift</h1>');
   });
 
+  it('lets the browser keep the stylesheet and script under a versioned URL, never a page', async () => {
+    const auth = { authorization: `token ${TOKEN}` };
+    const page = await fetch(`${base()}/objects`, { headers: auth });
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const urls = [
+      ...(await page.text()).matchAll(/(?:href|src)="(\/static\/app\.(?:css|js)\?v=[0-9a-f]{12})"/g),
+    ];
+    expect(urls.map((u) => u[1]!.split('?')[0])).toEqual(['/static/app.css', '/static/app.js']);
+    for (const [, url] of urls) {
+      const res = await fetch(`${base()}${url}`, { headers: auth });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    }
+    expect((await fetch(`${base()}${urls[0]![1]}`)).status).toBe(401);
+  });
+
   it('refuses another Host (DNS rebinding) even with the token', async () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {

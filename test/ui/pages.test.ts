@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { driftPage } from '../../src/ui/pages/drift.js';
 import { historyPage } from '../../src/ui/pages/history.js';
 import { objectPage } from '../../src/ui/pages/object.js';
-import { PAGE_SIZE, objectsPage } from '../../src/ui/pages/objects.js';
+import { PAGE_SIZE, ROWS_PER_BLOCK, objectsPage } from '../../src/ui/pages/objects.js';
 import { openshiftPage } from '../../src/ui/pages/openshift.js';
 import { overviewPage } from '../../src/ui/pages/overview.js';
 import { HOSTILE, hostileDeployment, hostileSnapshot } from './fixtures.js';
@@ -38,7 +38,7 @@ describe('dashboard pages render hostile strings as text', () => {
   it.each(pages)('%s: no script element, no event handler attribute, the value escaped', (name, markup) => {
     // The one script is the same-origin file in <head>; no element comes from data.
     expect(tags(markup).filter((t) => t === 'script')).toHaveLength(1);
-    expect(markup).toContain('<script src="/static/app.js" defer></script>');
+    expect(markup).toMatch(/<script src="\/static\/app\.js\?v=[0-9a-f]{12}" defer><\/script>/);
     expect(tags(markup)).not.toContain('img');
     const realTags = markup.match(/<[a-zA-Z][^>]*>/g) ?? [];
     // Attribute values are quoted and cannot hold a raw quote: what is left is names.
@@ -95,6 +95,21 @@ describe('the Objects page pages its rows', () => {
     expect(rowsOf(last)).toBe(1203 - 2 * PAGE_SIZE);
     expect(last).toContain('Page 3 of 3');
     expect(last).not.toContain('>Next<');
+  });
+
+  it('splits a stage into tables of ROWS_PER_BLOCK rows, each naming its columns, the rows in order', () => {
+    const markup = objectsPage(many, {}).markup;
+    const tables = markup.match(/<table[^>]*>/g) ?? [];
+    expect(tables).toHaveLength(Math.ceil(PAGE_SIZE / ROWS_PER_BLOCK));
+    expect(tables[0]).toContain('class="objects"');
+    expect(tables.slice(1).every((t) => t.includes('class="objects more"'))).toBe(true);
+    expect(tables[1]).toContain(
+      `aria-label="resources, objects ${ROWS_PER_BLOCK + 1}-${2 * ROWS_PER_BLOCK}"`,
+    );
+    expect(markup.match(/<th scope="col">Name<\/th>/g)).toHaveLength(tables.length);
+    expect(markup.match(/<div class="rows">/g)).toHaveLength(tables.length);
+    const names = [...markup.matchAll(/>(o\d+)<\/a>/g)].map((m) => m[1]);
+    expect(names).toEqual(Array.from({ length: PAGE_SIZE }, (_, i) => `o${i}`));
   });
 
   it('clamps a page out of range or not a number', () => {

@@ -1,3 +1,4 @@
+import { ASSET_VERSION } from '../assets.js';
 import { html, type Html, type HtmlValue } from '../html.js';
 import type { DashboardSnapshot } from '../snapshot.js';
 
@@ -34,8 +35,8 @@ export function layout(opts: {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${opts.title} · Groundwork</title>
-        <link rel="stylesheet" href="/static/app.css" />
-        <script src="/static/app.js" defer></script>
+        <link rel="stylesheet" href="/static/app.css?v=${ASSET_VERSION}" />
+        <script src="/static/app.js?v=${ASSET_VERSION}" defer></script>
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>

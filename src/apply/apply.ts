@@ -1,7 +1,8 @@
 import { GroundworkError } from '../core/errors.js';
-import type { ObjectId } from '../core/object-id.js';
+import { describeRef, type ObjectId } from '../core/object-id.js';
 import type { Plan, PruneGuardOptions } from '../plan/plan-result.js';
 import { STAGES, type StageName, type StageSpec } from '../core/stages.js';
+import { stageWrites } from '../plan/hook-order.js';
 import type { PlanItem } from '../plan/types.js';
 import { ChangeSet, type ChangeSetEntry, type PendingStage } from './changeset.js';
 import type { ApplyListener } from './events.js';
@@ -10,7 +11,7 @@ import { isUnsendable, recordAfterApply, recordBeforeWrite } from './inventory-r
 import { writeItems } from './write-items.js';
 import { pruneItems } from './prune.js';
 import type { StageContext, StageHooks } from './stage-hook.js';
-import { crdsEstablished, csvsSucceeded, objectsHealthy } from './stage-waits.js';
+import { crdsEstablished, csvsSucceeded, hookDone, objectsHealthy } from './stage-waits.js';
 import type { ApplyTarget } from './target.js';
 import { waitFor, type WaitCheck } from './wait.js';
 
@@ -191,31 +192,14 @@ async function runStage(
       }
     }
 
-    entries.push(...(await writeItems(stage.name, writing, items.length, target, opts)));
-    if (opts.signal?.aborted)
-      return {
-        entries,
-        error: new GroundworkError({
-          code: 'Interrupted',
-          subject: `stage ${stage.name}`,
-          message: 'stopped after the objects in flight',
-        }),
-      };
-    // A field-manager conflict leaves its object as it is and stops nothing: the objects after it
-    // are written, and every conflict is listed when the apply ends (`conflictsRemain`).
-    const failed = entries.filter((e) => e.action === 'failed' && e.code !== 'Conflict');
-    if (failed.length > 0)
-      return {
-        entries,
-        error: new GroundworkError({
-          code: 'StageFailed',
-          subject: `stage ${stage.name}`,
-          message: `${failed.length} object(s) failed: ${failed.map((f) => f.message).join('; ')}`,
-        }),
-      };
+    // The stage's objects together, then its hooks one at a time (see `stageWrites`).
+    const { objects, hooks } = stageWrites(writing);
+    entries.push(...(await writeItems(stage.name, objects, items.length, target, opts)));
+    const stopped = writeStopped(stage.name, entries, opts);
+    if (stopped) return { entries, error: stopped };
 
     let pending: PendingStage | undefined;
-    const check = hook?.check ?? defaultCheck(stage, writing, target, opts);
+    const check = hook?.check ?? defaultCheck(stage, objects, target, opts);
     if (check) {
       const outcome = await timed(
         stage.name,
@@ -226,12 +210,48 @@ async function runStage(
       );
       if (outcome.outcome === 'pending') pending = { stage: stage.name, message: outcome.message };
     }
+    for (const h of hooks) {
+      entries.push(...(await writeItems(stage.name, [h], items.length, target, opts)));
+      const failed = writeStopped(stage.name, entries, opts);
+      if (failed) return { entries, error: failed };
+      // Waited for even without `wait` (as CRDs are): what comes after a hook needs its work done.
+      // A create-only hook that is gone (it ran once) has nothing left to wait for.
+      if (h.action === 'skip' && !h.live) continue;
+      await timed(stage.name, `hook ${describeRef(h.ref)}`, { ...opts, wait: true }, () =>
+        hookDone(target, h),
+      );
+    }
     emit({ type: 'stage-done', stage: stage.name });
     return { entries, ...(pending ? { pending } : {}) };
   } catch (err) {
     // A hook or a wait that throws stops the apply; what the stage wrote stays in the change set.
     return { entries, error: asError(err) };
   }
+}
+
+/**
+ * The error that stops a stage after writes: an abort, or objects the server refused. A
+ * field-manager conflict leaves its object as it is and stops nothing: the objects after it are
+ * written, and every conflict is listed when the apply ends (`conflictsRemain`).
+ */
+function writeStopped(
+  stage: StageName,
+  entries: readonly ChangeSetEntry[],
+  opts: ApplyOptions,
+): GroundworkError | undefined {
+  if (opts.signal?.aborted)
+    return new GroundworkError({
+      code: 'Interrupted',
+      subject: `stage ${stage}`,
+      message: 'stopped after the objects in flight',
+    });
+  const failed = entries.filter((e) => e.action === 'failed' && e.code !== 'Conflict');
+  if (failed.length === 0) return undefined;
+  return new GroundworkError({
+    code: 'StageFailed',
+    subject: `stage ${stage}`,
+    message: `${failed.length} object(s) failed: ${failed.map((f) => f.message).join('; ')}`,
+  });
 }
 
 /** The error of an apply that ran to the end with field-manager conflicts left: each one, named. */

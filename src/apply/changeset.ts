@@ -153,5 +153,7 @@ function withoutSubject(e: ChangeSetEntry): string {
 /** Why the apply stopped; failed objects are listed above it, so a failed stage names only the count. */
 function stoppedLine(error: Error, failed: number): string {
   if (hasCode(error, 'StageFailed')) return `${error.subject}: ${failed} object(s) failed (above)`;
+  // A failed hook's fix says where its logs are and how it runs again.
+  if (hasCode(error, 'HookFailed')) return error.toString();
   return error.message;
 }

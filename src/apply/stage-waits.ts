@@ -1,9 +1,12 @@
+import { hookWeightOf } from '../core/annotations.js';
 import { parseClusterObject } from '../core/cluster-object.js';
-import { findCondition } from '../core/object.js';
+import { GroundworkError } from '../core/errors.js';
+import { findCondition, type K8sObject } from '../core/object.js';
 import { describeRef, type ObjectId } from '../core/object-id.js';
 import { assessHealth } from '../health/index.js';
 import { clusterServiceVersionSchema, subscriptionStatusObjectSchema } from '../health/olm-status-schemas.js';
 import type { PlanItem } from '../plan/types.js';
+import { jobStatusObjectSchema, podPhaseObjectSchema } from './hook-status-schemas.js';
 import type { ApplyTarget, TargetRef } from './target.js';
 import type { WaitCheck } from './wait.js';
 
@@ -85,4 +88,54 @@ export async function csvsSucceeded(target: ApplyTarget, subs: readonly PlanItem
       pending.push(`${describeRef(sub.ref)}: CSV ${csv} ${phase ?? 'not created yet'}`);
   }
   return { done: pending.length === 0, pending };
+}
+
+/**
+ * Whether a hook (`groundwork.io/hook-weight`) has done its work, as helm's `WatchUntilReady`
+ * judges it: a Job when its `Complete` condition is True, a Pod in phase `Succeeded`, any other
+ * kind once it exists. Pending while the Job runs or the Pod is Pending or Running; a hook that is
+ * missing is pending too (a re-created Job between its delete and its create).
+ * @throws GroundworkError `HookFailed` when the Job's `Failed` condition is True or the Pod is in
+ *   phase `Failed`, naming the hook, the construct that declared it and its weight; never a wait
+ *   that goes on (waiting longer will not help: a failed Job is not retried).
+ */
+export async function hookDone(target: ApplyTarget, hook: PlanItem): Promise<WaitCheck> {
+  const live = (await target.fetch([refFor(hook)])).get(hook.id);
+  const name = describeRef(hook.ref);
+  if (!live) return { done: false, pending: [`${name}: hook not created yet`] };
+  const outcome = hookOutcome(live);
+  if (outcome.state === 'failed')
+    throw new GroundworkError({
+      code: 'HookFailed',
+      subject: `${name} (hook${hook.source ? ` of ${hook.source}` : ''}, weight ${hookWeightOf(live) ?? 0})`,
+      message: `${outcome.message}; the objects after it were not applied and nothing was pruned`,
+      fix: `read its logs (kubectl logs -n ${hook.ref.namespace ?? 'default'} ${hook.ref.kind.toLowerCase()}/${hook.ref.name}), then fix the chart or its values in git; a changed hook is re-created and runs again, or delete it to run it again as it is`,
+    });
+  if (outcome.state === 'done') return { done: true, pending: [] };
+  return { done: false, pending: [`${name}: ${outcome.message}`] };
+}
+
+/** helm's milestone of a hook object. Pure. */
+export function hookOutcome(live: K8sObject): { state: 'done' | 'pending' | 'failed'; message: string } {
+  if (live.kind === 'Job' && live.apiVersion === 'batch/v1') {
+    const { status } = parseClusterObject(jobStatusObjectSchema, live, 'Job');
+    const conditions = status?.conditions ?? [];
+    const counts = `${status?.succeeded ?? 0} succeeded, ${status?.active ?? 0} active, ${status?.failed ?? 0} failed`;
+    if (conditions.some((c) => c.type === 'Complete' && c.status === 'True'))
+      return { state: 'done', message: `the job completed (${counts})` };
+    const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
+    if (failed)
+      return {
+        state: 'failed',
+        message: `the job failed${failed.reason ? ` (${failed.reason})` : ''}${failed.message ? `: ${failed.message}` : ''} (${counts})`,
+      };
+    return { state: 'pending', message: `the job has not completed (${counts})` };
+  }
+  if (live.kind === 'Pod' && live.apiVersion === 'v1') {
+    const phase = parseClusterObject(podPhaseObjectSchema, live, 'Pod').status?.phase;
+    if (phase === 'Succeeded') return { state: 'done', message: 'the pod succeeded' };
+    if (phase === 'Failed') return { state: 'failed', message: 'the pod failed' };
+    return { state: 'pending', message: `the pod is ${phase ?? 'not scheduled yet'}` };
+  }
+  return { state: 'done', message: 'exists' };
 }

@@ -22,6 +22,14 @@ export const ANNOTATIONS = {
   apply: 'groundwork.io/apply',
   /** Explicit apply stage (see src/core/stages.ts). */
   stage: 'groundwork.io/stage',
+  /**
+   * An integer: the object is a hook of its stage (a Helm chart's `pre-install` or `post-install`
+   * hook, with its `helm.sh/hook-weight`). Hooks are applied after the stage's other objects, one at
+   * a time in ascending weight (then name, then kind, as helm 3 runs them), each waited for (a Job
+   * until Complete, a Pod until Succeeded, any other kind until it exists) before the next one and
+   * before the next stage; a failed hook stops the apply (`HookFailed`). See src/plan/hook-order.ts.
+   */
+  hookWeight: 'groundwork.io/hook-weight',
   /** `<namespace>/<subscription>` of the operator whose CSV this operand waits for. */
   operator: 'groundwork.io/operator',
   /** ClusterVersion intent: the target version, reached one graph step at a time. */
@@ -67,6 +75,17 @@ export function policyOf(obj: Pick<K8sObject, 'metadata'>): ObjectPolicy {
     recreateOnImmutable: a[ANNOTATIONS.immutable] === 'recreate',
     createOnly: a[ANNOTATIONS.apply] === 'create-only',
   };
+}
+
+/**
+ * The hook weight of an object (`ANNOTATIONS.hookWeight`), or undefined when it is no hook. A value
+ * that is not an integer is weight 0, as helm reads `helm.sh/hook-weight` (`strconv.Atoi`, errors
+ * ignored). Never throws.
+ */
+export function hookWeightOf(obj: Pick<K8sObject, 'metadata'>): number | undefined {
+  const raw = obj.metadata.annotations?.[ANNOTATIONS.hookWeight];
+  if (raw === undefined) return undefined;
+  return /^[-+]?\d{1,15}$/.test(raw) ? Number.parseInt(raw, 10) : 0;
 }
 
 /**

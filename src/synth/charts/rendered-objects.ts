@@ -71,7 +71,7 @@ function isObject(v: unknown): v is K8sObject {
 }
 
 const HOOK = 'helm.sh/hook';
-const HOOK_DELETE_POLICY = 'helm.sh/hook-delete-policy';
+const HOOK_WEIGHT = 'helm.sh/hook-weight';
 const RESOURCE_POLICY = 'helm.sh/resource-policy';
 
 /** How a chart's objects are placed: the release namespace, and whether test hooks stay. */
@@ -107,12 +107,17 @@ export function ignoredPointers(
  * - the release namespace on namespaced objects without one (built-in cluster-scoped kinds and
  *   kinds of cluster-scoped CRDs in the same render are left alone);
  * - `helm.sh/hook` `pre-install`/`pre-upgrade`: the `namespaces` stage, before the chart's other
- *   objects; `post-install`/`post-upgrade`: the `operands` stage, after them (and waited for until
- *   healthy); `test` hooks dropped unless `includeTests`; hooks only of delete or rollback dropped
- *   (Groundwork never deletes or rolls back a release). An explicit `groundwork.io/stage` wins;
- *   CRDs stay in the CRD stage;
- * - `helm.sh/hook-delete-policy: before-hook-creation`: `groundwork.io/on-immutable: recreate`
- *   (a changed hook Job is re-created, as helm re-creates it before each run);
+ *   objects; `post-install`/`post-upgrade`: the `operands` stage, after them; `test` hooks dropped
+ *   unless `includeTests`; hooks only of delete or rollback dropped (Groundwork never deletes or
+ *   rolls back a release). An explicit `groundwork.io/stage` wins; CRDs stay in the CRD stage;
+ * - every pre/post hook but a CRD: `groundwork.io/hook-weight` from `helm.sh/hook-weight` (0 when
+ *   absent or not an integer, as helm reads it), so apply writes it after its stage's other
+ *   objects, in weight order, and waits for it (a Job until Complete); and
+ *   `groundwork.io/on-immutable: recreate`, whatever `helm.sh/hook-delete-policy` says: a hook
+ *   whose rendered content changes is re-created and runs again, as helm runs a new one on each
+ *   upgrade. Hooks are never deleted after they ran (`hook-succeeded`, `hook-failed` are not acted
+ *   on): a Job that succeeded stays, unchanged in the next plan, so it is neither run again on
+ *   every cycle nor shown as drift; a failed one stays for its logs (an explicit annotation wins);
  * - `helm.sh/resource-policy: keep`: `groundwork.io/prune: keep`.
  * Returns the objects kept, in their order, and how many hooks were dropped.
  */
@@ -137,11 +142,13 @@ export function placeRendered(
     const isCrd = r.object.kind === 'CustomResourceDefinition';
     if (stage && !isCrd && annotations[ANNOTATIONS.stage] === undefined)
       annotations[ANNOTATIONS.stage] = stage;
-    if (
-      hooks.length > 0 &&
-      /(^|,)\s*before-hook-creation\s*(,|$)/.test(annotations[HOOK_DELETE_POLICY] ?? '')
-    )
+    if (stage && !isCrd) {
+      // A hook: after its stage's other objects, by weight, each waited for (src/plan/hook-order.ts).
+      annotations[ANNOTATIONS.hookWeight] ??= String(helmWeight(annotations[HOOK_WEIGHT]));
+      // Every delete policy ends in a new hook object on the next run in helm (before-hook-creation
+      // is its default); here a hook whose rendered content changes is re-created, and runs again.
       annotations[ANNOTATIONS.immutable] ??= 'recreate';
+    }
     if (annotations[RESOURCE_POLICY] === 'keep') annotations[ANNOTATIONS.prune] = 'keep';
     const ignored = ignoredPointers(r.object, opts.ignore ?? []);
     if (ignored.length > 0)
@@ -156,6 +163,11 @@ export function placeRendered(
     objects.push({ ...r, object: { ...r.object, metadata } });
   }
   return { objects, droppedHooks };
+}
+
+/** `helm.sh/hook-weight` as helm reads it: `strconv.Atoi`, 0 when absent or not an integer. */
+function helmWeight(raw: string | undefined): number {
+  return raw !== undefined && /^[-+]?\d{1,15}$/.test(raw) ? Number.parseInt(raw, 10) : 0;
 }
 
 /** An ignore-differences annotation with `more` pointers added (sorted, once each). */

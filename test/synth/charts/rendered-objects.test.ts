@@ -117,11 +117,60 @@ describe('placeRendered', () => {
       'groundwork.io/stage': 'namespaces',
       'groundwork.io/on-immutable': 'recreate',
     });
-    expect(byName.notify).toMatchObject({ 'groundwork.io/stage': 'operands' });
-    expect(byName.notify).not.toHaveProperty('groundwork.io/on-immutable');
+    // No delete policy is helm's before-hook-creation: a changed hook is re-created, runs again.
+    expect(byName.notify).toMatchObject({
+      'groundwork.io/stage': 'operands',
+      'groundwork.io/on-immutable': 'recreate',
+      'groundwork.io/hook-weight': '0',
+    });
     expect(byName.staged!['groundwork.io/stage']).toBe('resources');
     expect(byName.data).toMatchObject({ 'groundwork.io/prune': 'keep' });
     expect(byName.plain).toEqual({});
+  });
+
+  it('gives every pre/post hook its helm weight (0 when absent or not an integer), never a CRD or a plain object', () => {
+    const placed = placeRendered(
+      [
+        obj('Job', 'first', { 'helm.sh/hook': 'pre-install', 'helm.sh/hook-weight': '-5' }),
+        obj('ConfigMap', 'second', { 'helm.sh/hook': 'pre-upgrade', 'helm.sh/hook-weight': '+3' }),
+        obj('Secret', 'odd', { 'helm.sh/hook': 'post-install', 'helm.sh/hook-weight': ' 2' }),
+        obj('Secret', 'huge', { 'helm.sh/hook': 'post-install', 'helm.sh/hook-weight': '1e9' }),
+        obj('CustomResourceDefinition', 'widgets.example.com', {
+          'helm.sh/hook': 'pre-install',
+          'helm.sh/hook-weight': '-9',
+        }),
+        obj('ConfigMap', 'plain', { 'helm.sh/hook-weight': '4' }),
+        obj('Job', 'own', { 'helm.sh/hook': 'pre-install', 'groundwork.io/hook-weight': '7' }),
+      ],
+      {},
+    );
+    const weight = (name: string) =>
+      placed.objects.find((o) => o.object.metadata.name === name)!.object.metadata.annotations?.[
+        'groundwork.io/hook-weight'
+      ];
+    expect(weight('first')).toBe('-5');
+    expect(weight('second')).toBe('3');
+    expect(weight('odd')).toBe('0');
+    expect(weight('huge')).toBe('0');
+    expect(weight('widgets.example.com')).toBeUndefined();
+    expect(weight('plain')).toBeUndefined();
+    expect(weight('own')).toBe('7');
+  });
+
+  it('maps hook-succeeded and hook-failed to nothing but recreate: the hook stays after it ran', () => {
+    const placed = placeRendered(
+      [
+        obj('Job', 'migrate', {
+          'helm.sh/hook': 'pre-upgrade',
+          'helm.sh/hook-delete-policy': 'hook-succeeded,hook-failed',
+        }),
+      ],
+      {},
+    );
+    const annotations = placed.objects[0]!.object.metadata.annotations!;
+    expect(annotations['groundwork.io/on-immutable']).toBe('recreate');
+    expect(annotations).not.toHaveProperty('groundwork.io/apply');
+    expect(annotations).not.toHaveProperty('groundwork.io/prune');
   });
 
   it('keeps test hooks when asked, in their own stage', () => {

@@ -9,16 +9,28 @@ import { GroundworkError } from '../../core/errors.js';
 /** The lock file's name, beside groundwork.yaml. Frozen: users commit it. */
 export const CHART_LOCK_FILE = 'groundwork-charts.lock.yaml';
 
-const entrySchema = z.strictObject({
-  /** The chart repository, as the construct names it. */
-  repo: z.string().url(),
-  name: z.string().min(1),
-  version: z.string().min(1),
-  /** Where the archive was fetched from (the repository's index may name another host). */
-  url: z.string().url(),
-  /** `sha256:` of the archive: synth refuses any other bytes. */
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-});
+const SHA256 = /^sha256:[0-9a-f]{64}$/;
+
+const entrySchema = z
+  .strictObject({
+    /** The chart repository, as the construct names it (`https://...` or `oci://host/path`). */
+    repo: z.string().url(),
+    name: z.string().min(1),
+    version: z.string().min(1),
+    /**
+     * Where the archive was fetched from (the repository's index may name another host); for OCI,
+     * `oci://host/path/name@<manifestDigest>`, what `helm pull` takes.
+     */
+    url: z.string().url(),
+    /** `sha256:` of the archive (for OCI: the chart layer's digest): synth refuses any other bytes. */
+    digest: z.string().regex(SHA256),
+    /** OCI only: the digest of the manifest the version's tag pointed to when locked. */
+    manifestDigest: z.string().regex(SHA256).optional(),
+  })
+  .refine((e) => e.repo.startsWith('oci://') === (e.manifestDigest !== undefined), {
+    message: 'an oci:// chart has a manifestDigest, and only an oci:// chart has one',
+    path: ['manifestDigest'],
+  });
 
 const lockSchema = z.strictObject({
   apiVersion: z.literal('groundwork.io/v1'),

@@ -1,12 +1,12 @@
-// Reading an HTTP chart repository (index.yaml and .tgz archives), and the cache of archives by digest.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// Reading an HTTP chart repository (index.yaml and .tgz archives); `oci://` repositories are
+// handed to oci-chart.ts. Archives are cached by digest (chart-archive-cache.ts).
 import jsyaml from 'js-yaml';
 import { z } from 'zod';
-import { cacheRoot } from '../../core/cache-root.js';
 import { GroundworkError } from '../../core/errors.js';
+import { cachedArchive, digestOf, storeArchive } from './chart-archive-cache.js';
 import type { ChartLockEntry } from './chart-lock.js';
+import { lockedOciArchive, resolveOciChart } from './oci-chart.js';
+import { isOci } from './oci-reference.js';
 
 /** The largest index.yaml and chart archive read. */
 const INDEX_MAX = 32 * 1024 * 1024;
@@ -29,13 +29,15 @@ const indexSchema = z.object({
 /**
  * Resolves `name` at exactly `version` in the chart repository `repo` (its `index.yaml`), downloads
  * the archive and returns the lock entry (URL and `sha256:` digest of the bytes) with the archive
- * stored in the cache. No credentials are sent; only http(s) URLs are followed.
+ * stored in the cache. No credentials are sent; only http(s) URLs are followed. An `oci://` repo
+ * is resolved by `resolveOciChart` (the tag's manifest digest).
  */
 export async function resolveChart(key: {
   repo: string;
   name: string;
   version: string;
 }): Promise<ChartLockEntry> {
+  if (isOci(key.repo)) return resolveOciChart(key);
   const indexUrl = new URL('index.yaml', key.repo.endsWith('/') ? key.repo : `${key.repo}/`);
   let index: z.infer<typeof indexSchema>;
   try {
@@ -77,11 +79,12 @@ export async function resolveChart(key: {
 /**
  * The path of the archive a lock entry names: from the cache (by digest), else downloaded from its
  * URL and checked against the digest before it is stored. Bytes with another digest are refused.
+ * An `oci://` entry is fetched by its manifest digest (`lockedOciArchive`).
  */
 export async function lockedArchive(entry: ChartLockEntry): Promise<string> {
-  const path = archivePath(entry.digest);
-  const cached = await readFile(path).catch(() => undefined);
-  if (cached && digestOf(cached) === entry.digest) return path;
+  const cached = await cachedArchive(entry.digest);
+  if (cached) return cached;
+  if (isOci(entry.repo)) return lockedOciArchive(entry);
   const bytes = await download(new URL(entry.url), ARCHIVE_MAX).catch((err: unknown) => {
     throw chartError(
       entry,
@@ -96,24 +99,7 @@ export async function lockedArchive(entry: ChartLockEntry): Promise<string> {
       `the archive at ${entry.url} has digest ${digest}, not the locked ${entry.digest}`,
       'the repository changed a published chart: check it, then groundwork chart update to lock the new archive',
     );
-  await storeArchive(digest, bytes);
-  return path;
-}
-
-function archivePath(digest: string): string {
-  return join(cacheRoot(), 'charts', `${digest.replace(':', '-')}.tgz`);
-}
-
-async function storeArchive(digest: string, bytes: Buffer): Promise<void> {
-  const path = archivePath(digest);
-  await mkdir(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, bytes);
-  await rename(tmp, path);
-}
-
-export function digestOf(bytes: Buffer): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  return storeArchive(digest, bytes);
 }
 
 /** GET `url` (http or https only, no credentials, redirects followed), at most `max` bytes. */

@@ -2,19 +2,23 @@ import { Construct } from 'constructs';
 import { z } from 'zod';
 import { Validation, validateProps } from '../validation.js';
 import { defaultKubeVersion } from './kube-version.js';
+import { isOci, parseOciChart } from './oci-reference.js';
 import { recordRender } from './recorded.js';
 import type { HelmRequest } from './render-request.js';
 
 export interface HelmChartProps {
   /**
-   * The chart's directory in the repository, relative to the repository root (`charts/ingress`).
-   * With `repo`, the chart's name in that chart repository. OCI registries are not supported yet.
+   * The chart's directory in the repository, relative to the repository root (`charts/ingress`);
+   * or an OCI chart as helm names it (`oci://ghcr.io/org/charts/podinfo`, with an exact `version`).
+   * With `repo`, the chart's name in that chart repository or registry.
    */
   readonly chart: string;
   /**
-   * An HTTP chart repository (`https://charts.example.com`): `chart` is then the chart's name in it,
-   * and `version` an exact version. Synth renders the archive `groundwork-charts.lock.yaml` pins
-   * (`groundwork chart lock`), from the cache or fetched and checked against its digest.
+   * An HTTP chart repository (`https://charts.example.com`) or an OCI registry path
+   * (`oci://ghcr.io/org/charts`, as Flux's `HelmRepository` of type oci): `chart` is then the
+   * chart's name in it, and `version` an exact version. Synth renders the archive
+   * `groundwork-charts.lock.yaml` pins (`groundwork chart lock`; for OCI by manifest digest), from
+   * the cache or fetched anonymously and checked against its digest.
    * @default the chart is a directory of the repository
    */
   readonly repo?: string;
@@ -61,20 +65,31 @@ export interface ChartIgnoreRule {
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** A path inside the repository as a chart or values file is named: relative, no URL, no `..` start. */
+const URL_REFUSED = {
+  message: 'charts and values files from a URL are not supported (oci:// charts are)',
+  params: {
+    fix: 'name an HTTP chart with repo and chart, or vendor it (helm pull <chart> --version <v> --untar) and name its directory',
+  },
+};
+const RELATIVE = {
+  message: 'must be relative to the repository root',
+  params: { fix: 'name it relative to the repository root, e.g. charts/ingress' },
+};
+const isUrl = (p: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(p);
+
+/** A path inside the repository as a values file is named: relative, no URL, no `..` start. */
 const repoPath = z
   .string()
   .min(1)
-  .refine((p) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(p), {
-    message: 'charts and values files from a URL are not supported yet',
-    params: {
-      fix: 'vendor the chart into the repository (helm pull <chart> --version <v> --untar) and name its directory',
-    },
-  })
-  .refine((p) => !p.startsWith('/'), {
-    message: 'must be relative to the repository root',
-    params: { fix: 'name it relative to the repository root, e.g. charts/ingress' },
-  });
+  .refine((p) => !isUrl(p), URL_REFUSED)
+  .refine((p) => !p.startsWith('/'), RELATIVE);
+
+/** A chart: a path of the repository, or an `oci://` reference (checked with its repo below). */
+const chartRef = z
+  .string()
+  .min(1)
+  .refine((p) => isOci(p) || !isUrl(p), URL_REFUSED)
+  .refine((p) => !p.startsWith('/'), RELATIVE);
 
 const jsonData = z.custom<Record<string, unknown>>(isJsonRecord, {
   message: 'must be JSON data (strings, numbers, booleans, null, arrays and plain objects)',
@@ -82,10 +97,13 @@ const jsonData = z.custom<Record<string, unknown>>(isJsonRecord, {
 
 const propsSchema = z
   .strictObject({
-    chart: repoPath,
+    chart: chartRef,
     repo: z
       .string()
-      .regex(/^https?:\/\/[^\s@]+$/, 'must be an http(s) URL without credentials')
+      .regex(
+        /^(https?:\/\/[^\s@]+|oci:\/\/.*)$/i,
+        'must be an http(s) URL without credentials, or an oci:// registry path (oci://ghcr.io/org/charts)',
+      )
       .optional(),
     version: z.string().min(1).optional(),
     releaseName: z
@@ -115,7 +133,8 @@ const propsSchema = z
   })
   .refine(
     (p) =>
-      p.repo === undefined || (p.version !== undefined && /^v?\d+\.\d+\.\d+([-+][\w.+-]*)?$/.test(p.version)),
+      (p.repo === undefined && !isOci(p.chart)) ||
+      (p.version !== undefined && /^v?\d+\.\d+\.\d+([-+][\w.+-]*)?$/.test(p.version)),
     {
       message:
         'a chart from a repository needs an exact version (1.2.3), so that every synth renders the same chart',
@@ -123,16 +142,49 @@ const propsSchema = z
       params: { fix: 'set version to the exact release, then run groundwork chart lock' },
     },
   )
-  .refine((p) => p.repo === undefined || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.chart), {
+  .refine((p) => p.repo === undefined || isOci(p.repo) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.chart), {
     message: 'with repo, chart is the chart name in that repository',
     path: ['chart'],
+  })
+  .superRefine((p, ctx) => {
+    if (!isOci(p.repo) && !isOci(p.chart)) return;
+    if (isOci(p.repo) && isOci(p.chart)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['chart'],
+        message: 'with an oci:// repo, chart is the chart name, not another oci:// reference',
+        params: {
+          fix: 'write either chart: oci://host/path/name, or repo: oci://host/path with chart: name',
+        },
+      });
+      return;
+    }
+    if (p.repo !== undefined && !isOci(p.repo)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['chart'],
+        message: 'an oci:// chart takes no http(s) repo',
+        params: { fix: 'remove repo, or name the chart in it' },
+      });
+      return;
+    }
+    const ref = parseOciChart(p.repo !== undefined ? { repo: p.repo, chart: p.chart } : { chart: p.chart });
+    if ('problem' in ref)
+      ctx.addIssue({
+        code: 'custom',
+        path: [p.repo !== undefined && !ref.problem.startsWith('with an oci:// repo') ? 'repo' : 'chart'],
+        message: ref.problem,
+        params: { fix: ref.fix },
+      });
   });
 
 /**
- * A Helm chart from a directory of the repository, rendered at synth by the real `helm template`
- * (outside the platform-code sandbox: platform code only records what to render). Its objects join
- * the platform's like any construct's, with this construct's path: hooks are placed in earlier or
- * later stages, `helm.sh/resource-policy: keep` is `prune: keep`, `crds/` goes to the CRD stage.
+ * A Helm chart from a directory of the repository, an HTTP chart repository or an OCI registry,
+ * rendered at synth by the real `helm template` (outside the platform-code sandbox: platform code
+ * only records what to render). Its objects join the platform's like any construct's, with this
+ * construct's path: hooks are placed in earlier or later stages, `helm.sh/resource-policy: keep`
+ * is `prune: keep`, `crds/` goes to the CRD stage. A remote chart renders only as
+ * `groundwork-charts.lock.yaml` pins it (an OCI chart by manifest digest).
  * Bad props are validation issues on this construct; a chart that fails to render fails synth
  * naming this construct, the chart and helm's template file and line.
  *
@@ -142,6 +194,7 @@ const propsSchema = z
  *   namespace: 'ingress',
  *   values: { controller: { replicaCount: values.ingress.replicas } },
  * });
+ * new HelmChart(platform, 'podinfo', { chart: 'oci://ghcr.io/stefanprodan/charts/podinfo', version: '6.7.1' });
  */
 export class HelmChart extends Construct {
   /** `.Release.Name` the chart is rendered with. */
@@ -153,11 +206,17 @@ export class HelmChart extends Construct {
     const parsed = validateProps(this, propsSchema, props);
     if (!parsed) return;
     const kubeVersion = parsed.kubeVersion ?? defaultKubeVersion(this);
+    // An OCI chart is recorded as its parent repository and name, however it was spelled, so
+    // both spellings share one lock entry.
+    const oci = isOci(parsed.chart) || isOci(parsed.repo) ? parseOciChart(parsed) : undefined;
+    const source =
+      oci && !('problem' in oci)
+        ? { chart: oci.name, repo: oci.repo }
+        : { chart: parsed.chart, ...(parsed.repo ? { repo: parsed.repo } : {}) };
     const request: HelmRequest = {
       engine: 'helm',
       path: this.node.path,
-      chart: parsed.chart,
-      ...(parsed.repo ? { repo: parsed.repo } : {}),
+      ...source,
       ...(parsed.version ? { version: parsed.version } : {}),
       releaseName: this.releaseName,
       ...(parsed.namespace ? { namespace: parsed.namespace } : {}),

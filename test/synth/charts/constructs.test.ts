@@ -68,7 +68,7 @@ describe('HelmChart records what to render', () => {
 
   it.each([
     [{ chart: 'https://charts.example.com/ingress-1.0.0.tgz' }, 'chart', /URL/],
-    [{ chart: 'oci://registry.example.com/ingress' }, 'chart', /URL/],
+    [{ chart: 'oci://registry.example.com/ingress' }, 'version', /exact version/],
     [{ chart: '/etc' }, 'chart', /relative/],
     [{ chart: 'c', valuesFiles: ['/etc/passwd'] }, 'valuesFiles[0]', /relative/],
     [{ chart: 'c', releaseName: 'Not_A_Label' }, 'releaseName', /DNS label/],
@@ -108,7 +108,7 @@ describe('HelmChart records what to render', () => {
     [{ repo: 'https://charts.example.com', chart: 'ingress', version: '^4.0.0' }, 'version'],
     [{ repo: 'https://charts.example.com', chart: 'charts/ingress', version: '4.0.0' }, 'chart'],
     [{ repo: 'https://user:pw@charts.example.com', chart: 'ingress', version: '4.0.0' }, 'repo'],
-    [{ repo: 'oci://registry.example.com/charts', chart: 'ingress', version: '4.0.0' }, 'repo'],
+    [{ repo: 'oci://user:pw@registry.example.com/charts', chart: 'ingress', version: '4.0.0' }, 'repo'],
   ])('refuses the remote chart %j (%s)', (props, field) => {
     const { app, platform: p } = platform();
     new HelmChart(p, 'bad', props);

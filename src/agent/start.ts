@@ -18,6 +18,7 @@ import { installDependencies } from '../synth/dependencies/install.js';
 import { npmRegistryOf } from '../synth/dependencies/registry-url.js';
 import { Agent, type AgentMode } from './agent.js';
 import { loadPlatformData } from '../engine/domains.js';
+import { agentDesired } from './agent-desired.js';
 import { AgentHttpServer } from './http-server.js';
 import { startAgentDashboard } from '../ui/agent-dashboard.js';
 import { LeaderElector } from './leader-election.js';
@@ -226,6 +227,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const statusStore = new SyncStatusStore(client, { namespace });
 
   let runner: AgentRunner | undefined;
+  /** The agent of the current leadership term: the dashboard reads its last applied revision. */
+  let current: Agent | undefined;
   let pendingTrigger = false;
   const newRunner = () => {
     // The managed kinds are read from watch-fed caches between full resyncs (a LIST only while a
@@ -244,6 +247,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       ...(opts.prune !== undefined ? { prune: opts.prune } : {}),
       ...(opts.maxPruneShare !== undefined ? { maxPruneShare: opts.maxPruneShare } : {}),
     });
+    current = agent;
     return new AgentRunner({
       agent,
       session,
@@ -308,6 +312,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       ? await startAgentDashboard({
           client,
           namespace,
+          desired: agentDesired(() => current?.state.lastGood),
           ...(opts.syncName ? { syncName: opts.syncName } : {}),
           onError: (err) => log.warn({ err: String(err) }, 'dashboard watch'),
         })

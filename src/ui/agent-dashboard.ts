@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeClient } from '../cluster/client.js';
 import { ClusterDashboardSource } from './cluster-source.js';
 import { dashboardHandler } from './dashboard-handler.js';
+import type { DesiredSource } from './desired-objects.js';
 import { reviewAuth } from './review-auth.js';
 
 /** The dashboard as the agent serves it: the handler for its HTTP server, and how to stop its watches. */
@@ -21,9 +22,12 @@ export async function startAgentDashboard(opts: {
   namespace: string;
   syncName?: string;
   onError?: (err: unknown) => void;
+  /** The agent's desired objects (`agentDesired`), for the desired object, its diff and git's values. */
+  desired?: DesiredSource;
 }): Promise<AgentDashboard> {
   const source = new ClusterDashboardSource(opts.client, {
     namespace: opts.namespace,
+    ...(opts.desired ? { desired: opts.desired } : {}),
     ...(opts.syncName ? { sync: opts.syncName } : {}),
     ...(opts.onError ? { onError: opts.onError } : {}),
   });

@@ -15,6 +15,8 @@ import { redactSecret } from '../plan/redact.js';
 import { SyncStatus } from '../report/sync-status.js';
 import { platformSyncName } from '../cluster/sync-status-store.js';
 import { z } from 'zod';
+import type { DesiredSource } from './desired-objects.js';
+import { desiredDetail } from './desired-detail.js';
 import { driftRows } from './drift-rows.js';
 import { eventsFor } from './events.js';
 import { objectRows, type LiveLookup } from './object-rows.js';
@@ -32,6 +34,11 @@ export interface ClusterSourceOptions {
   /** How often the caches' change counters are compared (in memory: no request). @default 250 */
   checkMs?: number;
   onError?: (err: unknown) => void;
+  /**
+   * The desired objects (the agent's last applied revision) for the object page's desired object and
+   * diff and the Drift page's git values. @default none: the pages say where to see them
+   */
+  desired?: DesiredSource;
 }
 
 const OPENSHIFT_KINDS = {
@@ -126,10 +133,13 @@ export class ClusterDashboardSource {
     if (!row) return undefined;
     const live = this.live(id);
     const obj = typeof live === 'object' ? live : undefined;
+    const redacted = obj ? redactSecret(obj) : undefined;
+    const desired = desiredDetail(this.opts.desired?.(), id, redacted);
     return {
       row,
-      live: obj ? redactSecret(obj) : undefined,
+      live: redacted,
       events: obj ? eventsFor(obj, this.caches.get('events')?.objects() ?? []) : [],
+      ...(desired ? { desired } : {}),
     };
   }
 
@@ -168,7 +178,8 @@ export class ClusterDashboardSource {
     // Events are left out: in a busy cluster they change several times a second, anywhere, and would
     // make every open page refetch itself; the object page reads them fresh when it is rendered.
     const parts = [...this.caches].filter(([k]) => k !== 'events').map(([k, c]) => `${k}@${c.version}`);
-    return `${parts.join(',')}|${this.objects.fingerprint() ?? 'unhealthy'}`;
+    // The desired objects' revision too: a page compares with them.
+    return `${parts.join(',')}|${this.objects.fingerprint() ?? 'unhealthy'}|${this.opts.desired?.()?.revision ?? ''}`;
   }
 
   private async check(): Promise<void> {
@@ -274,6 +285,7 @@ export class ClusterDashboardSource {
     const inv = this.inventory();
     const status = selected !== undefined ? syncs[selected]!.status : undefined;
     const ids = [...(inv?.objects ?? [])];
+    const desired = this.opts.desired?.();
     const openshift: OpenShiftView = {};
     for (const part of Object.keys(OPENSHIFT_KINDS) as OpenShiftPart[]) {
       const objs = this.caches.get(part)?.objects();
@@ -289,12 +301,18 @@ export class ClusterDashboardSource {
       selected,
       ...(inv ? { inventory: { platform: inv.platform, overlay: inv.overlay, revision: inv.revision } } : {}),
       objects: objectRows(ids, this.live, status?.drift),
-      drift: driftRows(status?.drift, ids, (id) => {
-        const o = this.live(id);
-        return typeof o === 'object' ? o : undefined;
-      }),
+      drift: driftRows(
+        status?.drift,
+        ids,
+        (id) => {
+          const o = this.live(id);
+          return typeof o === 'object' ? o : undefined;
+        },
+        desired && ((id) => desired.get(id)),
+      ),
       openshift,
       problems: [...this.problems.values()],
+      ...(desired ? { desiredRevision: desired.revision } : {}),
     };
   }
 }

@@ -13,12 +13,15 @@ export const VALUE_LIMIT = 200;
  * The Drift page's rows: each item of the agent's drift report (`status.drift`, field paths only)
  * with the live value at each path, read from the cached object after `redactSecret` (a Secret's
  * data shows as keyed hashes, never values), and the managers owning that field
- * (`metadata.managedFields`): who changed it. Pure.
+ * (`metadata.managedFields`): who changed it; and git's value at each path when `desired` knows the
+ * object (the agent's desired objects, Secret values already keyed hashes: see `DesiredObjects`).
+ * Pure.
  */
 export function driftRows(
   drift: DriftStatus | undefined,
   ids: Iterable<ObjectId>,
   live: (id: ObjectId) => K8sObject | undefined,
+  desired?: (id: ObjectId) => K8sObject | undefined,
 ): DriftRow[] {
   const byName = new Map<string, ObjectId>();
   for (const id of ids) {
@@ -32,15 +35,18 @@ export function driftRows(
     const id = byName.get(item.object);
     const raw = id ? live(id) : undefined;
     const obj = raw ? redactSecret(raw) : undefined;
+    const git = id ? desired?.(id) : undefined;
     return {
       object: item.object,
       id,
       type: item.type,
       fields: item.fields.map((path) => {
         const segments = safePointer(path);
+        const gitValue = git && segments ? shorten(valueAt(git, segments)) : undefined;
         return {
           path,
           live: obj && segments ? shorten(valueAt(obj, segments)) : undefined,
+          ...(gitValue !== undefined ? { git: gitValue } : {}),
           managers: raw && segments ? ownersOf(raw, segments) : [],
         };
       }),
@@ -66,7 +72,8 @@ function valueAt(obj: unknown, path: readonly string[]): unknown {
   return node;
 }
 
-function shorten(value: unknown): string | undefined {
+/** `value` as JSON, cut to `VALUE_LIMIT` characters with an ellipsis; undefined for undefined. */
+export function shorten(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const text = JSON.stringify(value);
   return text.length > VALUE_LIMIT ? `${text.slice(0, VALUE_LIMIT - 1)}…` : text;

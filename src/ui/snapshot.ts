@@ -3,6 +3,7 @@ import type { ObjectId, ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { StageName } from '../core/stages.js';
 import type { HealthVerdict } from '../health/types.js';
+import type { FieldDiff } from '../plan/field-diff.js';
 import type { SyncStatusJson } from '../report/sync-status-schema.js';
 import type { FleetState } from './fleet-state.js';
 
@@ -56,6 +57,8 @@ export interface DashboardSnapshot {
   problems: readonly string[];
   /** The fleet (`groundwork ui` on a laptop); absent in the agent's dashboard, which has no Fleet page. */
   fleet?: FleetState;
+  /** The revision of the desired objects the pages compare with (the agent's memory); absent outside the agent. */
+  desiredRevision?: string;
 }
 
 /** An Event about one object, as the object page lists it (the note already redacted). */
@@ -74,6 +77,17 @@ export interface ObjectDetail {
   /** The live object with Secret values replaced by keyed hashes (`redactSecret`). */
   live: K8sObject | undefined;
   events: readonly EventRow[];
+  /** What git says (`desiredDetail`); absent when no desired objects are known (`groundwork ui` outside the agent). */
+  desired?: DesiredDetail;
+}
+
+/** The desired object of a revision, Secret values as keyed hashes, and its diff with the live object. */
+export interface DesiredDetail {
+  revision: string;
+  /** Undefined when that revision does not declare the object (it leaves git: prune). */
+  object: K8sObject | undefined;
+  /** `desiredDiff` (the fields git sets) from the live object to `object`; empty when either is missing. */
+  diff: readonly FieldDiff[];
 }
 
 /** One drifted field as the Drift page shows it: the live value (redacted, shortened) and who wrote it. */
@@ -81,6 +95,8 @@ export interface DriftFieldRow {
   path: string;
   /** The live value as JSON, Secret data redacted, at most `VALUE_LIMIT` characters; undefined when absent. */
   live: string | undefined;
+  /** Git's value as `live` is shown; undefined when git does not set it or no desired objects are known. */
+  git?: string;
   /** Field managers owning the live value (e.g. `kubectl-edit`), most specific first. */
   managers: readonly string[];
 }

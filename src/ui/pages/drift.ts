@@ -5,8 +5,9 @@ import { layout, table } from './layout.js';
 
 /**
  * Drift as the agent last reported it (its drift watch re-plans an edited object within a second
- * and writes `status.drift`): one row per drifted field with the live value (redacted) and the
- * manager that wrote it. Rows leave when the agent reports the object corrected. Pure.
+ * and writes `status.drift`): one row per drifted field with git's value (when the agent's desired
+ * objects are known), the live value (both redacted) and the manager that wrote it. Rows leave
+ * when the agent reports the object corrected. Pure.
  */
 export function driftPage(s: DashboardSnapshot): Html {
   const sync = s.selected !== undefined ? s.syncs[s.selected] : undefined;
@@ -21,7 +22,7 @@ export function driftPage(s: DashboardSnapshot): Html {
             ${driftText(d)}${d && d.drifted > s.drift.length ? ` (the first ${s.drift.length} shown; groundwork plan lists all)` : ''}
           </p>
           ${table(
-            ['Object', 'Type', 'Field', 'Live value', 'Changed by'],
+            ['Object', 'Type', 'Field', "Git's value", 'Live value', 'Changed by'],
             s.drift.flatMap((r) => {
               const object = r.id
                 ? html`<a href="${href(['objects', r.id])}">${r.object}</a>`
@@ -34,6 +35,7 @@ export function driftPage(s: DashboardSnapshot): Html {
                     <td>—</td>
                     <td>—</td>
                     <td>—</td>
+                    <td>—</td>
                   </tr>`,
                 ];
               return r.fields.map(
@@ -42,12 +44,16 @@ export function driftPage(s: DashboardSnapshot): Html {
                     <td>${object}</td>
                     <td>${r.type}</td>
                     <td><code>${f.path}</code></td>
+                    <td>${s.desiredRevision ? html`<code>${f.git ?? '(absent)'}</code>` : '—'}</td>
                     <td><code>${f.live ?? '(absent)'}</code></td>
                     <td>${f.managers.join(', ') || '—'}</td>
                   </tr>`,
               );
             }),
             { className: 'drift' },
-          )}`;
+          )}
+          <p class="note">
+            ${s.desiredRevision ? html`Git's values are those of <code>${s.desiredRevision}</code>, as the agent applied it.` : html`Git's values are shown by the agent's own dashboard (<code>groundwork agent --dashboard</code>), which holds the desired objects; this one reads the cluster only.`}
+          </p>`;
   return layout({ title: 'Drift', current: '/drift', snapshot: s, body });
 }

@@ -1,18 +1,19 @@
-import { stringify } from 'yaml';
 import { html, type Html } from '../html.js';
 import type { DashboardSnapshot, ObjectDetail } from '../snapshot.js';
+import { desiredSection } from './desired-section.js';
 import { badge, facts, layout, table } from './layout.js';
+import { yamlBlock } from './yaml-block.js';
 
 /**
- * One object: its verdict, its drift (field paths the agent reported), the live object as YAML
- * (Secret data redacted to keyed hashes before it gets here; `managedFields` shown as a table of
- * managers instead) and its Events. Pure.
+ * One object: its verdict, its drift (field paths the agent reported), its Events, its diff with
+ * git and the desired object (`desiredSection`, when the agent's desired objects are known), and the
+ * live object as YAML (Secret data redacted to keyed hashes before it gets here; `managedFields`
+ * shown as a table of managers instead; long objects cut by `yamlBlock`). Pure.
  */
 export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
   const { row, live } = d;
   const title = `${row.ref.kind} ${row.ref.namespace ? `${row.ref.namespace}/` : ''}${row.ref.name}`;
   const managers = live?.metadata.managedFields ?? [];
-  const shown = live ? { ...live, metadata: { ...live.metadata, managedFields: undefined } } : undefined;
   const drift = s.drift.find((x) => x.id === row.id);
   const body = html` ${facts([
       ['Stage', row.stage],
@@ -28,7 +29,7 @@ export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
       drift
         ? html`<h2>Drifted fields</h2>
             <ul>
-              ${drift.fields.map((f) => html`<li><code>${f.path}</code>: live <code>${f.live ?? '(absent)'}</code>${f.managers.length ? ` written by ${f.managers.join(', ')}` : ''}</li>`)}
+              ${drift.fields.map((f) => html`<li><code>${f.path}</code>: live <code>${f.live ?? '(absent)'}</code>${f.git !== undefined ? html`, git <code>${f.git}</code>` : ''}${f.managers.length ? ` written by ${f.managers.join(', ')}` : ''}</li>`)}
             </ul>`
         : ''
     }
@@ -68,11 +69,8 @@ export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
             ),
           )}`
     }
+    ${desiredSection(d, { appliedRevision: s.syncs[s.selected ?? -1]?.status?.lastAppliedRevision })}
     <h2>Live object</h2>
-    ${shown ? html`<pre class="yaml" tabindex="0"><code>${stringify(shown, { lineWidth: 0 })}</code></pre>` : html`<p>Not in the cluster.</p>`}
-    <p class="note">
-      The desired object and its diff are in <code>groundwork plan</code> and the agent's drift report; this
-      page shows what the cluster holds.
-    </p>`;
+    ${live ? yamlBlock(live, { whole: html`<code>kubectl get -o yaml</code>` }) : html`<p>Not in the cluster.</p>`}`;
   return layout({ title, current: '/objects', snapshot: s, body });
 }

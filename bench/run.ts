@@ -24,7 +24,7 @@ const snapshots = flag('--snapshots');
 const benches: Record<string, () => Promise<string>> = {
   cli: () => benchCli({ ...(reps ? { reps } : {}), source: args.includes('--source') }),
   synth: () => benchSynth(),
-  ui: () => benchUi(sizes ?? [5000], reps),
+  ui: () => benchUi(sizes ?? [5000, 1000], reps),
   engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),

@@ -19,9 +19,9 @@ export interface ChartFlags {
 /**
  * `groundwork chart lock` (only charts the lock lacks) and `groundwork chart update` (every chart
  * again): synthesizes every overlay without rendering, resolves each remote chart the platform
- * records (`HelmChart` with `repo`) in its repository's index, fetches the archive into the cache
- * and writes `groundwork-charts.lock.yaml` with its URL and digest. Entries no overlay uses are
- * dropped.
+ * records (`HelmChart` with `repo`) in its repository's index (an OCI chart: its version's tag to
+ * the manifest digest), fetches the archive into the cache and writes `groundwork-charts.lock.yaml`
+ * with its URL and digest. Entries no overlay uses are dropped.
  */
 export async function runChartLock(
   flags: ChartFlags,
@@ -54,7 +54,7 @@ export async function runChartLock(
     const entry = kept ?? (await resolveChart(key));
     entries.push(entry);
     process.stdout.write(
-      `${kept ? 'locked' : 'resolved'} ${key.name} ${key.version} (${key.repo}) ${entry.digest}\n`,
+      `${kept ? 'locked' : 'resolved'} ${key.name} ${key.version} (${key.repo}) ${entry.manifestDigest ? `manifest ${entry.manifestDigest} chart ` : ''}${entry.digest}\n`,
     );
   }
   await writeChartLock(dir, entries);

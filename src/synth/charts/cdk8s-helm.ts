@@ -79,8 +79,8 @@ export function readHelmFlags(flags: readonly string[]): FlagResult {
  * Builds the bundle's `Helm` class over `Names` of the cdk8s copy in the bundle. Same props and
  * defaults as cdk8s's: the release name from the construct path, CRDs only with `--include-crds`,
  * test hooks kept unless `--skip-tests`, the chart relative to the repository root (the synth
- * child's working directory), `repo` a chart repository (with an exact `version`, locked in
- * groundwork-charts.lock.yaml). It differs in what it cannot do in the sandbox: `helmExecutable` is ignored (Groundwork's helm renders), and the rendered
+ * child's working directory) or an `oci://` chart, `repo` a chart repository or an `oci://`
+ * registry path (remote charts with an exact `version`, locked in groundwork-charts.lock.yaml). It differs in what it cannot do in the sandbox: `helmExecutable` is ignored (Groundwork's helm renders), and the rendered
  * objects are not there while platform code runs: `apiObjects` throws with the fix.
  */
 export function defineCdk8sHelm(names: Cdk8sNames) {

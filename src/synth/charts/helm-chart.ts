@@ -142,10 +142,14 @@ const propsSchema = z
       params: { fix: 'set version to the exact release, then run groundwork chart lock' },
     },
   )
-  .refine((p) => p.repo === undefined || isOci(p.repo) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.chart), {
-    message: 'with repo, chart is the chart name in that repository',
-    path: ['chart'],
-  })
+  .refine(
+    (p) =>
+      p.repo === undefined || isOci(p.repo) || isOci(p.chart) || /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.chart),
+    {
+      message: 'with repo, chart is the chart name in that repository',
+      path: ['chart'],
+    },
+  )
   .superRefine((p, ctx) => {
     if (!isOci(p.repo) && !isOci(p.chart)) return;
     if (isOci(p.repo) && isOci(p.chart)) {

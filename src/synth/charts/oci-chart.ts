@@ -77,9 +77,10 @@ export async function resolveOciChart(
       'check the repository, the chart name and the version (helm push printed them)',
     );
   });
-  await fetchLayer(client, manifest.layer, key).catch((err: unknown) => {
+  const bytes = await fetchLayer(client, manifest.layer, key).catch((err: unknown) => {
     throw ociError(key, err, 'check the registry');
   });
+  await storeArchive(manifest.layer.digest, bytes);
   return {
     repo: key.repo,
     name: key.name,

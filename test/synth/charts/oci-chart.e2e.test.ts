@@ -136,6 +136,11 @@ describe('charts from an OCI registry', () => {
       },
     ]);
 
+    // Fetched once by chart lock, into the cache by digest.
+    expect(readFileSync(join(cache, 'charts', `${sha256(original).replace(':', '-')}.tgz`))).toEqual(
+      readFileSync(original),
+    );
+
     const [online] = await childSynth(dir, { renderTools: tools });
     expect(online!.charts).toEqual(
       expect.arrayContaining([

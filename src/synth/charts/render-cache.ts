@@ -1,17 +1,23 @@
 // Render results kept by what they were rendered from, so an unchanged chart is not rendered again.
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { lstat, mkdir, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** The most a chart directory may hold for its digest to be taken (larger ones are not cached). */
 const DIGEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * `sha256:` over every regular file under `dir` (relative path and content, in path order), or
- * undefined when it holds more than 64 MiB. Symbolic links are hashed as their target path (the
- * tree walk before synth has confined them).
+ * undefined when it holds more than 64 MiB. Symbolic links are hashed by their name (the tree walk
+ * before synth has confined them); with `links.within`, a link to a regular file whose real path
+ * is inside `links.within` is hashed by that file's content instead (a change to its target
+ * changes the digest), and any other link (to a directory, dangling, or leading out) makes the
+ * digest undefined: not cached, never read.
  */
-export async function directoryDigest(dir: string): Promise<string | undefined> {
+export async function directoryDigest(
+  dir: string,
+  opts: { links?: { within: string } } = {},
+): Promise<string | undefined> {
   const hash = createHash('sha256');
   let total = 0;
   const walk = async (at: string): Promise<boolean> => {
@@ -28,12 +34,31 @@ export async function directoryDigest(dir: string): Promise<string | undefined> 
         const bytes = await readFile(path);
         hash.update(`f ${rel} ${bytes.length}\n`).update(bytes);
       } else if (info.isSymbolicLink()) {
-        hash.update(`l ${rel}\n`);
+        if (!opts.links) {
+          hash.update(`l ${rel}\n`);
+          continue;
+        }
+        const target = await linkedFile(path, opts.links.within);
+        if (!target) return false;
+        total += target.length;
+        if (total > DIGEST_MAX_BYTES) return false;
+        hash.update(`f ${rel} ${target.length}\n`).update(target);
       }
     }
     return true;
   };
   return (await walk(dir)) ? `sha256:${hash.digest('hex')}` : undefined;
+}
+
+/** The bytes of the regular file `link` resolves to inside `within`; undefined for anything else. */
+async function linkedFile(link: string, within: string): Promise<Buffer | undefined> {
+  const real = await realpath(link).catch(() => undefined);
+  const root = await realpath(within).catch(() => undefined);
+  if (!real || !root) return undefined;
+  const rel = relative(root, real);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  if (!(await stat(real)).isFile()) return undefined;
+  return readFile(real);
 }
 
 /** The identity of a binary for a cache key: its path, size and modification time. */

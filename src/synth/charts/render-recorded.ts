@@ -38,8 +38,9 @@ export interface RenderRecordedOptions {
   /** @default 60 s and 64 MiB per render */
   limits?: Partial<RenderLimits>;
   /**
-   * Where helm renders are kept by (chart digest, values, flags, helm binary); a hit is not
-   * rendered again. `false`: no cache. @default `<cache root>/renders`, unless GROUNDWORK_SYNTH_CACHE=0
+   * Where renders are kept: helm's by (chart digest, values, flags, helm binary), kustomize's by
+   * (the files it could read, binary, arguments); a hit is not rendered again. `false`: no cache.
+   * @default `<cache root>/renders`, unless GROUNDWORK_SYNTH_CACHE=0
    */
   cacheDir?: string | false;
   /**
@@ -198,7 +199,12 @@ async function renderOne(
           limits,
           ...(cacheDir ? { cacheDir } : {}),
         })
-      : renderKustomize(request, { dir: opts.dir, kustomize: await opts.tools.kustomize(), limits });
+      : renderKustomize(request, {
+          dir: opts.dir,
+          kustomize: await opts.tools.kustomize(),
+          limits,
+          ...(cacheDir ? { cacheDir } : {}),
+        });
   const placement = {
     ...(request.engine === 'helm' && request.namespace ? { namespace: request.namespace } : {}),
     includeTests: request.engine === 'helm' && request.includeTests,
@@ -217,7 +223,11 @@ async function renderOne(
     };
   }
   const placed = placeRendered(parsed.objects, placement).objects;
-  if (request.engine !== 'helm') return { ok: true, objects: placed };
+  if (request.engine !== 'helm') {
+    // Rendered once: see renderKustomize on why kustomize's output cannot differ between runs.
+    if (cacheDir && first.cacheKey && !first.cached) await storeRender(cacheDir, first.cacheKey, first.text);
+    return { ok: true, objects: placed };
+  }
   // Directory charts and locked archives alike, subcharts in charts/ (directories and .tgz) included.
   const lookups = first.source ? templatesCalling((await chartFilesOf(first.source)).files, 'lookup') : [];
   const ok = {

@@ -37,7 +37,10 @@ export interface ApplyOptions extends PruneGuardOptions {
 
 /**
  * Executes a plan stage by stage (see `STAGES`): writes each stage's creates and updates with
- * bounded concurrency, waits as the stage table says, prunes last (namespaces after everything
+ * bounded concurrency, waits as the stage table says, then writes the stage's hooks
+ * (`groundwork.io/hook-weight`) one at a time in `stageWrites` order, waiting for each (`hookDone`)
+ * even when `wait` is false: a failed hook stops the apply (`HookFailed`, nothing pruned); a hook
+ * still running at `timeoutMs` is `WaitTimeout`. It prunes last (namespaces after everything
  * else) when allowed by the guards, and keeps the inventory ahead of the cluster: objects are
  * recorded before they are written, and forgotten only after they are deleted. When the apply
  * ends, finished or not, the inventory is set to what exists because of it (`recordAfterApply`):

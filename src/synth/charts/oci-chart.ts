@@ -65,7 +65,7 @@ export async function resolveOciChart(
 ): Promise<ChartLockEntry> {
   const ref = refOf(key);
   const client = new OciRepositoryClient(ref, opts.limits);
-  const tag = ociTag(key.version);
+  const tag = tagOf(key);
   const manifest = await readManifest(client, tag, key).catch((err: unknown) => {
     const missing =
       err instanceof OciFetchError && err.status === 404
@@ -208,18 +208,40 @@ async function fetchLayer(
 /** The error of a locked manifest the registry no longer has, naming where the tag points now. */
 async function staleLock(client: OciRepositoryClient, entry: ChartLockEntry): Promise<GroundworkError> {
   const tag = ociTag(entry.version);
-  const now = await client
-    .get(`manifests/${tag}`, { accept: OCI_MEDIA_TYPES.manifest, maxBytes: MANIFEST_MAX, what: `tag ${tag}` })
-    .then(
-      ({ bytes }) =>
-        `the tag ${tag} now points to ${digestOf(bytes)}: the chart was pushed again with other bytes`,
-    )
-    .catch(() => `the tag ${tag} is gone too`);
+  // Read for the message only; a hand-edited version that is no tag is not asked for.
+  const now = OCI_TAG.test(tag)
+    ? await client
+        .get(`manifests/${tag}`, {
+          accept: OCI_MEDIA_TYPES.manifest,
+          maxBytes: MANIFEST_MAX,
+          what: `tag ${tag}`,
+        })
+        .then(
+          ({ bytes }) =>
+            `the tag ${tag} now points to ${digestOf(bytes)}: the chart was pushed again with other bytes`,
+        )
+        .catch(() => `the tag ${tag} is gone too`)
+    : 'its version is no OCI tag';
   return ociError(
     entry,
     new Error(`the locked manifest ${entry.manifestDigest} is no longer in the registry; ${now}`),
     'check what changed in the chart, then groundwork chart update to lock the new manifest (the cached archive of the old one still renders where it is cached)',
   );
+}
+
+/** The distribution spec's tag grammar. */
+const OCI_TAG = /^[\w][\w.-]{0,127}$/;
+
+/** The tag of `key.version`, refused (no request made) when it is no OCI tag (`../x`, `a/b`). */
+function tagOf(key: { repo: string; name: string; version: string }): string {
+  const tag = ociTag(key.version);
+  if (OCI_TAG.test(tag)) return tag;
+  throw new GroundworkError({
+    code: 'ChartFetchFailed',
+    subject: `chart ${key.name} of ${key.repo}`,
+    message: 'its version is not an OCI tag (letters, digits, _ . -, at most 128)',
+    fix: 'set version to the exact chart version, e.g. 1.2.3',
+  });
 }
 
 function refOf(key: { repo: string; name: string; version: string }): OciChartRef {

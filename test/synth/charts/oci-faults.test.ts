@@ -279,6 +279,13 @@ describe('OCI charts against registry faults', () => {
     expect(await refusal(resolveOciChart(key))).toMatch(/answered no token/);
   });
 
+  it('refuses a version that is no OCI tag (a hostile request reaching chart lock) without a request', async () => {
+    serve();
+    for (const version of ['../../../v2/other/manifests/x', 'a/b', '1.0.0?x'])
+      expect(await refusal(resolveOciChart({ ...key, version }))).toMatch(/its version is not an OCI tag/);
+    expect(registry.fake.requests).toEqual([]);
+  });
+
   it('refuses a redirect loop, a redirect to plain http off loopback, and says HTTP 500 without its body', async () => {
     registry.fake.handler = (req, res) => res.writeHead(302, { location: req.url ?? '/' }).end();
     expect(await refusal(resolveOciChart(key))).toMatch(/more than 5 redirects/);

@@ -24,6 +24,7 @@ main { padding: 1rem; max-width: 90rem; }
 h1 { margin-top: 0; font-size: 1.5rem; } h2 { font-size: 1.2rem; } h2 small { font-weight: 400; color: var(--muted); font-size: .85rem; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
+main p, main li { overflow-wrap: anywhere; } /* a revision's 40 hex digits must not widen a narrow page */
 .scroll { overflow-x: auto; }
 /* The Objects page's blocks of rows (pages/objects.ts): drawn only near the viewport, same fixed columns. */
 .rows { min-width: 46rem; content-visibility: auto; contain-intrinsic-size: auto 1660px; }

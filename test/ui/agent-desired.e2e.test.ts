@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -6,6 +7,7 @@ import { startAgent } from '../../src/agent/start.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
 import { agentOptions, appliedRevision } from '../harness/agent-run.js';
+import { seriousViolations } from '../harness/axe.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 
 /**
@@ -130,6 +132,20 @@ describe("the agent's dashboard shows git's side", () => {
     expect(secretDetail).toContain('<tr data-field="/data/token">');
 
     for (const path of ['/', '/objects', '/history']) await get(path);
+
+    // In a real browser: the diff table and the Drift page's new column are accessible, nothing runs.
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    cleanups.push(() => browser.close());
+    const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+    const page = await context.newPage();
+    for (const path of [cmPage, secretPage, '/drift']) {
+      await page.goto(`http://127.0.0.1:${agent.port}${path}`);
+      seen.push(await page.content());
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    await page.goto(`http://127.0.0.1:${agent.port}/objects/${encodeURIComponent(`${ns}_b__ConfigMap`)}`);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     const leaked = [PLANTED_GIT, PLANTED_LIVE, b64(PLANTED_GIT), b64(PLANTED_LIVE)].filter((v) =>
       seen.some((page) => page.includes(v)),
     );

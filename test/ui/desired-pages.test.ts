@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentDesired } from '../../src/agent/agent-desired.js';
 import type { K8sObject } from '../../src/core/object.js';
 import type { PlatformData } from '../../src/engine/domains.js';
+import { toPointer } from '../../src/plan/json-pointer.js';
 import { redactSecret } from '../../src/plan/redact.js';
 import { toManifest } from '../../src/synth/manifest.js';
 import { desiredDetail } from '../../src/ui/desired-detail.js';
@@ -146,6 +147,26 @@ describe('the object page with the desired object and its diff', () => {
     expect(markup).not.toContain(HOSTILE);
     expect(markup).not.toMatch(/<script>alert|<img /);
     expect(shown).toContain(HOSTILE);
+  });
+
+  it('keeps a hostile field name from git as text, in the row and in its attribute', () => {
+    const hostileKey = { ...desiredCm, data: { [HOSTILE]: 'k' } } as K8sObject;
+    const d = desiredDetail(
+      { revision: 'main@sha1:abc', get: () => hostileKey },
+      'shop_a__ConfigMap',
+      liveCm,
+    )!;
+    expect(d.diff.map((f) => f.op)).toEqual(['add']);
+    const markup = objectPage(snapshot(true), {
+      row: row('shop_a__ConfigMap', 'ConfigMap', 'a'),
+      live: liveCm,
+      events: [],
+      desired: d,
+    }).markup;
+    expect(markup).not.toContain(HOSTILE);
+    expect(markup).not.toMatch(/<script>alert|<img /);
+    expect(markup).toContain('<tr data-field="/data/&quot;&gt;&lt;script&gt;');
+    expect(text(markup)).toContain(`${toPointer(['data', HOSTILE])} "k" (absent)`);
   });
 
   it('says the fields git sets match when they do', () => {

@@ -148,6 +148,8 @@ describe('the Fleet page', () => {
       { ...sick, cluster: HOSTILE, syncs: [{ ...sync, status }] },
     ]);
     expect(markup).toContain(ESCAPED);
+    expect(markup).toContain('<h2 id="unread-h">Clusters not read</h2>');
+    expect(markup).toContain(`<td>${ESCAPED}</td>`);
     expect(markup).not.toContain('<script>alert');
     expect(markup).not.toContain('<img src=x');
     // Every tag a browser would build: the layout's one script (app.js), no img, no second script.

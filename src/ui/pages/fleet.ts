@@ -53,19 +53,33 @@ function fleetBody(state: FleetState | undefined): Html {
         </ul>`
       : ''
   }
-  ${
-    view && view.others.length > 0
-      ? html`<section aria-labelledby="others-h">
-          <h2 id="others-h">Clusters outside the environments</h2>
-          <p>
-            Clusters that could not be read (their environment is unknown), and overlays no environment lists.
-          </p>
-          ${clusterTable(view.others)}
-        </section>`
-      : ''
-  }
-  ${view ? view.environments.map(environmentSection) : ''}
+  ${view ? othersSection(view.others) : ''} ${view ? view.environments.map(environmentSection) : ''}
   ${view && view.environments.length === 0 ? html`<p>groundwork.yaml declares no environments.</p>` : ''}`;
+}
+
+/** Clusters that could not be read (their environment is unknown), and overlays in no environment. */
+function othersSection(others: readonly FleetRow[]): Html {
+  const unread = others.filter((r) => r.overlay === undefined);
+  const unplaced = others.filter((r) => r.overlay !== undefined);
+  const unreadPart = html`<section aria-labelledby="unread-h">
+    <h2 id="unread-h">Clusters not read</h2>
+    ${table(
+      ['Cluster', 'Context', 'Why'],
+      unread.map(
+        (r) =>
+          html`<tr data-cluster="${r.cluster}">
+            <td>${r.cluster}</td>
+            <td>${r.context}</td>
+            <td>${badge(r.ready)} ${r.error}</td>
+          </tr>`,
+      ),
+    )}
+  </section>`;
+  const unplacedPart = html`<section aria-labelledby="unplaced-h">
+    <h2 id="unplaced-h">Overlays in no environment</h2>
+    ${clusterTable(unplaced)}
+  </section>`;
+  return html`${unread.length > 0 ? unreadPart : ''}${unplaced.length > 0 ? unplacedPart : ''}`;
 }
 
 function environmentSection(env: EnvironmentView): Html {

@@ -95,6 +95,19 @@ export async function loadOverlay(
 }
 
 /**
+ * Where each scalar value of overlay `name` came from (its `extends` chain merged), without
+ * validating the values: for the synth parent, which has no platform schema, to name the overlay
+ * key a chart value probably came from. Throws as `loadOverlay` does for a file it cannot read.
+ */
+export async function overlayOrigins(dir: string, name: string, displayRoot: string): Promise<ValueOrigin[]> {
+  const layers = await loadChain(dir, name, displayRoot, []);
+  return originsOf(
+    layers,
+    layers.reduce<Record<string, unknown>>((acc, l) => deepMerge(acc, l.values), {}),
+  );
+}
+
+/**
  * Whether `name` names a file inside the overlays directory: segments of letters, digits, `.`, `_`
  * and `-` joined by `/`, none of them `.` or `..`. Anything else could read a file outside it.
  */

@@ -46,7 +46,9 @@ export function readHelmFailure(stderr: string): HelmFailure {
     .slice(lines.indexOf(errorLine) + 1)
     .filter((l) => /^\s*-\s/.test(l))
     .slice(0, 5);
-  const message = oneLine([errorLine.replace(/^Error:\s*/, ''), ...detail.map((d) => d.trim())].join('; '));
+  const head = errorLine.replace(/^Error:\s*/, '');
+  // `...in the following chart(s):` is followed by its details, not by a second sentence.
+  const message = oneLine([head, ...detail.map((d) => d.trim())].join('; ').replace(/:; /, ': '));
   const at =
     /\(([^()\s:]+\/templates\/[^()\s:]+):(\d+)/.exec(errorLine) ??
     /template: ([^\s:]+\/templates\/[^\s:]+):(\d+)/.exec(errorLine) ??

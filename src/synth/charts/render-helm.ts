@@ -6,9 +6,12 @@ import jsyaml from 'js-yaml';
 import { confinedRealPath, readConfinedFile } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
 import { CHART_LOCK_FILE, lockedChart, readChartLock } from './chart-lock.js';
-import type { ChartSource } from './chart-files.js';
+import type { ValueOrigin } from '../overlays.js';
+import { chartFilesOf, type ChartSource } from './chart-files.js';
+import type { ValueLayer } from './chart-value-source.js';
+import { explainHelmFailure, parseYaml } from './explain-helm-failure.js';
 import { lockedArchive } from './chart-repository.js';
-import { helmTemplateArgs, readHelmFailure } from './helm-args.js';
+import { helmTemplateArgs } from './helm-args.js';
 import { binaryIdentity, cachedRender, directoryDigest, renderKey } from './render-cache.js';
 import type { HelmRequest } from './render-request.js';
 import { runTool } from './run-tool.js';
@@ -21,6 +24,11 @@ export interface HelmContext {
   limits: RenderLimits;
   /** Render results by chart digest, values and flags; none when undefined. */
   cacheDir?: string;
+  /**
+   * The overlay's values and where each was set, asked for only when helm fails on a value of the
+   * construct's `values` (to name the overlay key it probably came from). @default none
+   */
+  overlayOrigins?: () => Promise<readonly ValueOrigin[]>;
 }
 
 /** The largest values file read from the repository. */
@@ -117,6 +125,7 @@ async function runHelm(
   const work = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-values-')));
   try {
     const valuesFiles: string[] = [];
+    const given: ValueLayer[] = [{ kind: 'values', values: request.values }];
     const hash = createHash('sha256');
     for (const [i, file] of request.valuesFiles.entries()) {
       let text: string;
@@ -135,6 +144,8 @@ async function runHelm(
         };
       }
       hash.update(`${text.length}\n${text}`);
+      // Later files win: each goes before the ones read earlier, after the code's values.
+      given.splice(1, 0, { kind: 'valuesFile', index: i, file, values: parseYaml(text) });
       valuesFiles.push(join(work, `values-${i}.yaml`));
       await writeFile(valuesFiles.at(-1)!, text);
     }
@@ -178,14 +189,14 @@ async function runHelm(
         problem: limitProblem(outcome.reason, 'helm template', ctx.limits),
         field: 'chart',
       };
-    const failure = readHelmFailure(outcome.stderr);
-    const where = failure.template ? ` at ${failure.template}${failure.line ? `:${failure.line}` : ''}` : '';
-    return {
-      ok: false,
-      field: 'chart',
-      problem: `helm template failed${where}: ${failure.message}`,
-      fix: helmFix(failure.message),
-    };
+    // The values helm points at, where each came from, and the overlay key it probably came from.
+    const explained = explainHelmFailure({
+      stderr: outcome.stderr,
+      files: (await chartFilesOf(source)).files,
+      given,
+      origins: ctx.overlayOrigins ? await ctx.overlayOrigins().catch(() => []) : [],
+    });
+    return { ok: false, ...explained };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -217,17 +228,6 @@ async function readChartYaml(
       fix: 'fix Chart.yaml (helm lint shows where)',
     };
   }
-}
-
-/** A fix for helm's common failures. */
-function helmFix(message: string): string {
-  if (/missing in charts\/ directory|found in Chart\.yaml, but missing/.test(message))
-    return "the chart's dependencies are not in its charts/ directory: run helm dependency build in the chart and commit charts/ (synth fetches nothing)";
-  if (/values don't meet the specifications of the schema/.test(message))
-    return "set values that meet the chart's values.schema.json (the fields named above)";
-  if (/nil pointer evaluating|map has no entry/.test(message))
-    return 'a value the template reads is not set: set it in values or valuesFiles';
-  return 'fix the values or the chart template named above (helm template shows the same error)';
 }
 
 /** The message of a path problem: confinement's own, or `missing` for a path that does not exist. */

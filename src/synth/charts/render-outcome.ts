@@ -18,7 +18,14 @@ export type RenderOutcome =
       /** The chart helm rendered (a helm render's): its files are read for warnings (`lookup`). */
       source?: ChartSource;
     }
-  | { ok: false; problem: string; field: string; fix?: string };
+  | {
+      ok: false;
+      problem: string;
+      field: string;
+      fix?: string;
+      /** The overlay keys the failing value probably came from (`ValidationIssue.from`). */
+      from?: string;
+    };
 
 /** What a helm render knows of its chart: the version, and a hash of the values given. */
 export interface ChartFacts {

@@ -1,6 +1,7 @@
-import type { ProjectConfig } from '../config.js';
+import { loadProjectConfig, type ProjectConfig } from '../config.js';
 import { compareManifests, setHash, toManifest, type Manifest } from '../manifest.js';
 import { runPostSynthChecks, type PostSynthCheck } from '../post-synth-checks.js';
+import { overlayOrigins, type ValueOrigin } from '../overlays.js';
 import type { SynthResult } from '../synthesize.js';
 import { SynthValidationError, type ValidationIssue } from '../validation.js';
 import { join } from 'node:path';
@@ -74,12 +75,13 @@ export async function renderRecorded(
       out.push(rest);
       continue;
     }
-    const issue = (r: RenderRequest, field: string, message: string, fix?: string) =>
+    const issue = (r: RenderRequest, field: string, message: string, fix?: string, from?: string) =>
       issues.push({
         path: r.path,
         field,
         message,
         ...(fix ? { fix } : {}),
+        ...(from ? { from } : {}),
         severity: 'error',
         overlay: result.overlay,
       });
@@ -87,10 +89,13 @@ export async function renderRecorded(
     const charts: RenderedChart[] = [];
     const warnings: ValidationIssue[] = [...result.warnings];
     const owners = new Map(manifests.map((m) => [m.id, m.source] as const));
+    // Read once, and only when a chart fails on a value of its construct's values.
+    let origins: Promise<readonly ValueOrigin[]> | undefined;
+    const overlayValues = () => (origins ??= originsOfOverlay(opts, result.overlay));
     for (const request of renders) {
-      const rendered = await renderOne(request, opts, limits);
+      const rendered = await renderOne(request, opts, limits, overlayValues);
       if (!rendered.ok) {
-        issue(request, rendered.field, rendered.problem, rendered.fix);
+        issue(request, rendered.field, rendered.problem, rendered.fix, rendered.from);
         continue;
       }
       for (const w of rendered.warnings ?? [])
@@ -179,13 +184,14 @@ interface RenderWarning {
 
 type Rendered =
   | { ok: true; objects: RenderedObject[]; chart?: ChartFacts; warnings?: RenderWarning[] }
-  | { ok: false; field: string; problem: string; fix?: string };
+  | { ok: false; field: string; problem: string; fix?: string; from?: string };
 
 /** One request rendered, parsed and placed; a helm chart twice, to catch non-determinism. */
 async function renderOne(
   request: RenderRequest,
   opts: RenderRecordedOptions,
   limits: RenderLimits,
+  overlayOrigins: () => Promise<readonly ValueOrigin[]>,
 ): Promise<Rendered> {
   const cacheDir =
     opts.cacheDir === false || (opts.cacheDir === undefined && process.env.GROUNDWORK_SYNTH_CACHE === '0')
@@ -198,6 +204,7 @@ async function renderOne(
           helm: await opts.tools.helm(),
           limits,
           ...(cacheDir ? { cacheDir } : {}),
+          overlayOrigins,
         })
       : renderKustomize(request, {
           dir: opts.dir,
@@ -268,4 +275,17 @@ async function renderOne(
     problem: `renders differently each time (randAlphaNum, genCA, now, uuidv4...): ${shown}${differences.length > 5 ? ` (+${differences.length - 5} more)` : ''}; applied as is, every cycle would change them`,
     fix: "set the value in values (a password from a Secret you create, an existing certificate), or ignore the field with the chart's ignoreDifferences: [{ kind, name, pointers }]",
   };
+}
+
+/** The overlay's scalar values and where each was set (`overlayOrigins`); none when they cannot be read. */
+async function originsOfOverlay(
+  opts: RenderRecordedOptions,
+  overlay: string,
+): Promise<readonly ValueOrigin[]> {
+  try {
+    const config = opts.postSynth?.config ?? (await loadProjectConfig(opts.dir));
+    return await overlayOrigins(join(opts.dir, config.overlays), overlay, opts.dir);
+  } catch {
+    return [];
+  }
 }

@@ -139,8 +139,9 @@ describe('HelmChart rendered by the real helm', () => {
     const err = await childSynthError(dir, { renderTools: tools });
     expect(err).toBeInstanceOf(SynthValidationError);
     const [issue] = (err as SynthValidationError).issues;
-    expect(issue).toMatchObject({ path: 'platform/schema', field: 'chart', severity: 'error' });
-    expect(issue!.message).toMatch(/age/);
+    // The value helm rejects came from the construct's values: the field names it.
+    expect(issue).toMatchObject({ path: 'platform/schema', field: 'values.age', severity: 'error' });
+    expect(issue!.message).toContain("age is a number, from the construct's values (values.age)");
     expect(issue!.fix).toMatch(/values\.schema\.json/);
   });
 

@@ -50,7 +50,12 @@ export function explainHelmFailure(input: HelmFailureInput): ExplainedFailure {
   const failure = readHelmFailure(redact(input.stderr, input.given));
   const where = failure.template ? ` at ${failure.template}${failure.line ? `:${failure.line}` : ''}` : '';
   const described = refs.map((ref) => ({ ref, source: chartValueSource(ref.path, layers) }));
-  const first = described.find((d) => d.source.set) ?? described[0];
+  // The value to fix: of a failing line's values, one that is not set (what `required` wants),
+  // else the first one given.
+  const first =
+    described.find((d) => d.ref.how === 'read' && !d.source.set) ??
+    described.find((d) => d.source.set) ??
+    described[0];
   const candidates =
     first?.source.set && first.source.layer.kind === 'values'
       ? overlayCandidates(first.source.value, first.ref.path, input.origins)

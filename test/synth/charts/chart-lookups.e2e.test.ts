@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeChartLock } from '../../../src/synth/charts/chart-lock.js';
 import { resolveChart } from '../../../src/synth/charts/chart-repository.js';
 import type { RenderTools } from '../../../src/synth/charts/render-recorded.js';
-import { childSynth } from '../../harness/child-synth.js';
+import type { SynthValidationError } from '../../../src/synth/validation.js';
+import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { platformDir } from '../../harness/platform-dir.js';
 import { toolPath } from '../../harness/tools.js';
 
@@ -26,6 +27,21 @@ let server: Server;
 let repo: string;
 let archive: Buffer;
 const savedCache = process.env.GROUNDWORK_CACHE_DIR;
+
+/** A platform using peeker from the loopback repository, locked, with `values` in code. */
+async function peekerPlatform(values = '{}'): Promise<string> {
+  const dir = platformDir(`import { definePlatform, Platform, HelmChart, z } from 'groundwork-gitops';
+export default definePlatform({
+  values: z.object({}),
+  build(scope) {
+    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
+    new HelmChart(platform, 'peek', { repo: '${repo}', chart: 'peeker', version: '1.0.0', namespace: 'x', values: ${values} });
+  },
+});
+`);
+  await writeChartLock(dir, [await resolveChart({ repo, name: 'peeker', version: '1.0.0' })]);
+  return dir;
+}
 
 function write(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
@@ -46,6 +62,9 @@ beforeAll(async () => {
     'peeker/Chart.yaml':
       'apiVersion: v2\nname: peeker\nversion: 1.0.0\ndependencies:\n  - name: inner\n    version: 0.1.0\n  - name: packed\n    version: 0.1.0\n',
     'peeker/templates/plain.yaml': CM('plain', '"no"'),
+    'peeker/values.yaml': 'strict: false\n',
+    'peeker/templates/strict.yaml':
+      '{{- if .Values.strict }}\nkind: ConfigMap\nx: {{ required "password is required in strict mode" .Values.password | default .Values.strict }}\n{{- end }}\n',
     'peeker/templates/top.yaml': CM('top', LOOKUP),
     'peeker/charts/inner/Chart.yaml': 'apiVersion: v2\nname: inner\nversion: 0.1.0\n',
     'peeker/charts/inner/templates/inner.yaml': CM('inner', LOOKUP),
@@ -74,16 +93,7 @@ afterAll(async () => {
 describe('lookup in a chart from a chart repository', () => {
   it('warns naming each template that calls lookup: the archive, its subchart directory and its subchart archive', async () => {
     process.env.GROUNDWORK_CACHE_DIR = mkdtempSync(join(tmpdir(), 'gw-chart-cache-'));
-    const dir = platformDir(`import { definePlatform, Platform, HelmChart, z } from 'groundwork-gitops';
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new HelmChart(platform, 'peek', { repo: '${repo}', chart: 'peeker', version: '1.0.0', namespace: 'x' });
-  },
-});
-`);
-    await writeChartLock(dir, [await resolveChart({ repo, name: 'peeker', version: '1.0.0' })]);
+    const dir = await peekerPlatform();
     const [result] = await childSynth(dir, { renderTools: tools });
     // helm renders lookup as nothing in all three ...
     const data = result!.manifests
@@ -97,5 +107,21 @@ export default definePlatform({
       ['platform/peek', 'charts/packed/templates/packed.yaml'],
       ['platform/peek', 'templates/top.yaml'],
     ]);
+  });
+
+  it("a render error of a locked archive names the value from the archive's own template line, and the construct value that switched it on", async () => {
+    process.env.GROUNDWORK_CACHE_DIR = mkdtempSync(join(tmpdir(), 'gw-chart-cache-'));
+    const err = (await childSynthError(await peekerPlatform('{ strict: true }'), {
+      renderTools: tools,
+    })) as SynthValidationError;
+    const issue = err.issues.find((i) => i.severity === 'error')!;
+    expect(issue).toMatchObject({ path: 'platform/peek', field: 'chart' });
+    expect(issue.message).toContain(
+      'helm template failed at peeker/templates/strict.yaml:3: execution error',
+    );
+    expect(issue.message).toContain(
+      "(password is not set in values, valuesFiles or the chart's values.yaml; the failing line reads strict: a boolean, from the construct's values (values.strict))",
+    );
+    expect(issue.fix).toBe("set password in the construct's values or a values file");
   });
 });

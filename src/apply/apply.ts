@@ -197,7 +197,8 @@ async function runStage(
 
     // The stage's objects together, then its hooks one at a time (see `stageWrites`).
     const { objects, hooks } = stageWrites(writing);
-    entries.push(...(await writeItems(stage.name, objects, items.length, target, opts)));
+    const progress = { total: items.length, done: entries.length };
+    entries.push(...(await writeItems(stage.name, objects, progress, target, opts)));
     const stopped = writeStopped(stage.name, entries, opts);
     if (stopped) return { entries, error: stopped };
 
@@ -214,7 +215,8 @@ async function runStage(
       if (outcome.outcome === 'pending') pending = { stage: stage.name, message: outcome.message };
     }
     for (const h of hooks) {
-      entries.push(...(await writeItems(stage.name, [h], items.length, target, opts)));
+      const hookProgress = { total: items.length, done: entries.length };
+      entries.push(...(await writeItems(stage.name, [h], hookProgress, target, opts)));
       const failed = writeStopped(stage.name, entries, opts);
       if (failed) return { entries, error: failed };
       // Waited for even without `wait` (as CRDs are): what comes after a hook needs its work done.

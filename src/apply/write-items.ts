@@ -22,17 +22,23 @@ export interface WriteOptions {
   signal?: AbortSignal;
 }
 
-/** Writes items with bounded concurrency; entries in the order the writes finish. Stops starting new ones on abort. */
+/**
+ * Writes items with bounded concurrency; entries in the order the writes finish. Stops starting new
+ * ones on abort. Progress events count `progress.done` objects of the stage's `progress.total` as
+ * written before these (a stage written in parts: its objects, then each hook).
+ */
 export async function writeItems(
   stage: StageName,
   items: readonly PlanItem[],
-  total: number,
+  progress: { total: number; done?: number },
   target: ApplyTarget,
   opts: WriteOptions,
 ): Promise<ChangeSetEntry[]> {
   const emit = opts.listener ?? (() => {});
   const limit = pLimit(opts.concurrency ?? 16);
   const done: ChangeSetEntry[] = [];
+  const before = progress.done ?? 0;
+  const total = progress.total;
   await Promise.all(
     items.map((item) =>
       limit(async () => {
@@ -44,7 +50,7 @@ export async function writeItems(
           stage,
           id: item.id,
           action: entry.action,
-          done: done.length,
+          done: before + done.length,
           total,
           ...(entry.message ? { message: entry.message } : {}),
         });

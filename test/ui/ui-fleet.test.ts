@@ -60,6 +60,31 @@ describe('groundwork ui: the fleet is checked at start', () => {
     }
   });
 
+  it('in the working directory only, a broken groundwork.yaml or fleet.yaml turns the Fleet page off and is said, not fatal', async () => {
+    for (const [files, message] of [
+      [{ 'groundwork.yaml': `name: [${SECRET}\n` }, 'groundwork.yaml'],
+      [{ 'fleet.yaml': `clusters:\n  - token: ${SECRET}\n` }, 'fleet.yaml'],
+    ] as const) {
+      const dir = platform(files);
+      const cwd = process.cwd();
+      process.chdir(dir);
+      const warnings: string[] = [];
+      try {
+        const fleet = await uiFleet({}, { warn: (m) => warnings.push(m) });
+        const unavailable = fleet.reader.state().unavailable ?? '';
+        expect(unavailable).toContain(message);
+        expect(unavailable).not.toContain(SECRET);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain('the Fleet page is off');
+        expect(warnings[0]).not.toContain(SECRET);
+      } finally {
+        process.chdir(cwd);
+      }
+      // Asked for with --dir, the same file stops groundwork ui.
+      expect(errorMessage(await failure({ dir }))).toContain(message);
+    }
+  });
+
   it('a --fleet without groundwork.yaml names groundwork.yaml', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'gw-ui-nofleet-'));
     const err = await failure({ dir: empty, fleet: join(empty, 'fleet.yaml') });

@@ -37,7 +37,7 @@ export async function runUi(flags: UiFlags): Promise<void> {
   const port = uiPortOf(flags.port);
   checkSyncNames(flags);
   // The fleet first: a bad groundwork.yaml or fleet file stops here (exit 2), before any watch.
-  const fleet = await uiFleet(flags);
+  const fleet = await uiFleet(flags, { warn: (m) => process.stderr.write(`warning: ${m}\n`) });
   const client = await KubeClient.load(connectionOf(flags));
   const source = new ClusterDashboardSource(client, {
     ...(flags.namespace ? { namespace: flags.namespace } : {}),

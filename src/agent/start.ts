@@ -21,6 +21,7 @@ import { loadPlatformData } from '../engine/domains.js';
 import { agentDesired } from './agent-desired.js';
 import { AgentHttpServer } from './http-server.js';
 import { startAgentDashboard } from '../ui/agent-dashboard.js';
+import type { DesiredSource } from '../ui/desired-objects.js';
 import { LeaderElector } from './leader-election.js';
 import { agentRedactionKey } from './redaction-key-secret.js';
 import type { AgentPorts } from './ports.js';
@@ -119,6 +120,8 @@ export interface RunningAgent {
   /** The runner of the current leadership term (undefined on a standby). */
   runner(): AgentRunner | undefined;
   isLeader(): boolean;
+  /** The desired objects of the revision the agent last applied, redacted (for a dashboard beside it). */
+  desired: DesiredSource;
   /** Stops gracefully: finishes the objects being written, releases the lease. */
   stop(): Promise<void>;
 }
@@ -307,12 +310,13 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         onNewLeader: (who) => log.info({ leader: who || '(none)', self: identity }, 'leader observed'),
       })
     : undefined;
+  const desired = agentDesired(() => current?.state.lastGood);
   const dashboard =
     opts.http && opts.dashboard
       ? await startAgentDashboard({
           client,
           namespace,
-          desired: agentDesired(() => current?.state.lastGood),
+          desired,
           ...(opts.syncName ? { syncName: opts.syncName } : {}),
           onError: (err) => log.warn({ err: String(err) }, 'dashboard watch'),
         })
@@ -354,6 +358,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     port: listening?.port,
     runner: () => runner,
     isLeader: () => (elector ? elector.isLeader : true),
+    desired,
     async stop() {
       if (elector) await elector.stop({ release: true });
       else stopLocal.abort();

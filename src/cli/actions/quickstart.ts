@@ -16,6 +16,10 @@ import { publishExamplePlatform, type PublishedPlatform } from '../quickstart/pu
 import { waitConverged } from '../quickstart/wait-converged.js';
 import { quickstartWords } from '../quickstart/step-text.js';
 import { packageRoot } from '../../core/package-root.js';
+import { ClusterDashboardSource } from '../../ui/cluster-source.js';
+import { startDashboardServer } from '../../ui/dashboard-server.js';
+import type { DesiredSource } from '../../ui/desired-objects.js';
+import { newToken } from '../../ui/token-auth.js';
 
 export interface QuickstartFlags {
   overlay: string;
@@ -45,10 +49,10 @@ export async function runQuickstart(flags: QuickstartFlags, setExitCode: SetExit
     out(WORDS.intro);
     const cluster = await clusterStep(out, onStarted);
     const { published, url } = await gitStep(out, onStarted);
-    const converged = await agentStep(out, onStarted, { cluster, published, url, flags });
+    const { converged, desired } = await agentStep(out, onStarted, { cluster, published, url, flags });
     await appliedStep(out, cluster.admin, { platform: published.platform, overlay: flags.overlay });
     await driftStep(out, cluster.admin);
-    await doneStep(out, cluster, flags);
+    await doneStep(out, onStarted, { cluster, flags, desired });
     if (!converged) setExitCode(2);
   } finally {
     for (const stop of cleanup.splice(0).reverse()) await stop().catch(() => undefined);
@@ -97,7 +101,7 @@ async function agentStep(
   out: Out,
   onStarted: OnStarted,
   ctx: { cluster: DemoCluster; published: PublishedPlatform; url: string; flags: QuickstartFlags },
-): Promise<boolean> {
+): Promise<{ converged: boolean; desired: DesiredSource }> {
   const { flags, published } = ctx;
   step(
     out,
@@ -132,11 +136,11 @@ async function agentStep(
     progress.succeed(
       `converged at ${published.revision} in ${(done.elapsedMs / 1000).toFixed(1)} s (PlatformSync ${NAMESPACE}/${name} Ready)`,
     );
-    return true;
+    return { converged: true, desired: agent.desired };
   } catch (err) {
     if (!hasCode(err, 'WaitTimeout')) throw err;
     progress.fail(`not converged within ${flags.timeout}s: ${err.message}`);
-    return false;
+    return { converged: false, desired: agent.desired };
   }
 }
 
@@ -179,7 +183,17 @@ async function driftStep(out: Out, admin: KubeClient): Promise<void> {
   );
 }
 
-async function doneStep(out: Out, cluster: DemoCluster, flags: QuickstartFlags): Promise<void> {
+/**
+ * Step 6: stop, or with `--keep-running` print how to reach the cluster and serve the dashboard
+ * (`groundwork ui`'s pages on 127.0.0.1, behind a token in the printed URL) over the demo's
+ * PlatformSync, with the in-process agent's desired objects, until Ctrl-C.
+ */
+async function doneStep(
+  out: Out,
+  onStarted: OnStarted,
+  ctx: { cluster: DemoCluster; flags: QuickstartFlags; desired: DesiredSource },
+): Promise<void> {
+  const { cluster, flags } = ctx;
   step(
     out,
     6,
@@ -192,6 +206,12 @@ async function doneStep(out: Out, cluster: DemoCluster, flags: QuickstartFlags):
   out(`      export KUBECONFIG=${cluster.controlPlane.info.kubeconfig}`);
   if (cluster.controlPlane.info.binaries.kubectl)
     out(`      ${cluster.controlPlane.info.binaries.kubectl} -n ${NAMESPACE} get platformsyncs -o yaml`);
+  const source = new ClusterDashboardSource(cluster.admin, { namespace: NAMESPACE, desired: ctx.desired });
+  await source.start();
+  onStarted(async () => source.stop());
+  const dashboard = await startDashboardServer({ source, token: newToken() });
+  onStarted(() => dashboard.close());
+  out(`      Dashboard (read-only): ${dashboard.url}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -260,7 +260,8 @@ describe('promotion through git and the clusters themselves', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
-      /FAIL Soaked\n\s+dev-1 \(dev\): Ready for \d+s of the 1h soak time of dev; promotable in \d+m/,
+      // Ready for 45s, or 1m10s on a loaded machine (the CLI takes seconds to start).
+      /FAIL Soaked\n\s+dev-1 \(dev\): Ready for (?:\d+m(?:\d+s)?|\d+s) of the 1h soak time of dev; promotable in \d+m/,
     );
     expect(r.stdout).toContain('refused: 1 gate failed');
     expect(branchHead('env/staging')).not.toBe(c3);

@@ -169,6 +169,22 @@ describe('the object page with the desired object and its diff', () => {
     expect(text(markup)).toContain(`${toPointer(['data', HOSTILE])} "k" (absent)`);
   });
 
+  it('says when the cluster lacks the object, and when git no longer declares it', () => {
+    const r = row('shop_a__ConfigMap', 'ConfigMap', 'a');
+    const missing = desiredDetail(desired, 'shop_a__ConfigMap', undefined)!;
+    expect(missing.diff).toEqual([]);
+    const m = text(
+      objectPage(snapshot(true), { row: r, live: undefined, events: [], desired: missing }).markup,
+    );
+    expect(m).toContain('Missing: git at main@sha1:abc declares it, the cluster does not hold it.');
+    expect(m).toContain('Desired object');
+    const leaving = desiredDetail(desired, 'shop_gone__ConfigMap', liveCm)!;
+    expect(leaving.object).toBeUndefined();
+    const l = text(objectPage(snapshot(true), { row: r, live: liveCm, events: [], desired: leaving }).markup);
+    expect(l).toContain('Git at main@sha1:abc does not declare it');
+    expect(l).toContain('None at main@sha1:abc');
+  });
+
   it('says the fields git sets match when they do', () => {
     const markup = objectPage(
       snapshot(true),

@@ -1,13 +1,13 @@
 import { html, type Html } from '../html.js';
 import type { DashboardSnapshot, ObjectDetail } from '../snapshot.js';
-import { desiredSection } from './desired-section.js';
+import { desiredObjectSection, diffSection } from './desired-section.js';
 import { badge, facts, layout, table } from './layout.js';
 import { yamlBlock } from './yaml-block.js';
 
 /**
- * One object: its verdict, its drift (field paths the agent reported), its Events, its diff with
- * git and the desired object (`desiredSection`, when the agent's desired objects are known), and the
- * live object as YAML (Secret data redacted to keyed hashes before it gets here; `managedFields`
+ * One object: its verdict, its drift (field paths the agent reported), its diff with git
+ * (`diffSection`), field managers, Events, the desired object (when the agent's desired objects are
+ * known) and the live object as YAML (Secret data redacted to keyed hashes before it gets here; `managedFields`
  * shown as a table of managers instead; long objects cut by `yamlBlock`). Pure.
  */
 export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
@@ -33,6 +33,7 @@ export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
             </ul>`
         : ''
     }
+    ${diffSection(d, { appliedRevision: s.syncs[s.selected ?? -1]?.status?.lastAppliedRevision })}
     <h2>Field managers</h2>
     ${
       managers.length === 0
@@ -69,7 +70,7 @@ export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
             ),
           )}`
     }
-    ${desiredSection(d, { appliedRevision: s.syncs[s.selected ?? -1]?.status?.lastAppliedRevision })}
+    ${desiredObjectSection(d)}
     <h2>Live object</h2>
     ${live ? yamlBlock(live, { whole: html`<code>kubectl get -o yaml</code>` }) : html`<p>Not in the cluster.</p>`}`;
   return layout({ title, current: '/objects', snapshot: s, body });

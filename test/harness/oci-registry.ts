@@ -1,8 +1,9 @@
 // A real OCI registry for tests: distribution v3 (`toolPath('registry')`) on 127.0.0.1, storage on
 // the filesystem of a temp dir, deletes enabled; charts pushed with the real `helm push --plain-http`.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export interface OciRegistry {
   pushChart(archive: string, path: string): Promise<string>;
   /** DELETE of a manifest by digest (the registry then answers 404 for it and its tags). */
   deleteManifest(repository: string, digest: string): Promise<void>;
+  /** With `tokenAuth`: every request the token server got (its query, and whether it carried credentials). */
+  readonly tokenRequests: { service: string | null; scopes: string[]; authorization: boolean }[];
   /** Stops the process (its PID only); the data stays until `remove`. */
   stop(): Promise<void>;
   /** Stops it and deletes its directory. */
@@ -28,15 +31,20 @@ export interface OciRegistry {
 
 /**
  * Starts the registry with a config file in a fresh temp dir and waits until `/v2/` answers.
- * Its environment holds only `PATH`, `HOME` (the temp dir) and tracing turned off.
+ * Its environment holds only `PATH`, `HOME` (the temp dir) and tracing turned off. With
+ * `tokenAuth`, the registry runs distribution's token authentication, as ghcr.io, quay.io and
+ * Docker Hub do: `401` with `WWW-Authenticate: Bearer realm=...,service=...,scope=...`, and a token
+ * server on loopback that hands out signed (ES256, a JWKS the registry trusts) anonymous tokens for
+ * any repository except those whose name starts with `private/` (refused with 401).
  */
-export async function startOciRegistry(): Promise<OciRegistry> {
+export async function startOciRegistry(opts: { tokenAuth?: boolean } = {}): Promise<OciRegistry> {
   const registry = await toolPath('registry');
   const helm = await toolPath('helm');
   const dir = mkdtempSync(join(tmpdir(), 'gw-oci-registry-'));
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
   const config = join(dir, 'config.yml');
+  const tokens = opts.tokenAuth ? await startTokenServer(dir) : undefined;
   writeFileSync(
     config,
     [
@@ -53,6 +61,17 @@ export async function startOciRegistry(): Promise<OciRegistry> {
       'http:',
       `  addr: ${host}`,
       `  secret: ${randomBytes(16).toString('hex')}`,
+      ...(tokens
+        ? [
+            'auth:',
+            '  token:',
+            `    realm: ${tokens.realm}`,
+            '    service: gw-registry',
+            '    issuer: gw-token-server',
+            `    jwks: ${tokens.jwks}`,
+            '    signingalgorithms: [ES256]',
+          ]
+        : []),
       '',
     ].join('\n'),
   );
@@ -71,6 +90,7 @@ export async function startOciRegistry(): Promise<OciRegistry> {
     stderr = (stderr + c.toString('utf8')).slice(-10_000);
   });
   const stop = async () => {
+    if (tokens?.server.listening) await new Promise((done) => tokens.server.close(done));
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -83,7 +103,8 @@ export async function startOciRegistry(): Promise<OciRegistry> {
     if (child.exitCode !== null)
       throw new Error(`registry exited (${child.exitCode}): ${stderr.slice(-2000)}`);
     const ok = await fetch(`http://${host}/v2/`).then(
-      (r) => r.ok,
+      // 401: token authentication is on, and the registry is answering.
+      (r) => r.ok || r.status === 401,
       () => false,
     );
     if (ok) break;
@@ -106,6 +127,7 @@ export async function startOciRegistry(): Promise<OciRegistry> {
   return {
     host,
     url: `oci://${host}`,
+    tokenRequests: tokens?.requests ?? [],
     async pushChart(archive, path) {
       const out = await run(helm, ['push', archive, `oci://${host}/${path}`, '--plain-http'], {
         env: helmEnv,
@@ -125,6 +147,68 @@ export async function startOciRegistry(): Promise<OciRegistry> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A token server of the distribution token spec on loopback: `GET /token?service=&scope=` answers
+ * `{"token": <JWT>}` granting the scopes' actions, signed with a fresh P-256 key whose public half
+ * is written as a JWKS for the registry; a scope of a `private/...` repository gets 401.
+ */
+async function startTokenServer(dir: string): Promise<{
+  realm: string;
+  jwks: string;
+  server: Server;
+  requests: { service: string | null; scopes: string[]; authorization: boolean }[];
+}> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const kid = 'gw-test-key';
+  const jwks = join(dir, 'jwks.json');
+  writeFileSync(
+    jwks,
+    JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }] }),
+  );
+  const requests: { service: string | null; scopes: string[]; authorization: boolean }[] = [];
+  const server = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const scopes = url.searchParams.getAll('scope');
+    requests.push({
+      service: url.searchParams.get('service'),
+      scopes,
+      authorization: !!req.headers.authorization,
+    });
+    const access = scopes.map((scope) => {
+      const [type, name = '', actions = ''] = scope.split(':');
+      return { type, name, actions: actions.split(',') };
+    });
+    if (url.pathname !== '/token' || access.some((a) => a.name.startsWith('private/'))) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"errors":[{"code":"DENIED"}]}');
+      return;
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const token = jwt(privateKey, kid, {
+      iss: 'gw-token-server',
+      sub: '',
+      aud: url.searchParams.get('service') ?? '',
+      exp: now + 300,
+      nbf: now - 10,
+      iat: now,
+      jti: randomBytes(8).toString('hex'),
+      access,
+    });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token }));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { realm: `http://127.0.0.1:${address.port}/token`, jwks, server, requests };
+}
+
+/** An ES256 JWT (JOSE signature encoding: r || s). */
+function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): string {
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const input = `${part({ alg: 'ES256', typ: 'JWT', kid })}.${part(claims)}`;
+  const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
 }
 
 /** A port free on 127.0.0.1 now (the kernel's choice, released again). */

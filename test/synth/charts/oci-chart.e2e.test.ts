@@ -55,8 +55,8 @@ afterAll(async () => {
   for (const r of registries) await r.remove();
 });
 
-async function registry(): Promise<OciRegistry> {
-  const r = await startOciRegistry();
+async function registry(opts: { tokenAuth?: boolean } = {}): Promise<OciRegistry> {
+  const r = await startOciRegistry(opts);
   registries.push(r);
   return r;
 }
@@ -223,6 +223,42 @@ describe('charts from an OCI registry', () => {
     expect(lockOf(dir).charts[0]).toMatchObject({ manifestDigest: second, digest: sha256(repushed) });
     const [updated] = await childSynth(dir, { renderTools: tools });
     expect(servicePort(updated!.manifests, 'platform/sub')).toBe(8080);
+  });
+
+  it('a registry with the anonymous token challenge (distribution token auth, as ghcr.io, quay.io and Docker Hub use): lock and synth ask for a pull token without credentials; a private repository is said to be one', async () => {
+    const reg = await registry({ tokenAuth: true });
+    const manifestDigest = await reg.pushChart(original, 'charts');
+    const before = reg.tokenRequests.length;
+    const cache = freshCache();
+    const dir = platform(
+      `new HelmChart(platform, 'sub', { chart: '${reg.url}/charts/subchart', version: '0.1.0', namespace: 'demo' });`,
+    );
+    const lock = await groundwork(['chart', 'lock', '--dir', dir], { env: { GROUNDWORK_CACHE_DIR: cache } });
+    expect(lock.stderr).toBe('');
+    expect(lock.code).toBe(0);
+    expect(lockOf(dir).charts[0]!.manifestDigest).toBe(manifestDigest);
+    expect(reg.tokenRequests.slice(before)).toEqual([
+      { service: 'gw-registry', scopes: ['repository:charts/subchart:pull'], authorization: false },
+    ]);
+
+    freshCache();
+    const [result] = await childSynth(dir, { renderTools: tools });
+    expect(servicePort(result!.manifests, 'platform/sub')).toBe(80);
+    expect(reg.tokenRequests.slice(before + 1)).toEqual([
+      { service: 'gw-registry', scopes: ['repository:charts/subchart:pull'], authorization: false },
+    ]);
+
+    const secret = platform(
+      `new HelmChart(platform, 'p', { chart: '${reg.url}/private/chart', version: '1.0.0' });`,
+    );
+    const refused = await groundwork(['chart', 'lock', '--dir', secret], {
+      env: { GROUNDWORK_CACHE_DIR: cache },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /the registry refused an anonymous token for private\/chart \(HTTP 401 from 127\.0\.0\.1:\d+\): the repository is private or does not exist/,
+    );
+    expect(refused.stderr).not.toContain('DENIED');
   });
 
   it('chart lock of a version the registry lacks, or of a repo that repeats the chart name, exits 2 with the cause and the fix', async () => {

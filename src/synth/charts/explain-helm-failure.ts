@@ -157,9 +157,9 @@ export function parseYaml(text: string): unknown {
   }
 }
 
-/** `a.b`, `ingress.annotations["nginx.io/x"]`, `hosts[0]`. */
+/** `a.b`, `ingress.annotations["nginx.io/x"]`, `hosts[0]`; cut at 120 characters (keys are the repository's). */
 function valuePath(path: readonly string[]): string {
-  return path
+  const text = path
     .map((p, i) =>
       /^\d+$/.test(p)
         ? `[${p}]`
@@ -170,6 +170,7 @@ function valuePath(path: readonly string[]): string {
           : `[${JSON.stringify(p)}]`,
     )
     .join('');
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
 /** `text` with each string (4+ characters) of the given values replaced by `<value of path>`. */
@@ -182,9 +183,15 @@ function redact(text: string, given: readonly ValueLayer[]): string {
     else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
   };
   for (const layer of given) walk(layer.values, []);
-  // Longest first, so a value inside a longer one does not leave the rest of the longer one.
-  let out = text;
-  for (const [value, path] of [...strings].sort((a, b) => b[0].length - a[0].length))
-    out = out.split(value).join(`<value of ${path}>`);
-  return out;
+  if (strings.size === 0) return text;
+  // One pass, longest first: a value inside a longer one does not leave the rest of the longer
+  // one, and no replacement is replaced again.
+  const any = new RegExp(
+    [...strings.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  return text.replace(any, (value) => `<value of ${strings.get(value)!}>`);
 }

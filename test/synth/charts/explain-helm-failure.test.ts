@@ -53,6 +53,29 @@ describe('explainHelmFailure', () => {
     expect(out.field).toBe('values.password');
   });
 
+  it('a value that is also a word of a replacement is not replaced inside it; hostile keys are quoted and cut', () => {
+    const out = explainHelmFailure({
+      stderr: 'Error: execution error at (web/templates/x.yaml:1:1): bad hunter2-secret and value\n',
+      files,
+      given: [
+        { kind: 'values', values: { a: 'hunter2-secret', b: 'value', ['k\u001b[31m'.repeat(40)]: 'zzzz' } },
+      ],
+      origins: [],
+    });
+    expect(out.problem).toContain('bad <value of a> and <value of b>');
+    const key = `x\u001b[2J${'y'.repeat(300)}`;
+    const hostile = explainHelmFailure({
+      stderr: `Error: values don't meet the specifications of the schema(s) in the following chart(s):\nweb:\n- at '/zzzz/${key}': got string, want integer\n`,
+      files,
+      given: [{ kind: 'values', values: { zzzz: { [key]: 'no' } } }],
+      origins: [],
+    });
+    expect(hostile.problem).toContain('(zzzz["x\\u001b[2Jyyy');
+    expect(hostile.problem).toMatch(/y… is a string, from the construct's values/);
+    expect(hostile.problem).not.toContain('\u001b');
+    expect(hostile.problem).not.toContain('\u001b');
+  });
+
   it("names the chart's default, and a template failing after lookup says lookup finds nothing", () => {
     const out = explainHelmFailure({
       stderr: 'Error: execution error at (web/templates/s.yaml:2:6): the Secret x is required\n',

@@ -172,7 +172,9 @@ async function readCapped(response: Response, max: number, what: string): Promis
   let size = 0;
   const reader = response.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((err: unknown) => {
+      throw new OciFetchError(`${what}: the response broke off (${causeOf(err)})`);
+    });
     if (done) break;
     size += value.length;
     if (size > max) {

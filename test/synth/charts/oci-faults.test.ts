@@ -67,6 +67,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The stalling tests leave connections open.
+  registry.server.closeAllConnections();
+  blobs.server.closeAllConnections();
   await new Promise((done) => registry.server.close(done));
   await new Promise((done) => blobs.server.close(done));
 });
@@ -284,6 +287,21 @@ describe('OCI charts against registry faults', () => {
     for (const version of ['../../../v2/other/manifests/x', 'a/b', '1.0.0?x'])
       expect(await refusal(resolveOciChart({ ...key, version }))).toMatch(/its version is not an OCI tag/);
     expect(registry.fake.requests).toEqual([]);
+  });
+
+  it('gives up on a registry that stalls before its headers or in the middle of its body', async () => {
+    const limits = { limits: { timeoutMs: 300, maxRedirects: 5 } };
+    registry.fake.handler = () => undefined;
+    expect(await refusal(resolveOciChart(key, limits))).toMatch(
+      /manifest 1\.0\.0: 127\.0\.0\.1:\d+ cannot be reached \(timed out\)/,
+    );
+    registry.fake.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': OCI_MEDIA_TYPES.manifest, 'content-length': '1000' });
+      res.write('{"schemaVersion":');
+    };
+    expect(await refusal(resolveOciChart(key, limits))).toMatch(
+      /manifest 1\.0\.0: the response broke off \(timed out\)/,
+    );
   });
 
   it('refuses a redirect loop, a redirect to plain http off loopback, and says HTTP 500 without its body', async () => {

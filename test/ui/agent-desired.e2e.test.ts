@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,6 +10,7 @@ import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
 import { agentOptions, appliedRevision } from '../harness/agent-run.js';
 import { seriousViolations } from '../harness/axe.js';
 import { eventually, useCluster } from '../harness/cluster.js';
+import { writeUiDocSection } from '../harness/ui-docs.js';
 
 /**
  * The agent's own dashboard (`--dashboard`) against the real control plane and a real agent that
@@ -21,6 +23,9 @@ const PLANTED_GIT = 'planted-git-value-c81f2a';
 const PLANTED_LIVE = 'planted-live-value-4e09bd';
 const HOSTILE = `"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** `npm run docs:ui`: this file's screenshot goes into docs/ui.md as its own section. */
+const SHOTS = process.env.GROUNDWORK_UI_SCREENSHOTS === '1';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -142,6 +147,17 @@ describe("the agent's dashboard shows git's side", () => {
       await page.goto(`http://127.0.0.1:${agent.port}${path}`);
       seen.push(await page.content());
       expect(await seriousViolations(page), path).toEqual([]);
+    }
+    if (SHOTS) {
+      await page.goto(`http://127.0.0.1:${agent.port}${cmPage}`);
+      mkdirSync(`${ROOT}/docs/ui`, { recursive: true });
+      await page.screenshot({ path: `${ROOT}/docs/ui/object-diff.png`, fullPage: true });
+      writeUiDocSection(
+        ROOT,
+        'Diff with git',
+        "Diff with git: the agent's object page after kubectl edit, git's value beside the live one and who wrote it, then the desired and the live object",
+        'ui/object-diff.png',
+      );
     }
     await page.goto(`http://127.0.0.1:${agent.port}/objects/${encodeURIComponent(`${ns}_b__ConfigMap`)}`);
     expect(await page.locator('main img, main script').count()).toBe(0);

@@ -21,7 +21,7 @@ export interface UiFleetFlags {
 }
 
 /** The Fleet page's refresh: 30 s by default, from 5 s to 1 h. */
-export const FLEET_INTERVAL = { defaultMs: 30_000, minMs: 5_000, maxMs: 3_600_000 } as const;
+const FLEET_INTERVAL = { defaultMs: 30_000, minMs: 5_000, maxMs: 3_600_000 } as const;
 
 /** `--fleet-interval`: a duration from 5s to 1h, else `InvalidFlag` (the value is not echoed beyond 32 characters). */
 export function fleetIntervalOf(flag: string | undefined): number {

@@ -130,6 +130,16 @@ describe('groundwork ui: the fleet is checked at start', () => {
     expect(hasCode(await failure({ dir, fleet: '/dev/zero' }), 'NotARegularFile')).toBe(true);
   });
 
+  it('--trusted-keys (for the Verified gate) that cannot be read stops it at start, naming the file', async () => {
+    const dir = platform({ 'fleet.yaml': 'clusters:\n  - context: ctx-a\n', 'keys.asc': `${SECRET}\n` });
+    for (const file of [join(dir, 'missing.asc'), join(dir, 'keys.asc')]) {
+      const err = await failure({ dir, trustedKeys: [file] });
+      expect(hasCode(err, 'TrustedKeysInvalid')).toBe(true);
+      expect(errorMessage(err)).toContain('.asc');
+      expect(errorMessage(err)).not.toContain(SECRET);
+    }
+  });
+
   it('a valid fleet file gives a poller that has read nothing yet', async () => {
     const dir = platform({ 'fleet.yaml': 'clusters:\n  - name: a\n    context: ctx-a\n' });
     const fleet = await uiFleet({ dir });

@@ -51,13 +51,35 @@ export const APP_JS = `'use strict';
 // Live updates: the server sends a 'change' event (Server-Sent Events, same origin, the session
 // cookie) when its watch-fed caches move; the page then fetches itself and swaps <main>. Nothing
 // here builds markup from data: the server escaped it and DOMParser runs no script.
+//
+// One event stream per browser, not per tab: this file also runs as a SharedWorker that holds the
+// stream and tells every tab. A browser keeps at most six HTTP/1.1 connections to a host, and a
+// stream holds one for good: with a stream per tab, the seventh tab of the dashboard never loads.
+// A hidden tab refreshes when it is shown again, not on every change.
 (function () {
+  if (typeof document === 'undefined') {
+    // In the SharedWorker: one EventSource, its news to every connected tab.
+    var ports = [], last = 'connecting';
+    var tell = function (msg) { for (var i = 0; i < ports.length; i++) ports[i].postMessage(msg); };
+    var es = new EventSource('/events');
+    es.addEventListener('open', function () { last = 'live'; tell(last); });
+    es.addEventListener('error', function () { last = 'reconnecting'; tell(last); });
+    es.addEventListener('change', function () { tell('change'); });
+    self.addEventListener('connect', function (e) {
+      var port = e.ports[0];
+      ports.push(port);
+      port.onmessage = function (m) { if (m.data === 'bye') ports.splice(ports.indexOf(port), 1); };
+      port.postMessage(last);
+    });
+    return;
+  }
   var state = document.getElementById('live-state');
   if (!window.EventSource || !window.fetch || !window.DOMParser) return;
-  var busy = false, again = false;
+  var busy = false, again = false, stale = false;
   function say(text) { var el = document.getElementById('live-state'); if (el) el.textContent = text; }
   function editing() { var a = document.activeElement; return a && a.closest && a.closest('form'); }
   function refresh() {
+    if (document.hidden) { stale = true; return; }
     if (busy || editing()) { again = true; return; }
     busy = true;
     fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
@@ -71,11 +93,20 @@ export const APP_JS = `'use strict';
       .catch(function () { say('update failed, retrying'); })
       .then(function () { busy = false; if (again) { again = false; setTimeout(refresh, 100); } });
   }
+  function heard(msg) { if (msg === 'change') refresh(); else say(msg); }
   document.addEventListener('focusout', function () { if (again) { again = false; setTimeout(refresh, 50); } });
-  var es = new EventSource('/events');
-  es.addEventListener('open', function () { say('live'); });
-  es.addEventListener('error', function () { say('reconnecting'); });
-  es.addEventListener('change', refresh);
+  document.addEventListener('visibilitychange', function () { if (!document.hidden && stale) { stale = false; refresh(); } });
+  var script = document.querySelector('script[src^="/static/app.js"]');
+  if (window.SharedWorker && script) {
+    var worker = new SharedWorker(script.getAttribute('src'), { name: 'groundwork-live' });
+    worker.port.onmessage = function (m) { heard(m.data); };
+    addEventListener('pagehide', function () { worker.port.postMessage('bye'); });
+  } else {
+    var es = new EventSource('/events');
+    es.addEventListener('open', function () { heard('live'); });
+    es.addEventListener('error', function () { heard('reconnecting'); });
+    es.addEventListener('change', function () { heard('change'); });
+  }
   if (state) state.textContent = 'connecting';
 })();
 `;

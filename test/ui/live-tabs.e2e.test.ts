@@ -1,0 +1,58 @@
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { startDashboardServer } from '../../src/ui/dashboard-server.js';
+import type { DashboardSnapshot } from '../../src/ui/snapshot.js';
+
+/**
+ * Many tabs of the dashboard in one browser (Chromium keeps six HTTP/1.1 connections per host and
+ * an event stream holds one): every tab loads and goes live, the server holds one stream for all
+ * of them (the page's script shares it through a SharedWorker), and a change reaches every tab.
+ */
+describe('the dashboard in many tabs of one browser', () => {
+  it('loads the eighth tab, holds one stream for all, and updates every tab on a change', async () => {
+    let snapshot: DashboardSnapshot = {
+      at: new Date('2026-11-27T06:00:00Z'),
+      syncs: [],
+      selected: undefined,
+      objects: [],
+      drift: [],
+      openshift: {},
+      problems: [],
+    };
+    const listeners = new Set<() => void>();
+    const server = await startDashboardServer({
+      token: 'c'.repeat(43),
+      source: {
+        snapshot: () => snapshot,
+        detail: () => undefined,
+        onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
+      },
+    });
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    try {
+      const context = await browser.newContext();
+      const first = await context.newPage();
+      await first.goto(server.url);
+      const tabs = [first];
+      for (let i = 1; i < 8; i++) tabs.push(await context.newPage());
+      for (const tab of tabs) {
+        await tab.goto(`http://127.0.0.1:${server.port}/drift`, { timeout: 15_000 });
+        await expect.poll(() => tab.locator('#live-state').textContent(), { timeout: 15_000 }).toBe('live');
+      }
+      expect(listeners.size).toBe(1);
+
+      snapshot = { ...snapshot, problems: ['a kind went away'] };
+      for (const l of listeners) l();
+      for (const tab of tabs)
+        await expect
+          .poll(() => tab.locator('main').textContent(), { timeout: 15_000 })
+          .toContain('a kind went away');
+      await context.close();
+      // The last tab gone, the worker and its stream go too.
+      await expect.poll(() => listeners.size, { timeout: 15_000 }).toBe(0);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});

@@ -67,17 +67,28 @@ async function observeOne(
       noRetry: true,
       schema: platformSyncListSchema,
     });
-    const syncs: ObservedSync[] = list.items.map((p) => ({
-      name: p.metadata.name,
-      namespace: p.metadata.namespace ?? '',
-      overlay: p.spec.overlay,
-      repository: {
-        url: p.spec.repository.url,
-        ...(p.spec.repository.ref.branch ? { branch: p.spec.repository.ref.branch } : {}),
-        ...(p.spec.repository.path ? { path: p.spec.repository.path } : {}),
-      },
-      status: p.status === undefined ? undefined : SyncStatus.parse(p.status).value,
-    }));
+    const syncs: ObservedSync[] = list.items.map((p) => {
+      // One status this version cannot read (another agent's version) spoils that sync, not the cluster.
+      let status: ObservedSync['status'];
+      let statusProblem: string | undefined;
+      try {
+        status = p.status === undefined ? undefined : SyncStatus.parse(p.status).value;
+      } catch (err) {
+        statusProblem = firstLine(errorMessage(err));
+      }
+      return {
+        name: p.metadata.name,
+        namespace: p.metadata.namespace ?? '',
+        overlay: p.spec.overlay,
+        repository: {
+          url: p.spec.repository.url,
+          ...(p.spec.repository.ref.branch ? { branch: p.spec.repository.ref.branch } : {}),
+          ...(p.spec.repository.path ? { path: p.spec.repository.path } : {}),
+        },
+        status,
+        ...(statusProblem ? { statusProblem } : {}),
+      };
+    });
     return { cluster: m.name, context: m.context, syncs };
   } catch (err) {
     return { cluster: m.name, context: m.context, error: firstLine(errorMessage(err)), syncs: [] };

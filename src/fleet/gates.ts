@@ -18,6 +18,8 @@ export interface ObservedSync {
   readonly overlay: string;
   readonly repository: { readonly url: string; readonly branch?: string; readonly path?: string };
   readonly status: SyncStatusJson | undefined;
+  /** Why the status could not be read (then `status` is undefined): one sync, not the whole cluster. */
+  readonly statusProblem?: string;
 }
 
 /** The gates of a promotion, in the order they are checked and reported. */
@@ -115,7 +117,9 @@ export function checkSource(input: {
           cluster: who,
           message: ready
             ? `Ready=${ready.status} ${ready.reason}: ${ready.message}`
-            : 'the agent has not reported yet (no Ready condition)',
+            : s.statusProblem
+              ? `its status cannot be read: ${s.statusProblem}`
+              : 'the agent has not reported yet (no Ready condition)',
         });
       }
       const health = s.status?.health;
@@ -232,6 +236,7 @@ export function fleetRows(input: {
         ...(s.status?.health ? { health: s.status.health.status } : {}),
         drift: s.status?.drift?.drifted ?? 0,
         ...(s.status?.lastReconcileTime ? { lastApplied: s.status.lastReconcileTime } : {}),
+        ...(s.statusProblem ? { error: `status cannot be read: ${s.statusProblem}` } : {}),
       });
     }
   }

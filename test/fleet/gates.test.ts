@@ -145,6 +145,43 @@ describe('promotion gates on the source environment', () => {
   });
 });
 
+describe('a PlatformSync whose status cannot be read (another agent version)', () => {
+  const unreadable: ClusterObservation = {
+    cluster: 's1',
+    context: 's1',
+    syncs: [
+      {
+        name: 'p-staging',
+        namespace: 'groundwork-system',
+        overlay: 'staging',
+        repository: { url: 'http://git/p.git' },
+        status: undefined,
+        statusProblem: 'InvalidSyncStatus: health.status: Invalid option',
+      },
+    ],
+  };
+
+  it('fails Ready for that sync, saying why, and keeps the rest of the cluster', () => {
+    const v = gates([unreadable, cluster('s2', 'staging-2', status())]);
+    expect(v.failures).toContainEqual({
+      gate: 'Ready',
+      cluster: 's1 (staging)',
+      message: 'its status cannot be read: InvalidSyncStatus: health.status: Invalid option',
+    });
+    expect(v.failures.some((f) => f.gate === 'Reachable')).toBe(false);
+  });
+
+  it('is a row of its own in fleet status, with the problem', () => {
+    const [row] = fleetRows({ platform: 'p', environments: [dev!, staging!], observations: [unreadable] });
+    expect(row).toMatchObject({
+      cluster: 's1',
+      environment: 'staging',
+      ready: 'Unknown',
+      error: 'status cannot be read: InvalidSyncStatus: health.status: Invalid option',
+    });
+  });
+});
+
 describe('fleet status rows', () => {
   it('show every cluster, unreachable ones included, with environment, commits behind and drift', () => {
     const rows = fleetRows({

@@ -17,7 +17,7 @@ import { readObjects } from '../src/core/yaml-files.js';
 import { runCommand } from '../src/cli/run-command.js';
 import { startGitServer } from '../src/source/git-http-server.js';
 
-const PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
+export const PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
 export default definePlatform({
   values: z.object({ namespaces: z.number(), objects: z.number(), changed: z.record(z.string(), z.string()).default({}) }),
   build(scope, v) {

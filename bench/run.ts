@@ -7,6 +7,7 @@ import { benchCatalog } from './catalog.js';
 import { benchCli } from './cli.js';
 import { benchSoak } from './soak.js';
 import { benchUi } from './ui.js';
+import { benchUiIdle } from './ui-idle.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
 import { parseDuration } from '../src/cli/duration.js';
 
@@ -25,6 +26,12 @@ const benches: Record<string, () => Promise<string>> = {
   cli: () => benchCli({ ...(reps ? { reps } : {}), source: args.includes('--source') }),
   synth: () => benchSynth(),
   ui: () => benchUi(sizes ?? [5000, 1000], reps),
+  'ui-idle': () =>
+    benchUiIdle({
+      ...(flag('--dashboards') ? { dashboards: Number(flag('--dashboards')) } : {}),
+      ...(flag('--window') ? { windowMs: parseDuration(flag('--window')!) } : {}),
+      ...(sizes ? { objects: sizes[0]! } : {}),
+    }),
   engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),

@@ -3,7 +3,7 @@ import type { ChangeSet } from '../apply/changeset.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
 import type { SynthResult } from '../synth/synthesize.js';
-import type { PlatformData } from '../engine/domains.js';
+import type { OpenShiftDecisions, PlatformData } from '../engine/domains.js';
 
 /** How the agent treats drift. */
 export type AgentMode = 'detect-only' | 'self-heal';
@@ -87,6 +87,8 @@ export interface AgentState {
   readonly inventory: number;
   /** Stage waits the last apply left pending (kept by cycles that apply nothing). */
   readonly pending: readonly { stage: string; message: string }[];
+  /** What the OpenShift hooks decided on the last apply that ran them (kept by cycles that apply nothing). */
+  readonly openshift: OpenShiftDecisions;
   readonly lastChanges: ChangeSet | undefined;
   readonly reconciling: boolean;
   readonly timings: CycleTimings;
@@ -107,6 +109,7 @@ export const INITIAL_AGENT_STATE: AgentState = {
   health: undefined,
   inventory: 0,
   pending: [],
+  openshift: {},
   lastChanges: undefined,
   reconciling: false,
   timings: {},

@@ -30,7 +30,7 @@ import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
 import { SynthValidationError, formatIssue } from '../synth/validation.js';
 import type { ObservedChange } from './drift-watch.js';
-import { platformHooks } from '../engine/domains.js';
+import { platformHooks, type OpenShiftDecisions } from '../engine/domains.js';
 import type { AgentPorts } from './ports.js';
 import { trustCheck } from './trust-check.js';
 import { VerificationFailedError } from '../source/source-errors.js';
@@ -156,6 +156,7 @@ export class Agent {
 
     let changes: ChangeSet | undefined;
     if (decision.apply) {
+      const decided: OpenShiftDecisions = {};
       changes = await applyObserved(
         this.session,
         { ...observed, plan: decision.plan },
@@ -166,10 +167,11 @@ export class Agent {
           timeoutMs: this.config.timeoutMs ?? 60_000,
           ...(this.config.maxPruneShare !== undefined ? { maxPruneShare: this.config.maxPruneShare } : {}),
           force: decision.force,
-          hooks: platformHooks(candidate.data),
+          hooks: platformHooks(candidate.data, { publish: (d) => Object.assign(decided, d) }),
           signal,
         },
       );
+      this.record({ type: 'decided', openshift: decided, partial: !!changes.error });
       // The apply may have written part of the new revision; the next cycle continues from there.
       if (changes.error) return this.fail(applyFailure(changes.error), changes.error.message, drift, changes);
     }

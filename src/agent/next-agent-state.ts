@@ -1,4 +1,5 @@
 import type { ChangeSet } from '../apply/changeset.js';
+import type { OpenShiftDecisions } from '../engine/domains.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
 import type { AgentState, CycleFailure, CycleTimings, GoodRevision, QuietMark } from './agent-state.js';
@@ -31,6 +32,11 @@ export type AgentEvent =
       drift: readonly DriftItem[];
       inventory: number;
     }
+  /**
+   * What the OpenShift hooks published during an apply (`platformHooks`' `publish`). After a failed
+   * apply (`partial`) the decisions of stages it did not reach are kept.
+   */
+  | { type: 'decided'; openshift: OpenShiftDecisions; partial: boolean }
   /** The health of the desired objects; `quiet`: the cycle ended quiet (see `quietMark`). */
   | { type: 'assessed'; health: HealthVerdict; quiet: QuietMark | undefined }
   /** Drift was reported (Events); an empty list changes nothing. */
@@ -92,6 +98,11 @@ export function nextAgentState(state: AgentState, event: AgentEvent): AgentState
           : state.pending,
         drift: [...event.drift],
         inventory: event.inventory,
+      };
+    case 'decided':
+      return {
+        ...state,
+        openshift: event.partial ? { ...state.openshift, ...event.openshift } : event.openshift,
       };
     case 'assessed':
       return { ...state, health: event.health, quiet: event.quiet };

@@ -141,6 +141,7 @@ export class AgentRunner {
         message: result.failure.message,
         ...(result.revision ? { revision: result.revision } : {}),
         transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',
+        openshift: agent.state.openshift,
         ...handledReconcile,
         ...(await this.historyWith(
           result.revision
@@ -187,6 +188,7 @@ export class AgentRunner {
         },
         drift: this.driftReport(),
         pending: s.pending,
+        openshift: s.openshift,
         ...(agent.control.suspended ? { suspended: agent.control.suspended } : {}),
         ...handledReconcile,
         ...(await this.historyWith(

@@ -13,6 +13,7 @@ import { graphFromClusterVersion, mergeGraphs, nodeOf, type UpdateGraph } from '
 import { planUpdatePath, type UpdatePath } from './path.js';
 import { nextUpdateAction, type UpdateAction, type UpdateTarget } from './stepper.js';
 import { compareVersions, parseVersion } from './version.js';
+import { clusterUpdateStatus, type ClusterUpdateStatus } from './update-status.js';
 import { ownersOf } from '../plan/managed-fields.js';
 
 /** Field manager of `spec.desiredUpdate` and of pool pauses for EUS updates, apart from `groundwork`. */
@@ -47,7 +48,11 @@ interface Intent {
  * complete with the cluster Available, report a blocker, or finish. An invalid target (skipped
  * minor, downgrade, not in the channel, ...) refuses the whole apply before anything is written.
  */
-export function clusterVersionHook(opts: { graphs: readonly UpdateGraph[] }): StageHook {
+export function clusterVersionHook(opts: {
+  graphs: readonly UpdateGraph[];
+  /** Told, on every check, the path and the action decided (the agent publishes it in its status). */
+  publish?: (update: ClusterUpdateStatus) => void;
+}): StageHook {
   return {
     async preflight(ctx) {
       const problems: string[] = [];
@@ -94,6 +99,16 @@ export function clusterVersionHook(opts: { graphs: readonly UpdateGraph[] }): St
                 path,
               })
             : { action: 'blocked', reason: path.reason, message: path.message };
+        opts.publish?.(
+          clusterUpdateStatus({
+            name: intent.name,
+            cv: live.cv,
+            target: intent.target.version,
+            acceptedRisks: intent.target.acceptedRisks ?? [],
+            path,
+            action,
+          }),
+        );
         const result = await act(ctx, intent, live, action);
         if (result.failed) return { done: false, pending, failed: result.failed };
         if (result.pending) pending.push(result.pending);

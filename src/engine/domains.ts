@@ -2,6 +2,8 @@ import type { StageHooks } from '../apply/stage-hook.js';
 import type { UpdateGraph } from '../cluster-version/graph.js';
 import { loadGraphFile } from '../cluster-version/graph-file.js';
 import { clusterVersionHook } from '../cluster-version/version-hook.js';
+import type { ClusterUpdateStatus } from '../cluster-version/update-status.js';
+import type { OperatorPinStatus } from '../olm/pin-status.js';
 import { machineConfigRolloutHook } from '../machine-config/rollout-hook.js';
 import { olmApprovalHook } from '../olm/approval-hook.js';
 import { checkPinsAgainstCatalogs } from '../olm/pin-check.js';
@@ -40,13 +42,34 @@ export async function loadPlatformData(dir: string): Promise<PlatformData> {
 }
 
 /**
+ * What the OpenShift hooks decided on their last pass, for the agent's status: the cluster update
+ * path (`clusterUpdateStatus`) and the pinned operators (`operatorPinStatus`). A field is absent
+ * when its stage did not run (nothing to apply there).
+ */
+export interface OpenShiftDecisions {
+  clusterUpdate?: ClusterUpdateStatus;
+  operatorPins?: OperatorPinStatus[];
+}
+
+/**
  * The OpenShift semantics, as stage hooks: pinned operators through InstallPlan approval,
  * graph-aware version steps, and pool-aware MachineConfig rollouts. Create them per reconcile.
+ * With `publish`, the hooks report what they decided (`OpenShiftDecisions`, merged) on every check.
  */
-export function platformHooks(data: PlatformData, opts: { now?: () => Date } = {}): StageHooks {
+export function platformHooks(
+  data: PlatformData,
+  opts: { now?: () => Date; publish?: (decided: OpenShiftDecisions) => void } = {},
+): StageHooks {
+  const publish = opts.publish;
   return {
-    subscriptions: olmApprovalHook({ catalogs: data.catalogs }),
+    subscriptions: olmApprovalHook({
+      catalogs: data.catalogs,
+      ...(publish ? { publish: (operatorPins: OperatorPinStatus[]) => publish({ operatorPins }) } : {}),
+    }),
     'machine-configs': machineConfigRolloutHook(opts.now ? { now: opts.now } : {}),
-    'cluster-version': clusterVersionHook({ graphs: data.graphs }),
+    'cluster-version': clusterVersionHook({
+      graphs: data.graphs,
+      ...(publish ? { publish: (clusterUpdate: ClusterUpdateStatus) => publish({ clusterUpdate }) } : {}),
+    }),
   };
 }

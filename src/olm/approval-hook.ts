@@ -17,6 +17,7 @@ import {
   type SubscriptionLike,
 } from './olm-objects.js';
 import { wantedCSVs } from './pin.js';
+import { operatorPinStatus, type OperatorPinStatus } from './pin-status.js';
 
 /** Field manager of InstallPlan approvals, apart from the platform's own `groundwork`. */
 const APPROVER_MANAGER = 'groundwork-approver';
@@ -41,7 +42,11 @@ interface Pin {
  * version is newer than the installed one and not newer than the pin (OLM only offers graph hops).
  * An unreachable pin refuses the apply before anything is written.
  */
-export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHook {
+export function olmApprovalHook(opts: {
+  catalogs: readonly Catalog[];
+  /** Told, on every check, what was decided for each pinned operator (the agent publishes it in its status). */
+  publish?: (pins: OperatorPinStatus[]) => void;
+}): StageHook {
   const catalogFor = (pkg: string) => opts.catalogs.find((c) => c.packages.has(pkg));
   const dependencies = dependencyLookup(opts.catalogs);
   const named = opts.catalogs.map((catalog, i) => ({ name: `catalog ${i + 1}`, catalog }));
@@ -80,7 +85,15 @@ export function olmApprovalHook(opts: { catalogs: readonly Catalog[] }): StageHo
       }
     },
     async check(ctx) {
-      return pinnedCheck(ctx, await approvals(ctx, catalogFor, dependencies), named);
+      const reports = await approvals(ctx, catalogFor, dependencies);
+      if (opts.publish) {
+        const pins = pinsOf(ctx.items.map((i) => i.desired!));
+        const subscriptions: SubscriptionLike[] = [];
+        for (const namespace of [...new Set(pins.map((p) => p.namespace))])
+          subscriptions.push(...(await ctx.target.list(OLM, 'Subscription', namespace)).map(toSubscription));
+        opts.publish(operatorPinStatus(pins, subscriptions, reports));
+      }
+      return pinnedCheck(ctx, reports, named);
     },
   };
 }

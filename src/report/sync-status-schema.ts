@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEALTH_ORDER, type HealthStatus } from '../health/types.js';
+import { clusterUpdateSchema, operatorPinSchema } from './openshift-status.js';
 
 // The PlatformSync status as data: its closed vocabularies, its schema and the types read from it.
 // Its own module so that the status reducer (sync-status.ts), its conditions (sync-conditions.ts)
@@ -71,11 +72,23 @@ const driftSchema = z.object({
   ),
 });
 const ms = z.number().nonnegative();
+/** What can start a full cycle (`status.history[].trigger`). */
+export const CYCLE_TRIGGERS = [
+  'start',
+  'interval',
+  'retry',
+  'webhook',
+  'reconcile-request',
+  'resync',
+] as const;
+export type CycleTrigger = (typeof CYCLE_TRIGGERS)[number];
 const historySchema = z.object({
   revision: z.string(),
   /** When the cycle ended (RFC 3339). */
   at: z.string(),
   outcome: z.enum(['applied', 'failed']),
+  /** What started the cycle: the agent starting, its interval, a retry after a failure, a webhook push, `groundwork sync reconcile`, or a watch resync. */
+  trigger: z.enum(CYCLE_TRIGGERS).optional(),
   /** The failure reason (outcome failed). */
   reason: z.string().optional(),
   /** Objects created, configured, unchanged, deleted (pruned), failed by the apply. */
@@ -114,6 +127,10 @@ export const statusSchema = z.object({
   pending: z.array(pendingSchema).optional(),
   /** The revisions applied or failed, newest first, at most `HISTORY_LIMIT` (kept across agent restarts). */
   history: z.array(historySchema).optional(),
+  /** The cluster-version stage's last decision: the update path, each step's state and why, the next step, the risks. */
+  clusterUpdate: clusterUpdateSchema.optional(),
+  /** The pinned operators' last approval decisions: pin, installed CSV, open InstallPlans and why they wait. */
+  operatorPins: z.array(operatorPinSchema).optional(),
   /** Set while the sync is suspended (`groundwork sync suspend`): nothing is applied, drift is reported. */
   suspended: z
     .object({ reason: z.string(), by: z.string().optional(), at: z.string().optional() })

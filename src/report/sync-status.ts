@@ -27,6 +27,9 @@ import { describeRef } from '../core/object-id.js';
 import type { HealthStatus } from '../health/types.js';
 import type { StageName } from '../core/stages.js';
 import type { DriftReport } from './drift-report.js';
+import { clusterUpdateJson, operatorPinsJson } from './openshift-status.js';
+import type { ClusterUpdateStatus } from '../cluster-version/update-status.js';
+import type { OperatorPinStatus } from '../olm/pin-status.js';
 
 export { type FailureReason, type SyncStatusJson } from './sync-status-schema.js';
 
@@ -62,6 +65,8 @@ export type SyncEvent =
       history?: readonly HistoryEntry[];
       /** The reconcile request this cycle answered (see `RECONCILE_ANNOTATION`). */
       handledReconcile?: string;
+      /** As in `reconciled` (a blocked update fails the apply); undefined keeps the previous decisions. */
+      openshift?: OpenShiftStatusInput;
     }
   | {
       type: 'reconciled';
@@ -82,6 +87,11 @@ export type SyncEvent =
       /** Drift that remains after this reconcile. @default no drift */
       drift?: DriftReport;
       pending?: readonly PendingWait[];
+      /**
+       * What the OpenShift hooks decided on the last apply (`OpenShiftDecisions`); a field left
+       * undefined clears it from the status (its stage had nothing to do).
+       */
+      openshift?: OpenShiftStatusInput;
       /** Set while the sync is suspended; undefined clears it. */
       suspended?: SuspendedStatus;
       /** The whole history to keep (see `appendHistory`); undefined keeps the previous one. */
@@ -90,6 +100,12 @@ export type SyncEvent =
       handledReconcile?: string;
     }
   | { type: 'drift'; at: Date; drift: DriftReport };
+
+/** What the OpenShift hooks decided (the engine's `OpenShiftDecisions`). */
+interface OpenShiftStatusInput {
+  clusterUpdate?: ClusterUpdateStatus;
+  operatorPins?: readonly OperatorPinStatus[];
+}
 
 /** Who suspended the sync, when and why (from the PlatformSync's annotations, already bounded). */
 export interface SuspendedStatus {
@@ -135,6 +151,7 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
         : event.subject
           ? `${event.subject}: `
           : '';
+      if (event.openshift) Object.assign(facts, openshiftFacts(event.openshift));
       wanted = failedConditions(event.reason, `${where}${event.message}`, event.transient ?? false);
       break;
     }
@@ -152,6 +169,7 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
       facts.pending = event.pending?.length
         ? event.pending.map((p) => ({ stage: p.stage, message: clip(redactText(p.message)) }))
         : undefined;
+      Object.assign(facts, openshiftFacts(event.openshift));
       facts.suspended = event.suspended
         ? { reason: clip(redactText(event.suspended.reason)), ...pick(event.suspended) }
         : undefined;
@@ -269,6 +287,16 @@ function driftStatus(report: DriftReport | undefined): DriftStatus | undefined {
 }
 
 /** Drops undefined fields so that equal statuses compare equal. */
+/** `clusterUpdate` and `operatorPins` from the hooks' decisions, bounded; an absent one is cleared. */
+function openshiftFacts(
+  o: OpenShiftStatusInput | undefined,
+): Pick<SyncStatusJson, 'clusterUpdate' | 'operatorPins'> {
+  return {
+    clusterUpdate: o?.clusterUpdate ? clusterUpdateJson(o.clusterUpdate) : undefined,
+    operatorPins: o?.operatorPins?.length ? operatorPinsJson(o.operatorPins) : undefined,
+  };
+}
+
 function clean(s: SyncStatusJson): SyncStatusJson {
   return JSON.parse(JSON.stringify(s)) as SyncStatusJson;
 }

@@ -12,7 +12,7 @@ import type { PollSchedule } from '../source/schedule.js';
 import type { Agent, CycleResult } from './agent.js';
 import { DriftWatch, type ObservedChange } from './drift-watch.js';
 import { parseSyncControl, type SyncControl } from './sync-control.js';
-import { appendHistory, rfc3339, type HistoryEntry } from '../report/sync-status-schema.js';
+import { appendHistory, rfc3339, type CycleTrigger, type HistoryEntry } from '../report/sync-status-schema.js';
 import type { ChangeAction } from '../apply/changeset.js';
 import type { CycleTimings } from './agent-state.js';
 import type { ClusterSession } from '../engine/reconcile.js';
@@ -56,6 +56,10 @@ export class AgentRunner {
   private tracked: { good: unknown; all: boolean } = { good: undefined, all: false };
   /** `status.history`, seeded from the stored status once (it outlives the agent); undefined until read. */
   private history: HistoryEntry[] | undefined;
+  /** What asked for the next cycle out of turn (a webhook, a reconcile request, a resync). */
+  private requested: CycleTrigger | undefined;
+  /** What started the cycle in flight (its history entry says so). */
+  private cause: CycleTrigger = 'start';
   /** The reconcile request the last cycle answered. */
   private handled: string | undefined;
   /** Completed full cycles (for readiness and tests). */
@@ -67,7 +71,7 @@ export class AgentRunner {
     this.watch = new DriftWatch(opts.session.client, opts.session.discovery, {
       debounceMs: opts.debounceMs ?? 100,
       onChanges: (changes) => void this.enqueue(() => this.checkChanges(changes)),
-      onResync: () => this.trigger('watch resync'),
+      onResync: () => this.trigger('resync'),
       onError: (err) => opts.log.debug({ err: String(err) }, 'watch error, retrying'),
       scope: opts.session.scope,
     });
@@ -79,8 +83,9 @@ export class AgentRunner {
   }
 
   /** Runs a cycle as soon as the current one is done (webhook, resync). */
-  trigger(reason: string): void {
+  trigger(reason: 'webhook' | 'resync'): void {
     this.opts.log.info({ reason }, 'cycle triggered');
+    this.requested = reason;
     this.triggered = true;
     this.wake?.();
   }
@@ -105,10 +110,13 @@ export class AgentRunner {
     const signal = this.controller.signal;
     while (!signal.aborted) {
       this.triggered = false;
+      if (this.requested) this.cause = this.requested;
+      this.requested = undefined;
       await this.enqueue(() => this.cycle());
       if (signal.aborted) break;
       const failures = this.opts.agent.state.failures;
       const delay = failures > 0 ? this.opts.schedule.backoff(failures) : this.opts.schedule.next();
+      this.cause = failures > 0 ? 'retry' : 'interval';
       if (!this.triggered) await this.sleep(delay);
     }
   }
@@ -149,6 +157,7 @@ export class AgentRunner {
                 revision: result.revision,
                 at: rfc3339(new Date()),
                 outcome: 'failed',
+                trigger: this.cause,
                 reason: result.failure.reason,
                 timings: timingsOf(agent.state.timings),
               }
@@ -197,6 +206,7 @@ export class AgentRunner {
                 revision: result.revision,
                 at: rfc3339(new Date()),
                 outcome: 'applied',
+                trigger: this.cause,
                 ...(s.lastChanges ? { counts: countsOf(s.lastChanges.counts) } : {}),
                 timings: timingsOf(s.timings),
               }
@@ -341,6 +351,7 @@ export class AgentRunner {
     const control = await this.readControl();
     if (control?.reconcile && control.reconcile !== this.handled) {
       this.opts.log.info({ request: control.reconcile }, 'reconcile requested');
+      this.requested = 'reconcile-request';
       this.triggered = true;
       done();
     }

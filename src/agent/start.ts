@@ -282,7 +282,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     metrics.leader(true);
     runner = newRunner();
     runner.start();
-    if (pendingTrigger) runner.trigger('webhook while starting');
+    if (pendingTrigger) runner.trigger('webhook');
     await new Promise<void>((resolve) =>
       signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
     );

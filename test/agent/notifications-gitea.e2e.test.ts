@@ -157,7 +157,7 @@ describe('notifications against a real Gitea', () => {
       'the hanging receiver reached',
     );
     const before = agent.runner()!.cycles;
-    agent.runner()!.trigger('test');
+    agent.runner()!.trigger('webhook');
     await eventually(
       async () => (agent!.runner()!.cycles > before ? true : undefined),
       30_000,

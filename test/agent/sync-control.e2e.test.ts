@@ -21,6 +21,7 @@ interface Sync {
     lastAppliedRevision?: string;
     drift?: { drifted: number };
     suspended?: { reason: string; by?: string };
+    history?: { revision: string; trigger?: string }[];
   };
 }
 
@@ -189,19 +190,23 @@ describe('groundwork sync suspend / resume / status', () => {
       history: {
         revision: string;
         outcome: string;
+        trigger?: string;
         counts?: Record<string, number>;
         timings?: Record<string, number>;
       }[];
     };
     // Newest first; the restarted agent's first cycle on the same revision adds no entry.
-    expect(history.map((h) => [h.revision, h.outcome])).toEqual([
-      [`main@sha1:${sha}`, 'applied'],
-      [first, 'applied'],
+    // The first revision came with the agent's start, the second with its interval.
+    expect(history.map((h) => [h.revision, h.outcome, h.trigger])).toEqual([
+      [`main@sha1:${sha}`, 'applied', 'interval'],
+      [first, 'applied', 'start'],
     ]);
     expect(history[0]!.counts).toMatchObject({ created: 1, configured: 1 });
     expect(history[0]!.timings?.apply).toBeGreaterThanOrEqual(0);
     const text = await cli(['history']);
-    expect(text.stdout.split('\n')[0]).toMatch(new RegExp(`applied  main@sha1:${sha}  objects: .*created 1`));
+    expect(text.stdout.split('\n')[0]).toMatch(
+      new RegExp(`applied  main@sha1:${sha}  trigger: interval  objects: .*created 1`),
+    );
   });
 
   it("reconcile asks for a cycle now and returns the new revision's outcome", async () => {
@@ -216,7 +221,12 @@ describe('groundwork sync suspend / resume / status', () => {
     expect(r.stdout).toContain('Ready=True');
     expect(Date.now() - asked).toBeLessThan(20_000);
     expect((await cm(ns, 'b')).data.value).toBe('5');
-    expect((await sync(ns))!.metadata.annotations?.['groundwork.io/reconcile-requested-at']).toBeTruthy();
+    const stored = await sync(ns);
+    expect(stored!.metadata.annotations?.['groundwork.io/reconcile-requested-at']).toBeTruthy();
+    expect(stored!.status!.history![0]).toMatchObject({
+      revision: `main@sha1:${sha}`,
+      trigger: 'reconcile-request',
+    });
     // --no-wait only asks.
     const quick = await cli(['reconcile', '--no-wait']);
     expect(quick.code).toBe(0);

@@ -206,6 +206,7 @@ export async function runSyncHistory(flags: SyncFlags, setExitCode: SetExitCode)
               h.at,
               h.outcome === 'applied' ? 'applied' : `failed (${h.reason ?? 'unknown'})`,
               h.revision,
+              h.trigger && `trigger: ${h.trigger}`,
               counts && `objects: ${counts}`,
               timings && `timings: ${timings}`,
             ]

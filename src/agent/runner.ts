@@ -12,7 +12,12 @@ import type { PollSchedule } from '../source/schedule.js';
 import type { Agent, CycleResult } from './agent.js';
 import { DriftWatch, type ObservedChange } from './drift-watch.js';
 import { parseSyncControl, type SyncControl } from './sync-control.js';
-import { appendHistory, rfc3339, type CycleTrigger, type HistoryEntry } from '../report/sync-status-schema.js';
+import {
+  appendHistory,
+  rfc3339,
+  type CycleTrigger,
+  type HistoryEntry,
+} from '../report/sync-status-schema.js';
 import type { ChangeAction } from '../apply/changeset.js';
 import type { CycleTimings } from './agent-state.js';
 import type { ClusterSession } from '../engine/reconcile.js';

@@ -15,6 +15,8 @@ import { machineConfigPoolSchema } from '../../health/machine-config-pool-schema
 import { toInstallPlan, toSubscription } from '../../olm/olm-objects.js';
 import { html, type Html } from '../html.js';
 import type { DashboardSnapshot, OpenShiftView } from '../snapshot.js';
+import type { ClusterUpdateJson, OperatorPinJson } from '../../report/openshift-status.js';
+import { pinnedPlan, publishedDecisions, publishedPath } from './openshift-decisions.js';
 import { badge, facts, layout, table } from './layout.js';
 
 /**
@@ -27,11 +29,12 @@ import { badge, facts, layout, table } from './layout.js';
  */
 export function openshiftPage(s: DashboardSnapshot): Html {
   const o = s.openshift;
-  const body = html`${updateSection(o)}${operatorsSection(o)}${poolsSection(o, s.at)}${olmSection(o)}`;
+  const decided = publishedDecisions(s);
+  const body = html`${updateSection(o, decided?.clusterUpdate)}${operatorsSection(o)}${poolsSection(o, s.at)}${olmSection(o, decided)}`;
   return layout({ title: 'OpenShift', current: '/openshift', snapshot: s, body });
 }
 
-function updateSection(o: OpenShiftView): Html {
+function updateSection(o: OpenShiftView, published: ClusterUpdateJson | undefined): Html {
   if (!o.clusterVersion)
     return html`<section>
       <h2>Cluster version</h2>
@@ -60,7 +63,6 @@ function updateSection(o: OpenShiftView): Html {
   } catch (err) {
     upgradeable = html`${errorMessage(err)}`;
   }
-  const history = cv.status?.history ?? [];
   return html`<section aria-labelledby="cv-h">
     <h2 id="cv-h">Cluster version</h2>
     ${facts([
@@ -71,22 +73,11 @@ function updateSection(o: OpenShiftView): Html {
       ['Upgradeable', upgradeable],
     ])}
     <h3>Path</h3>
-    <ol class="path">
-      ${[...history].reverse().map((h, i, all) => {
-        // The newest Partial entry is the update under way; an older one was left for another.
-        const state = h.state === 'Completed' ? 'done' : i === all.length - 1 ? 'running' : 'not completed';
-        return html`<li data-version="${h.version}" data-state="${state}">
-          <strong>${h.version}</strong>
-          ${state}${h.completionTime ? html` <time datetime="${h.completionTime}">${h.completionTime}</time>` : ''}
-        </li>`;
-      })}${
-        update.updating && !history.some((h) => h.version === update.target)
-          ? html`<li data-version="${update.target}" data-state="waiting">
-              <strong>${update.target}</strong> waiting
-            </li>`
-          : ''
-      }
-    </ol>
+    ${
+      published && published.clusterVersion === o.clusterVersion.metadata.name
+        ? publishedPath(published)
+        : livePath(cv, update)
+    }
     <h3>Updates offered</h3>
     <ul>
       ${(cv.status?.availableUpdates ?? []).map((u) => html`<li>${u.version} (recommended)</li>`)}${(
@@ -100,6 +91,27 @@ function updateSection(o: OpenShiftView): Html {
       )}
     </ul>
   </section>`;
+}
+
+/** The path as the live ClusterVersion shows it (no agent decision published): its history and the target. */
+function livePath(cv: ClusterVersionState, update: { updating: boolean; target: string | undefined }): Html {
+  const history = cv.status?.history ?? [];
+  return html`<ol class="path">
+    ${[...history].reverse().map((h, i, all) => {
+      // The newest Partial entry is the update under way; an older one was left for another.
+      const state = h.state === 'Completed' ? 'done' : i === all.length - 1 ? 'running' : 'not completed';
+      return html`<li data-version="${h.version}" data-state="${state}">
+        <strong>${h.version}</strong>
+        ${state}${h.completionTime ? html` <time datetime="${h.completionTime}">${h.completionTime}</time>` : ''}
+      </li>`;
+    })}${
+      update.updating && !history.some((h) => h.version === update.target)
+        ? html`<li data-version="${update.target}" data-state="waiting">
+            <strong>${update.target}</strong> waiting
+          </li>`
+        : ''
+    }
+  </ol>`;
 }
 
 function operatorsSection(o: OpenShiftView): Html {
@@ -172,15 +184,24 @@ function poolsSection(o: OpenShiftView, now: Date): Html {
   </section>`;
 }
 
-function olmSection(o: OpenShiftView): Html {
+/**
+ * `decided`: the selected PlatformSync's published decisions. With them, a Subscription the agent
+ * pins shows its pin and each of its InstallPlans says why it waits (the agent's decision); an
+ * unapproved Manual plan of one it does not pin is said to be left to the user.
+ */
+function olmSection(
+  o: OpenShiftView,
+  decided: { operatorPins?: readonly OperatorPinJson[] } | undefined,
+): Html {
   if (!o.subscriptions) return html``;
+  const pins = new Map((decided?.operatorPins ?? []).map((p) => [p.subscription, p] as const));
   const csvs = new Map(
     (o.csvs ?? []).map((c) => [`${c.metadata.namespace ?? ''}/${c.metadata.name}`, c] as const),
   );
   return html`<section aria-labelledby="olm-h">
     <h2 id="olm-h">Operators</h2>
     ${table(
-      ['Subscription', 'Package / channel', 'Health', 'Installed CSV', 'CSV health', 'InstallPlans'],
+      ['Subscription', 'Package / channel', 'Health', 'Installed CSV', 'Pin', 'CSV health', 'InstallPlans'],
       [...o.subscriptions].sort(byName).map((raw) => {
         const h = assessHealth(raw);
         let sub;
@@ -189,20 +210,22 @@ function olmSection(o: OpenShiftView): Html {
         } catch (err) {
           return html`<tr>
             <td>${raw.metadata.namespace}/${raw.metadata.name}</td>
-            <td colspan="5">${errorMessage(err)}</td>
+            <td colspan="6">${errorMessage(err)}</td>
           </tr>`;
         }
         const ns = sub.metadata.namespace ?? '';
         const installed = sub.status?.installedCSV;
         const csv = installed ? csvs.get(`${ns}/${installed}`) : undefined;
+        const pin = pins.get(`${ns}/${sub.metadata.name}`);
         const plans = (o.installPlans ?? [])
           .filter((p) => p.metadata.namespace === ns)
-          .flatMap((p) => planCell(p, sub.status?.currentCSV ?? installed));
+          .flatMap((p) => planCell(p, sub.status?.currentCSV ?? installed, { pin, decided: !!decided }));
         return html`<tr>
           <td>${ns}/${sub.metadata.name}</td>
           <td>${sub.spec.name} / ${sub.spec.channel ?? 'default'}</td>
           <td>${badge(h.status)} ${h.reason}</td>
           <td>${installed ?? '—'}</td>
+          <td data-pin="${pin?.pin ?? ''}">${pin ? pin.pin : '—'}</td>
           <td>${csv ? html`${badge(assessHealth(csv).status)} ${assessHealth(csv).reason}` : '—'}</td>
           <td>${plans.length ? plans : '—'}</td>
         </tr>`;
@@ -211,11 +234,27 @@ function olmSection(o: OpenShiftView): Html {
   </section>`;
 }
 
-/** An InstallPlan for `csv` (in the subscription's namespace): approved or waiting, its phase and verdict. */
-function planCell(raw: K8sObject, csv: string | undefined): Html[] {
+/**
+ * An InstallPlan for `csv` (in the subscription's namespace): approved or waiting, its phase and
+ * verdict. A plan the agent decided about (`pin`) says the decision and why; with a published status
+ * (`decided`) and no pin, an unapproved Manual plan is left to the user.
+ */
+function planCell(
+  raw: K8sObject,
+  csv: string | undefined,
+  opts: { pin: OperatorPinJson | undefined; decided: boolean },
+): Html[] {
   try {
     const p = toInstallPlan(raw);
+    const published = opts.pin?.installPlans.find((ip) => ip.name === p.metadata.name);
+    if (published) return [pinnedPlan(published)];
     if (csv && !p.spec.clusterServiceVersionNames.includes(csv)) return [];
+    if (opts.decided && !opts.pin && !p.spec.approved && p.spec.approval === 'Manual')
+      return [
+        html`<div data-plan="${p.metadata.name}" data-decision="unmanaged">
+          ${p.metadata.name}: Manual: not pinned by Groundwork, approve it yourself
+        </div>`,
+      ];
     const h = assessHealth(raw);
     return [
       html`<div>

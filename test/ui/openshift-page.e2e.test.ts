@@ -1,4 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { graphFromCincinnati, mergeGraphs } from '../../src/cluster-version/graph.js';
+import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
+import { SyncStatusStore } from '../../src/cluster/sync-status-store.js';
+import { POST_SYNTH_CHECKS, platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
+import { ClusterSession, applyObserved, observeAndPlan } from '../../src/engine/reconcile.js';
+import { nextStatus, type SyncStatus } from '../../src/report/sync-status.js';
+import { definePlatform } from '../../src/synth/define-platform.js';
+import { Platform } from '../../src/synth/platform.js';
+import { synthesizeDefinition } from '../../src/synth/synthesize.js';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
@@ -9,7 +20,7 @@ import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
 import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import { newToken } from '../../src/ui/token-auth.js';
 import { useCluster } from '../harness/cluster.js';
-import { fixtureObjects } from '../harness/fixtures.js';
+import { fixtureObjects, fixturePath } from '../harness/fixtures.js';
 import { fixtureUpdateService } from '../simulators/helpers.js';
 
 /**
@@ -133,5 +144,143 @@ describe('the OpenShift page and a version step', () => {
     for (let i = 0; i < 6; i++) await cvo.tick();
     await expect.poll(() => step.getAttribute('data-state'), { timeout: 10_000 }).toBe('done');
     expect(await page.locator('ol.path li[data-version="4.8.14"]').getAttribute('data-state')).toBe('done');
+  });
+});
+
+describe('the OpenShift page and the path the agent planned', () => {
+  let cvName = '';
+  afterEach(async () => {
+    if (cvName) await deleteOptional(cluster.client, objectPath(PATHS.clusterVersions, cvName));
+  });
+
+  const REV = 'main@sha1:3333333333333333333333333333333333333333';
+  const graph = () =>
+    mergeGraphs(
+      ['stable-4.8.json', 'stable-4.9.json'].map((f) =>
+        graphFromCincinnati(readFileSync(fixturePath(`update-graphs/${f}`), 'utf8'), f),
+      ),
+    );
+  const intent = (name: string) =>
+    synthesizeDefinition(
+      definePlatform({
+        values: z.object({}),
+        build: (scope) =>
+          new ClusterVersionTarget(new Platform(scope, 'p', { openshiftVersion: '4.9' }), 'version', {
+            name,
+            channel: 'stable-4.9',
+            version: '4.9.53',
+          }),
+      }),
+      {},
+      {
+        config: {
+          name: 'ui',
+          entry: 'test',
+          overlays: 'overlays',
+          defaultOverlay: 'x',
+          catalogs: [],
+          graphs: [],
+        },
+        overlay: cluster.namespace,
+        dir: '.',
+        checks: POST_SYNTH_CHECKS,
+      },
+    );
+
+  it('shows the steps done, running and waiting with why, and the next step, across a minor (graph files + CVO simulator)', async () => {
+    cvName = `version-${randomBytes(3).toString('hex')}`;
+    const updateService = fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
+    const cv = await installClusterVersion(cluster.client, {
+      name: cvName,
+      version: '4.8.2',
+      channel: 'stable-4.9',
+      updateService,
+    });
+    const templates = fixtureObjects('cluster-state/not-upgrading/co.yaml').filter((co) =>
+      ['etcd', 'kube-apiserver'].includes(co.metadata.name),
+    );
+    await createClusterOperators(cluster.client, { clusterVersion: cv, version: '4.8.2', templates });
+    const cvo = new CvoSimulator(cluster.client, { name: cvName, updateService, updateTicks: 2 });
+    await cvo.tick();
+
+    // One agent pass, as the agent runs it: observe, plan, apply without waiting (the version hook
+    // acts once and publishes what it decided), then the status written with those decisions.
+    const session = new ClusterSession(cluster.client);
+    const synth = await intent(cvName);
+    const store = new SyncStatusStore(cluster.client, { namespace: cluster.namespace });
+    const spec = {
+      repository: { url: 'https://git.example.com/p.git', ref: { branch: 'main' } },
+      overlay: 'x',
+    };
+    let status: SyncStatus | undefined;
+    const pass = async (): Promise<OpenShiftDecisions> => {
+      const decided: OpenShiftDecisions = {};
+      const observed = await observeAndPlan(session, synth, { revision: REV });
+      const changes = await applyObserved(session, observed, {
+        revision: REV,
+        wait: false,
+        timeoutMs: 10_000,
+        hooks: platformHooks(
+          { catalogs: [], graphs: [graph()] },
+          { publish: (d) => Object.assign(decided, d) },
+        ),
+      });
+      expect(changes.error?.message ?? '').toBe('');
+      status = nextStatus(status, {
+        type: 'reconciled',
+        at: new Date(),
+        generation: 1,
+        revision: REV,
+        applied: true,
+        inventory: { objects: 1 },
+        health: { status: 'Progressing', reason: 'Progressing' },
+        pending: changes.pending,
+        openshift: decided,
+      });
+      await store.write('ui-path', spec, status);
+      return decided;
+    };
+
+    const first = await pass();
+    expect(first.clusterUpdate?.steps.map((s) => `${s.to} ${s.state}`)).toEqual([
+      '4.8.54 running',
+      '4.9.53 waiting',
+    ]);
+
+    const source = new ClusterDashboardSource(cluster.client, {
+      namespace: cluster.namespace,
+      clusterVersion: cvName,
+    });
+    await source.start();
+    cleanups.push(() => source.stop());
+    const server = await startDashboardServer({ source, token: newToken() });
+    cleanups.push(() => server.close());
+    const context = await browser.newContext();
+    cleanups.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+    const step = (v: string) => page.locator(`ol.path li[data-version="${v}"]`);
+    await expect.poll(() => step('4.8.54').getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
+    expect(await step('4.9.53').getAttribute('data-state')).toBe('waiting');
+    expect(await step('4.9.53').textContent()).toContain('after the step 4.8.2 -> 4.8.54');
+    expect(await step('4.8.54').textContent()).toContain('spec.desiredUpdate 4.8.54');
+    expect(await page.locator('[data-next]').getAttribute('data-next')).toBe('4.8.54');
+
+    // The CVO walks the patch step; the next pass requests the minor step.
+    let decided = first;
+    for (let i = 0; i < 30 && decided.clusterUpdate?.next !== '4.9.53'; i++) {
+      await cvo.tick();
+      decided = await pass();
+    }
+    expect(decided.clusterUpdate?.steps.map((s) => `${s.from}->${s.to} ${s.state}`)).toEqual([
+      '4.8.2->4.8.54 done',
+      '4.8.54->4.9.53 running',
+    ]);
+    await expect.poll(() => step('4.8.54').getAttribute('data-state'), { timeout: 10_000 }).toBe('done');
+    await expect.poll(() => step('4.9.53').getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
+    await expect
+      .poll(() => page.locator('[data-next]').getAttribute('data-next'), { timeout: 10_000 })
+      .toBe('4.9.53');
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { z } from 'zod';
-import { POST_SYNTH_CHECKS, platformHooks } from '../../src/engine/domains.js';
+import { POST_SYNTH_CHECKS, platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
 import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
 import type { ChangeSet } from '../../src/apply/changeset.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
@@ -115,6 +115,8 @@ async function apply(
     now?: () => Date;
     timeoutMs?: number;
     events?: ApplyEvent[];
+    /** Told what the OpenShift hooks decided (as the agent publishes it in its status). */
+    publish?: (decided: OpenShiftDecisions) => void;
   } = {},
 ): Promise<ChangeSet> {
   const observed = await observeAndPlan(s, result, { revision: REV });
@@ -124,7 +126,7 @@ async function apply(
     timeoutMs: opts.timeoutMs ?? 60_000,
     hooks: platformHooks(
       { catalogs: opts.catalogs ?? [], graphs: opts.graphs ?? [] },
-      opts.now ? { now: opts.now } : {},
+      { ...(opts.now ? { now: opts.now } : {}), ...(opts.publish ? { publish: opts.publish } : {}) },
     ),
     ...(opts.events ? { listener: (e) => opts.events!.push(e) } : {}),
   });
@@ -202,8 +204,22 @@ describe('pinned operator versions through InstallPlan approval', () => {
       20_000,
       'the next hop offered',
     );
-    const again = await apply(s, desired, { catalogs: [catalog] });
+    const decided: OpenShiftDecisions = {};
+    const again = await apply(s, desired, {
+      catalogs: [catalog],
+      publish: (d) => Object.assign(decided, d),
+    });
     expect(again.error?.message ?? '').toBe('');
+    // What the agent would publish: the pin, the installed CSV, and the next hop left waiting, and why.
+    expect(decided.operatorPins).toMatchObject([
+      {
+        subscription: `${ns}/kepler-operator`,
+        pin: 'kepler-operator.v0.21.0',
+        installed: 'kepler-operator.v0.21.0',
+        installPlans: [{ decision: 'wait', reason: 'BeyondPin' }],
+      },
+    ]);
+    expect(decided.operatorPins![0]!.installPlans[0]!.message).toContain('kepler-operator.v0.22.0');
     const plans = await s.client.request<{
       items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];
     }>('GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);

@@ -3,8 +3,6 @@
 // a .tgz), and each template that calls lookup is named.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +11,7 @@ import { writeChartLock } from '../../../src/synth/charts/chart-lock.js';
 import { resolveChart } from '../../../src/synth/charts/chart-repository.js';
 import type { RenderTools } from '../../../src/synth/charts/render-recorded.js';
 import type { SynthValidationError } from '../../../src/synth/validation.js';
+import { serveChartRepository, type ChartRepositoryServer } from '../../harness/chart-repository-server.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { platformDir } from '../../harness/platform-dir.js';
 import { toolPath } from '../../harness/tools.js';
@@ -23,7 +22,7 @@ const CM = (name: string, data: string) =>
 const LOOKUP = '{{ lookup "v1" "Secret" "" "" | toJson | quote }}';
 
 let tools: RenderTools;
-let server: Server;
+let server: ChartRepositoryServer;
 let repo: string;
 let archive: Buffer;
 const savedCache = process.env.GROUNDWORK_CACHE_DIR;
@@ -75,19 +74,14 @@ beforeAll(async () => {
   await run(helm, ['package', join(work, 'peeker'), '--destination', work], { env });
   archive = readFileSync(join(work, 'peeker-1.0.0.tgz'));
   const index = `apiVersion: v1\nentries:\n  peeker:\n    - name: peeker\n      version: 1.0.0\n      urls: [peeker-1.0.0.tgz]\n`;
-  server = createServer((req, res) => {
-    if (req.url === '/index.yaml') res.end(index);
-    else if (req.url === '/peeker-1.0.0.tgz') res.end(archive);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  repo = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveChartRepository({ 'index.yaml': () => index, 'peeker-1.0.0.tgz': () => archive });
+  repo = server.url;
 });
 
 afterAll(async () => {
   process.env.GROUNDWORK_CACHE_DIR = savedCache;
   if (savedCache === undefined) delete process.env.GROUNDWORK_CACHE_DIR;
-  await new Promise((done) => server.close(done));
+  await server.close();
 });
 
 describe('lookup in a chart from a chart repository', () => {

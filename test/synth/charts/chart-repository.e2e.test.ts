@@ -3,8 +3,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderTools } from '../../../src/synth/charts/render-recorded.js';
 import type { SynthValidationError } from '../../../src/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
+import { serveChartRepository, type ChartRepositoryServer } from '../../harness/chart-repository-server.js';
 import { groundwork } from '../../harness/cli.js';
 import { platformDir } from '../../harness/platform-dir.js';
 import { toolPath } from '../../harness/tools.js';
@@ -21,7 +20,7 @@ const run = promisify(execFile);
 const CHARTS = fileURLToPath(new URL('../../fixtures/charts', import.meta.url));
 
 let tools: RenderTools;
-let server: Server;
+let server: ChartRepositoryServer;
 let repo: string;
 /** What the repository serves at /subchart-0.1.0.tgz (the test swaps it). */
 let archive: Buffer;
@@ -39,19 +38,17 @@ beforeAll(async () => {
   original = archive = readFileSync(join(out, 'subchart-0.1.0.tgz'));
   const digest = createHash('sha256').update(original).digest('hex');
   indexYaml = `apiVersion: v1\nentries:\n  subchart:\n    - name: subchart\n      version: 0.1.0\n      digest: ${digest}\n      urls:\n        - subchart-0.1.0.tgz\n`;
-  server = createServer((req, res) => {
-    if (req.url === '/index.yaml') res.end(indexYaml);
-    else if (req.url === '/subchart-0.1.0.tgz') res.end(archive);
-    else res.writeHead(404).end();
+  server = await serveChartRepository({
+    'index.yaml': () => indexYaml,
+    'subchart-0.1.0.tgz': () => archive,
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  repo = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  repo = server.url;
 });
 
 afterAll(async () => {
   process.env.GROUNDWORK_CACHE_DIR = savedCache;
   if (savedCache === undefined) delete process.env.GROUNDWORK_CACHE_DIR;
-  await new Promise((done) => server.close(done));
+  await server.close();
 });
 
 function remotePlatform(version = '0.1.0'): string {

@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import { agentOptions, appliedRevision } from '../harness/agent-run.js';
 import { seriousViolations } from '../harness/axe.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { writeUiDocSection } from '../harness/ui-docs.js';
+import { launchChromium } from '../harness/browser.js';
 
 /**
  * The agent's own dashboard (`--dashboard`) against the real control plane and a real agent that
@@ -139,7 +139,7 @@ describe("the agent's dashboard shows git's side", () => {
     for (const path of ['/', '/objects', '/history']) await get(path);
 
     // In a real browser: the diff table and the Drift page's new column are accessible, nothing runs.
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    const browser = await launchChromium();
     cleanups.push(() => browser.close());
     const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` } });
     const page = await context.newPage();

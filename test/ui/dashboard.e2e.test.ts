@@ -1,16 +1,13 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent } from '../../src/agent/start.js';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
-import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
-import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import { newToken } from '../../src/ui/token-auth.js';
-import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
-import { agentOptions, appliedRevision } from '../harness/agent-run.js';
+import { seriousViolations } from '../harness/axe.js';
+import { useChromium } from '../harness/browser.js';
 import { useCluster } from '../harness/cluster.js';
+import { dashboardOverAgent } from '../harness/dashboard-run.js';
 import { writeUiDoc } from '../harness/ui-docs.js';
 
 /**
@@ -23,18 +20,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHOTS = process.env.GROUNDWORK_UI_SCREENSHOTS === '1';
 /** Would run if it were ever markup: it sets a global the test looks for. */
 const HOSTILE = `"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-});
-afterAll(() => browser?.close());
+const browser = useChromium();
 
 const shots: { file: string; caption: string }[] = [];
 async function shot(page: Page, name: string, caption: string): Promise<void> {
@@ -44,39 +36,9 @@ async function shot(page: Page, name: string, caption: string): Promise<void> {
   shots.push({ file: `ui/${name}.png`, caption });
 }
 
-/** axe-core's serious and critical violations on the current page (axe evaluated over CDP, not as an inline script). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(`${axeSource};0`);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return result
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.nodes})`);
-}
-
 async function start() {
-  const ns = cluster.namespace;
-  const repo = await platformRepo(`u${ns.slice(-6)}`);
-  cleanups.push(() => repo.stop());
-  const sha = await repo.publish({ namespace: ns, items: { a: '1', b: HOSTILE } }, {}, 'first');
-  const logs = memoryLogger();
-  const agent = await startAgent(
-    agentOptions(cluster, repo, { mode: 'detect-only', log: logs.log, debounceMs: 50 }),
-  );
-  cleanups.push(() => agent.stop());
-  await appliedRevision(cluster, sha, 'first revision applied');
-  const source = new ClusterDashboardSource(cluster.client, { namespace: ns });
-  await source.start();
-  cleanups.push(() => source.stop());
-  const server = await startDashboardServer({ source, token: newToken() });
-  cleanups.push(() => server.close());
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const { ns, repo, sha, server } = await dashboardOverAgent(cluster, cleanups, { a: '1', b: HOSTILE });
+  const context = await browser().newContext({ viewport: { width: 1200, height: 800 } });
   cleanups.push(() => context.close());
   const page = await context.newPage();
   const errors: string[] = [];

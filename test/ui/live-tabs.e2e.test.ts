@@ -1,7 +1,7 @@
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import type { DashboardSnapshot } from '../../src/ui/snapshot.js';
+import { launchChromium } from '../harness/browser.js';
 
 /**
  * Many tabs of the dashboard in one browser (Chromium keeps six HTTP/1.1 connections per host and
@@ -28,7 +28,7 @@ describe('the dashboard in many tabs of one browser', () => {
         onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
       },
     });
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext();
       const first = await context.newPage();

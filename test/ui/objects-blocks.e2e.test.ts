@@ -1,9 +1,10 @@
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboardServer, type RunningDashboard } from '../../src/ui/dashboard-server.js';
 import { PAGE_SIZE, ROWS_PER_BLOCK } from '../../src/ui/pages/objects.js';
 import type { DashboardSnapshot } from '../../src/ui/snapshot.js';
 import { seriousViolations } from '../harness/axe.js';
+import { launchChromium } from '../harness/browser.js';
 
 /**
  * The Objects page's rows in blocks that the browser skips while they are off screen
@@ -32,7 +33,7 @@ const snapshot: DashboardSnapshot = {
 let browser: Browser;
 let server: RunningDashboard;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
   server = await startDashboardServer({
     token: 'b'.repeat(43),
     source: { snapshot: () => snapshot, detail: () => undefined, onChange: () => () => undefined },

@@ -12,15 +12,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RenderTools } from '../../../src/synth/charts/render-recorded.js';
 import { SynthValidationError } from '../../../src/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
-import { platformDir } from '../../harness/platform-dir.js';
+import { kustomizePlatform } from '../../harness/kustomize-platform.js';
 import { toolPath } from '../../harness/tools.js';
-
-const KUSTOMIZE = fileURLToPath(new URL('../../fixtures/charts/kustomize', import.meta.url));
 
 let work: string;
 let calls: string;
@@ -48,26 +45,6 @@ afterEach(() => {
 
 const count = () => readFileSync(calls, 'utf8').split('\n').filter(Boolean).length;
 
-function platform(dir = 'deploy/overlays/prod', files: Record<string, string> = {}): string {
-  const root = platformDir(
-    `import { definePlatform, Platform, Kustomization, z } from 'groundwork-gitops';
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new Kustomization(platform, 'greeter', { dir: ${JSON.stringify(dir)} });
-  },
-});
-`,
-  );
-  cpSync(KUSTOMIZE, join(root, 'deploy'), { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-
 const imageOf = (result: Awaited<ReturnType<typeof childSynth>>[number]) =>
   (
     result.manifests.find((m) => m.object.kind === 'Deployment')!.object.spec as {
@@ -77,19 +54,19 @@ const imageOf = (result: Awaited<ReturnType<typeof childSynth>>[number]) =>
 
 describe('the kustomize render cache', () => {
   it('renders once, then takes the same output from the cache (kustomize not started); another checkout of the same files hits too', async () => {
-    const dir = platform();
+    const dir = kustomizePlatform();
     const [first] = await childSynth(dir, { renderTools: counted });
     expect(count()).toBe(1);
     const [second] = await childSynth(dir, { renderTools: counted });
     expect(count()).toBe(1);
     expect(second!.hash).toBe(first!.hash);
-    const [elsewhere] = await childSynth(platform(), { renderTools: counted });
+    const [elsewhere] = await childSynth(kustomizePlatform(), { renderTools: counted });
     expect(count()).toBe(1);
     expect(elsewhere!.hash).toBe(first!.hash);
   });
 
   it('a change to a file of a base renders again, with the change', async () => {
-    const dir = platform();
+    const dir = kustomizePlatform();
     const [first] = await childSynth(dir, { renderTools: counted });
     const base = join(dir, 'deploy/base/deployment.yaml');
     const image = imageOf(first!);
@@ -108,7 +85,7 @@ describe('the kustomize render cache', () => {
   });
 
   it('a symbolic link in a base is keyed by its target: a change to the target renders again', async () => {
-    const dir = platform();
+    const dir = kustomizePlatform();
     // kustomize follows a link only to a file under the same root (a target elsewhere is its
     // "security; file ... is not in or below" refusal), so the link stays inside the base.
     mkdirSync(join(dir, 'deploy/base/shared'));
@@ -128,7 +105,7 @@ describe('the kustomize render cache', () => {
   });
 
   it('with a warm cache, a link out of the checkout and a transformer directory outside it are still refused, and kustomize is not started', async () => {
-    const dir = platform();
+    const dir = kustomizePlatform();
     await childSynth(dir, { renderTools: counted });
     expect(count()).toBe(1);
 
@@ -139,7 +116,7 @@ describe('the kustomize render cache', () => {
     expect(linked.code).toBe('SymlinkOutsideCheckout');
     expect(linked.message).not.toContain('hunter2');
 
-    const hostile = platform('deploy/overlays/hostile', {
+    const hostile = kustomizePlatform('deploy/overlays/hostile', {
       'deploy/overlays/hostile/kustomization.yaml': `resources:\n  - ../../base\ntransformers:\n  - ../../../../${outside.split('/').pop()}\n`,
     });
     writeFileSync(join(outside, 'kustomization.yaml'), 'resources:\n  - secret.yaml\n');
@@ -154,7 +131,7 @@ describe('the kustomize render cache', () => {
   });
 
   it('GROUNDWORK_SYNTH_CACHE=0 renders every time and stores nothing', async () => {
-    const dir = platform();
+    const dir = kustomizePlatform();
     const before = process.env.GROUNDWORK_SYNTH_CACHE;
     process.env.GROUNDWORK_SYNTH_CACHE = '0';
     try {

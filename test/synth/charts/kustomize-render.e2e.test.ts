@@ -1,9 +1,8 @@
 // Kustomize directories rendered by the real kustomize through synth, and the refusals around them.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from '../../../src/synth/canonical.js';
@@ -11,11 +10,11 @@ import type { RenderTools } from '../../../src/synth/charts/render-recorded.js';
 import { parseRendered } from '../../../src/synth/charts/rendered-objects.js';
 import { SynthValidationError } from '../../../src/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
+import { kustomizePlatform } from '../../harness/kustomize-platform.js';
 import { platformDir } from '../../harness/platform-dir.js';
 import { toolPath } from '../../harness/tools.js';
 
 const run = promisify(execFile);
-const KUSTOMIZE = fileURLToPath(new URL('../../fixtures/charts/kustomize', import.meta.url));
 
 let kustomize: string;
 let tools: RenderTools;
@@ -23,23 +22,6 @@ beforeAll(async () => {
   kustomize = await toolPath('kustomize');
   tools = { helm: () => toolPath('helm'), kustomize: async () => kustomize };
 });
-
-function kustomizePlatform(dir: string, files: Record<string, string> = {}): string {
-  const root = platformDir(
-    `import { definePlatform, Platform, Kustomization, z } from 'groundwork-gitops';
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new Kustomization(platform, 'greeter', { dir: ${JSON.stringify(dir)} });
-  },
-});
-`,
-    { files },
-  );
-  cpSync(KUSTOMIZE, join(root, 'deploy'), { recursive: true });
-  return root;
-}
 
 describe('Kustomization rendered by the real kustomize', () => {
   it('an overlay over a base gives the objects kustomize build gives, with the construct path', async () => {

@@ -1,6 +1,9 @@
 import type { DriftStatus, SyncStatusJson } from './sync-status-schema.js';
 
-/** Revision, inventory, health, drift (with its items indented) and pending waits, one per line. */
+/**
+ * Revision, inventory, health, drift (with its items indented), pending waits, the cluster update
+ * path and the operator pins (their steps and InstallPlans indented), one per line.
+ */
 export function factLines(s: SyncStatusJson, code: (text: string) => string): string[] {
   const lines = [
     `revision: applied ${code(s.lastAppliedRevision ?? '-')}, attempted ${code(s.lastAttemptedRevision ?? '-')}`,
@@ -11,6 +14,14 @@ export function factLines(s: SyncStatusJson, code: (text: string) => string): st
   for (const i of s.drift?.items ?? [])
     lines.push(`  ${i.type} ${code(i.object)}${i.fields.length ? `: ${i.fields.map(code).join(', ')}` : ''}`);
   for (const p of s.pending ?? []) lines.push(`pending (${p.stage}): ${p.message.replace(/\n/g, ' ')}`);
+  if (s.clusterUpdate) lines.push(...clusterUpdateLines(s.clusterUpdate, code));
+  for (const p of s.operatorPins ?? [])
+    lines.push(
+      `pin ${code(p.subscription)}: ${code(p.pin)}, installed ${code(p.installed ?? '-')}`,
+      ...p.installPlans.map(
+        (ip) => `  ${code(ip.name)}: ${ip.decision} (${ip.reason}): ${oneLine(ip.message)}`,
+      ),
+    );
   if (s.suspended) lines.push(suspendedText(s.suspended));
   if (s.lastReconcileTime) lines.push(`last reconcile: ${s.lastReconcileTime}`);
   return lines;
@@ -33,4 +44,25 @@ export function cell(s: string): string {
 /** `suspended by alice since …: reason`, as status lines and the Ready message say it. */
 export function suspendedText(s: NonNullable<SyncStatusJson['suspended']>): string {
   return `suspended${s.by ? ` by ${s.by}` : ''}${s.at ? ` since ${s.at}` : ''}${s.reason ? `: ${s.reason}` : ''}`;
+}
+
+/** `update: 4.8.2 -> 4.9.53, next 4.8.54: wait (UpdateInProgress): ...` and a line per step. */
+function clusterUpdateLines(
+  u: NonNullable<SyncStatusJson['clusterUpdate']>,
+  code: (t: string) => string,
+): string[] {
+  const why = `${u.action}${u.reason ? ` (${u.reason})` : ''}: ${oneLine(u.message)}`;
+  return [
+    `update: ${code(u.current)} -> ${code(u.target)}, next ${code(u.next ?? '-')}: ${why}`,
+    ...u.steps.map(
+      (st) => `  ${st.state} ${code(st.from)} -> ${code(st.to)}${st.reason ? `: ${oneLine(st.reason)}` : ''}`,
+    ),
+    ...u.risks.map(
+      (r) => `  risk ${code(r.name)} (${code(r.version)}): ${r.accepted ? 'accepted' : 'not accepted'}`,
+    ),
+  ];
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\n/g, ' ');
 }

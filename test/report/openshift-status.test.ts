@@ -105,4 +105,35 @@ describe('OpenShift decisions in the status', () => {
     };
     expect(() => SyncStatus.parse(bad)).toThrow(/clusterUpdate\.steps\.0\.state/);
   });
+
+  it('prints the path and the pins in the status lines (groundwork sync status)', () => {
+    const pins = [
+      {
+        subscription: 'ops/foo',
+        package: 'foo',
+        pin: 'foo.v0.2.0',
+        installed: 'foo.v0.1.0',
+        installPlans: [
+          {
+            name: 'install-c',
+            decision: 'wait' as const,
+            reason: 'BeyondPin' as const,
+            message: 'past\nthe pin',
+          },
+        ],
+      },
+    ];
+    const text = nextStatus(
+      undefined,
+      reconciled({ clusterUpdate: update(), operatorPins: pins }),
+    ).toString();
+    expect(text).toContain(
+      'update: 4.14.10 -> 4.16.2, next 4.15.3: wait (UpdateInProgress): Working towards 4.15.3',
+    );
+    expect(text).toContain('  running 4.14.10 -> 4.15.3: Working towards 4.15.3');
+    expect(text).toContain('  waiting 4.15.3 -> 4.16.2: after the step 4.14.10 -> 4.15.3');
+    expect(text).toContain('  risk R (4.16.2): not accepted');
+    expect(text).toContain('pin ops/foo: foo.v0.2.0, installed foo.v0.1.0');
+    expect(text).toContain('  install-c: wait (BeyondPin): past the pin');
+  });
 });

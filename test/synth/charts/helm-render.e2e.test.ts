@@ -1,24 +1,20 @@
 // Charts rendered by the real helm through synth (HelmChart, cdk8s's Helm), compared with what
 // `helm template` gives for the same chart, and the sandbox around them.
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { App, Names } from 'cdk8s';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Platform } from '../../../src/synth/platform.js';
 import { renderRecorded, type RenderTools } from '../../../src/synth/charts/render-recorded.js';
-import { parseRendered, placeRendered } from '../../../src/synth/charts/rendered-objects.js';
-import { canonicalize } from '../../../src/synth/canonical.js';
 import type { SynthResult } from '../../../src/synth/synthesize.js';
 import { SynthValidationError } from '../../../src/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
+import { byKindAndName, helmTemplate } from '../../harness/helm-template.js';
 import { platformDir } from '../../harness/platform-dir.js';
 import { toolPath } from '../../harness/tools.js';
 
-const run = promisify(execFile);
 const CHARTS = fileURLToPath(new URL('../../fixtures/charts', import.meta.url));
 
 let helm: string;
@@ -51,15 +47,6 @@ export default definePlatform({
 }
 
 /** `helm template` run directly, parsed and placed as Groundwork places a chart's objects. */
-async function helmTemplate(args: string[], opts: { namespace?: string; includeTests?: boolean } = {}) {
-  const { stdout } = await run(helm, ['template', ...args], {
-    env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
-  });
-  const parsed = parseRendered(stdout);
-  expect(parsed.problems).toEqual([]);
-  return placeRendered(parsed.objects, opts).objects.map((o) => canonicalize(o.object));
-}
-
 describe('HelmChart rendered by the real helm', () => {
   it('a chart with subcharts, CRDs and test hooks gives the objects helm template gives, with the construct path', async () => {
     const dir = chartPlatform(
@@ -77,25 +64,19 @@ describe('HelmChart rendered by the real helm', () => {
     ]);
     const fromChart = result!.manifests.filter((m) => m.source === 'platform/sub');
     writeFileSync(join(dir, 'code-values.json'), JSON.stringify({ subchartb: { enabled: true } }));
-    const expected = await helmTemplate(
-      [
-        'sub',
-        join(dir, 'charts/subchart'),
-        '--namespace',
-        'demo',
-        '--kube-version',
-        'v1.29.0',
-        '--include-crds',
-        '--skip-tests',
+    const rendered = await helmTemplate(helm, 'sub', join(dir, 'charts/subchart'), {
+      namespace: 'demo',
+      args: [
         '--values',
         join(dir, 'charts/subchart/extra_values.yaml'),
         '--values',
         join(dir, 'code-values.json'),
       ],
-      { namespace: 'demo' },
-    );
+    });
+    expect(rendered.problems).toEqual([]);
+    const expected = rendered.objects;
     expect(fromChart.length).toBeGreaterThan(5);
-    expect(fromChart.map((m) => m.object).sort(byId)).toEqual(expected.sort(byId));
+    expect(fromChart.map((m) => m.object).sort(byKindAndName)).toEqual(expected.sort(byKindAndName));
     const kinds = fromChart.map((m) => `${m.stage} ${m.object.kind}/${m.object.metadata.name}`);
     // The subcharts' Services, the CRD of crds/ in the CRD stage, no test hook.
     expect(kinds).toEqual(
@@ -305,11 +286,4 @@ function resultWith(renders: SynthResult['renders']): SynthResult {
     warnings: [],
     renders: renders!,
   };
-}
-
-function byId(
-  a: { kind: string; metadata: { name: string } },
-  b: { kind: string; metadata: { name: string } },
-) {
-  return `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`);
 }

@@ -10,13 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import jsyaml from 'js-yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalize } from '../../../src/synth/canonical.js';
 import type { RenderTools } from '../../../src/synth/charts/render-recorded.js';
-import { parseRendered, placeRendered } from '../../../src/synth/charts/rendered-objects.js';
 import type { SynthValidationError } from '../../../src/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { groundwork } from '../../harness/cli.js';
 import { startOciRegistry, type OciRegistry } from '../../harness/oci-registry.js';
+import { byKindAndName, helmTemplate } from '../../harness/helm-template.js';
 import { platformDir } from '../../harness/platform-dir.js';
 import { toolPath } from '../../harness/tools.js';
 
@@ -154,30 +153,12 @@ describe('charts from an OCI registry', () => {
     );
     const fromChart = online!.manifests.filter((m) => m.source === 'platform/sub').map((m) => m.object);
     // The same chart pulled and rendered by helm itself from the registry.
-    const helmHome = mkdtempSync(join(tmpdir(), 'gw-helm-home-'));
-    const { stdout } = await run(
-      helm,
-      [
-        'template',
-        'sub',
-        `${reg.url}/charts/subchart`,
-        '--version',
-        '0.1.0',
-        '--plain-http',
-        '--namespace',
-        'demo',
-        '--kube-version',
-        'v1.29.0',
-        '--include-crds',
-        '--skip-tests',
-      ],
-      { env: { PATH: '/usr/bin:/bin', HOME: helmHome, XDG_CONFIG_HOME: helmHome, XDG_CACHE_HOME: helmHome } },
-    );
-    const expected = placeRendered(parseRendered(stdout).objects, { namespace: 'demo' }).objects.map((o) =>
-      canonicalize(o.object),
-    );
+    const { objects: expected } = await helmTemplate(helm, 'sub', `${reg.url}/charts/subchart`, {
+      namespace: 'demo',
+      args: ['--version', '0.1.0', '--plain-http'],
+    });
     expect(fromChart.length).toBeGreaterThan(5);
-    expect(fromChart.sort(byId)).toEqual(expected.sort(byId));
+    expect(fromChart.sort(byKindAndName)).toEqual(expected.sort(byKindAndName));
     expect(servicePort(online!.manifests, 'platform/flux')).toBe(80);
     expect(servicePort(online!.manifests, 'platform/cdk')).toBe(80);
 
@@ -287,10 +268,3 @@ describe('charts from an OCI registry', () => {
     expect(twice.stderr).toContain(`repo ends in the chart's name: repo is the parent (${reg.url}/charts)`);
   });
 });
-
-function byId(
-  a: { kind: string; metadata: { name: string } },
-  b: { kind: string; metadata: { name: string } },
-) {
-  return `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`);
-}

@@ -10,6 +10,7 @@ import { agentOptions, appliedRevision } from '../harness/agent-run.js';
 import { seriousViolations } from '../harness/axe.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { writeUiDocSection } from '../harness/ui-docs.js';
+import { pageText as text } from '../harness/page-text.js';
 import { launchChromium } from '../harness/browser.js';
 
 /**
@@ -35,18 +36,6 @@ afterEach(async () => {
 const kubeconfigToken = z.object({
   users: z.array(z.object({ user: z.object({ token: z.string() }) })).min(1),
 });
-
-/** Text as a browser shows it: tags dropped, entities decoded, whitespace collapsed. */
-function text(markup: string): string {
-  return markup
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
 
 describe("the agent's dashboard shows git's side", () => {
   it("after an out-of-band edit: the object page's diff and the Drift row carry git's and the live value; Secret values never appear", async () => {

@@ -11,6 +11,7 @@ import { driftPage } from '../../src/ui/pages/drift.js';
 import { objectPage } from '../../src/ui/pages/object.js';
 import { YAML_LIMIT } from '../../src/ui/pages/yaml-block.js';
 import type { DashboardSnapshot, ObjectDetail, ObjectRow } from '../../src/ui/snapshot.js';
+import { pageText as text } from '../harness/page-text.js';
 import { HOSTILE, hostileSnapshot } from './fixtures.js';
 
 const PLANTED_GIT = 'planted-git-secret-0b9d';
@@ -120,18 +121,6 @@ function detail(id: string, kind: string, name: string, live: K8sObject): Object
     events: [],
     desired: desiredDetail(desired, id, redacted)!,
   };
-}
-
-/** Text as a browser shows it: tags dropped, entities decoded, whitespace collapsed. */
-function text(markup: string): string {
-  return markup
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 }
 
 describe('the object page with the desired object and its diff', () => {

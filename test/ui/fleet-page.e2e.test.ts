@@ -1,19 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { platformSyncName, SyncStatusStore } from '../../src/cluster/sync-status-store.js';
 import { nextStatus } from '../../src/report/sync-status.js';
 import { startGitServer, type GitServer } from '../../src/source/git-http-server.js';
-import { BIN, groundwork } from '../harness/cli.js';
+import { seriousViolations } from '../harness/axe.js';
+import { useChromium } from '../harness/browser.js';
+import { groundwork } from '../harness/cli.js';
 import { useCluster } from '../harness/cluster.js';
 import { createGitRepo } from '../harness/git-repo.js';
+import { startUi as startUiProcess } from '../harness/ui-process.js';
 import { writeUiDocSection } from '../harness/ui-docs.js';
 
 /**
@@ -29,17 +29,12 @@ const SHOTS = process.env.GROUNDWORK_UI_SCREENSHOTS === '1';
 const TOKEN = 'fleet-ui-s3cret';
 /** Would run if it were ever markup: it sets a global the test looks for. */
 const HOSTILE = `"><img src=x onerror="window.__pwned=1"><b>bold</b>`;
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
 });
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-});
-afterAll(() => browser?.close());
+const browser = useChromium();
 
 function config(platform: string): string {
   return [
@@ -124,44 +119,14 @@ async function fleet() {
   return { platform, local, fleetFile, c1, c2, report };
 }
 
-/** Starts `groundwork ui ARGS` and resolves to the process and the URL it printed. */
-function startUi(args: string[]): Promise<{ child: ChildProcess; url: URL; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [BIN, 'ui', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startUi = (args: string[]) =>
+  startUiProcess(args, {
     env: { ...process.env, GROUNDWORK_GIT_TOKEN: TOKEN },
+    track: (child) =>
+      cleanups.push(() => {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }),
   });
-  cleanups.push(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(/Dashboard \(read-only\): (\S+)\n/);
-      if (m) resolve({ child, url: new URL(m[1]!), exited });
-    });
-    void exited.then((code) => reject(new Error(`groundwork ui exited ${code}: ${err}`)));
-  });
-}
-
-/** axe-core's serious and critical violations on the current page (evaluated over CDP, not as an inline script). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(`${axeSource};0`);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-      }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  return result
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.nodes})`);
-}
 
 describe('the Fleet page (groundwork ui --fleet)', () => {
   it('shows each environment, the unreachable cluster and the gates of the next promotion: failing, then passing', async () => {
@@ -182,7 +147,7 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
       '--cluster-timeout',
       '3s',
     ]);
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1200, height: 900 } });
     cleanups.push(() => context.close());
     const page = await context.newPage();
     const errors: string[] = [];

@@ -10,8 +10,9 @@ import { nextStatus, type SyncStatus } from '../../src/report/sync-status.js';
 import { definePlatform } from '../../src/synth/define-platform.js';
 import { Platform } from '../../src/synth/platform.js';
 import { synthesizeDefinition } from '../../src/synth/synthesize.js';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { useChromium } from '../harness/browser.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { PATHS, deleteOptional, mergePatch, objectPath } from '../../src/simulators/api.js';
 import { createClusterOperators, installClusterVersion } from '../../src/simulators/cvo-install.js';
@@ -33,11 +34,7 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
 });
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-});
-afterAll(() => browser?.close());
+const browser = useChromium();
 
 const counts = (machines: number, updated: number) => ({
   machineCount: machines,
@@ -76,7 +73,7 @@ describe('the OpenShift page', () => {
     cleanups.push(() => source.stop());
     const server = await startDashboardServer({ source, token: newToken() });
     cleanups.push(() => server.close());
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     cleanups.push(() => context.close());
     const page = await context.newPage();
     await page.goto(server.url);
@@ -95,6 +92,28 @@ describe('the OpenShift page', () => {
   });
 });
 
+/**
+ * A ClusterVersion `name` at `version` in channel stable-4.9 (update service: the stable-4.8 and
+ * 4.9 graph fixtures) with its etcd and kube-apiserver ClusterOperators, and the CVO simulator
+ * over it after its first tick; an update takes `updateTicks` ticks.
+ */
+async function simulatedCluster(name: string, version: string, updateTicks: number): Promise<CvoSimulator> {
+  const updateService = fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
+  const cv = await installClusterVersion(cluster.client, {
+    name,
+    version,
+    channel: 'stable-4.9',
+    updateService,
+  });
+  const templates = fixtureObjects('cluster-state/not-upgrading/co.yaml').filter((co) =>
+    ['etcd', 'kube-apiserver'].includes(co.metadata.name),
+  );
+  await createClusterOperators(cluster.client, { clusterVersion: cv, version, templates });
+  const cvo = new CvoSimulator(cluster.client, { name, updateService, updateTicks });
+  await cvo.tick();
+  return cvo;
+}
+
 describe('the OpenShift page and a version step', () => {
   let cvName = '';
   afterEach(async () => {
@@ -104,19 +123,7 @@ describe('the OpenShift page and a version step', () => {
 
   it('shows a step running, then done, as the CVO simulator walks it', async () => {
     cvName = `version-${randomBytes(3).toString('hex')}`;
-    const updateService = fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
-    const cv = await installClusterVersion(cluster.client, {
-      name: cvName,
-      version: '4.8.14',
-      channel: 'stable-4.9',
-      updateService,
-    });
-    const templates = fixtureObjects('cluster-state/not-upgrading/co.yaml').filter((co) =>
-      ['etcd', 'kube-apiserver'].includes(co.metadata.name),
-    );
-    await createClusterOperators(cluster.client, { clusterVersion: cv, version: '4.8.14', templates });
-    const cvo = new CvoSimulator(cluster.client, { name: cvName, updateService, updateTicks: 3 });
-    await cvo.tick();
+    const cvo = await simulatedCluster(cvName, '4.8.14', 3);
 
     const source = new ClusterDashboardSource(cluster.client, {
       namespace: cluster.namespace,
@@ -126,7 +133,7 @@ describe('the OpenShift page and a version step', () => {
     cleanups.push(() => source.stop());
     const server = await startDashboardServer({ source, token: newToken() });
     cleanups.push(() => server.close());
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     cleanups.push(() => context.close());
     const page = await context.newPage();
     await page.goto(server.url);
@@ -189,19 +196,7 @@ describe('the OpenShift page and the path the agent planned', () => {
 
   it('shows the steps done, running and waiting with why, and the next step, across a minor (graph files + CVO simulator)', async () => {
     cvName = `version-${randomBytes(3).toString('hex')}`;
-    const updateService = fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
-    const cv = await installClusterVersion(cluster.client, {
-      name: cvName,
-      version: '4.8.2',
-      channel: 'stable-4.9',
-      updateService,
-    });
-    const templates = fixtureObjects('cluster-state/not-upgrading/co.yaml').filter((co) =>
-      ['etcd', 'kube-apiserver'].includes(co.metadata.name),
-    );
-    await createClusterOperators(cluster.client, { clusterVersion: cv, version: '4.8.2', templates });
-    const cvo = new CvoSimulator(cluster.client, { name: cvName, updateService, updateTicks: 2 });
-    await cvo.tick();
+    const cvo = await simulatedCluster(cvName, '4.8.2', 2);
 
     // One agent pass, as the agent runs it: observe, plan, apply without waiting (the version hook
     // acts once and publishes what it decided), then the status written with those decisions.
@@ -255,7 +250,7 @@ describe('the OpenShift page and the path the agent planned', () => {
     cleanups.push(() => source.stop());
     const server = await startDashboardServer({ source, token: newToken() });
     cleanups.push(() => server.close());
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     cleanups.push(() => context.close());
     const page = await context.newPage();
     await page.goto(server.url);

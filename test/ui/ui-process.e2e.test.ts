@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, groundwork } from '../harness/cli.js';
+import { groundwork } from '../harness/cli.js';
 import { useCluster } from '../harness/cluster.js';
+import { startUi as startUiProcess } from '../harness/ui-process.js';
 
 /**
  * `groundwork ui` as users run it: the real CLI process against the real control plane's
@@ -13,23 +14,7 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Starts `groundwork ui ARGS` and resolves to the process and the URL it printed. */
-function startUi(args: string[]): Promise<{ child: ChildProcess; url: URL; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [BIN, 'ui', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(/Dashboard \(read-only\): (\S+)\n/);
-      if (m) resolve({ child, url: new URL(m[1]!), exited });
-    });
-    void exited.then((code) => reject(new Error(`groundwork ui exited ${code}: ${err}`)));
-  });
-}
+const startUi = (args: string[]) => startUiProcess(args, { track: (child) => children.push(child) });
 
 describe('groundwork ui (the process)', () => {
   it('prints a URL on 127.0.0.1 whose token opens the pages, refuses requests without it, and exits 0 on Ctrl-C', async () => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { openSync } from 'node:fs';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../src/cluster/client.js';
@@ -14,22 +14,7 @@ import { LocalControlPlane } from '../src/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../src/controlplane/crd-dirs.js';
 import { freePort } from '../src/controlplane/ports.js';
 import { readObjects } from '../src/core/yaml-files.js';
-import { runCommand } from '../src/cli/run-command.js';
-import { startGitServer } from '../src/source/git-http-server.js';
-
-export const PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
-export default definePlatform({
-  values: z.object({ namespaces: z.number(), objects: z.number(), changed: z.record(z.string(), z.string()).default({}) }),
-  build(scope, v) {
-    const p = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    for (let n = 0; n < v.namespaces; n++) new ApiObject(p, 'ns-' + n, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-' + n } });
-    for (let i = 0; i < v.objects; i++) {
-      const name = 'cm-' + i;
-      new ApiObject(p, name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'bench-' + (i % v.namespaces) }, data: { index: String(i), value: v.changed[name] ?? 'initial' } });
-    }
-  },
-});
-`;
+import { serveBenchPlatform } from './bench-platform-repo.js';
 
 interface AgentRun {
   objects: number;
@@ -80,35 +65,8 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
   await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
   const root = await mkdtemp(join(tmpdir(), 'gw-agent-bench-'));
   const work = join(root, 'work');
-  const env = {
-    GIT_AUTHOR_NAME: 'bench',
-    GIT_AUTHOR_EMAIL: 'b@b',
-    GIT_COMMITTER_NAME: 'bench',
-    GIT_COMMITTER_EMAIL: 'b@b',
-  };
-  const git = (...args: string[]) =>
-    runCommand('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: work, env });
   const namespaces = 10;
-  const publish = async (changed: Record<string, string>, message: string) => {
-    await writeFile(join(work, 'overlays', 'bench.yaml'), JSON.stringify({ namespaces, objects, changed }));
-    await git('commit', '-qam', message);
-    await git('push', '-q', join(root, 'served', 'platform.git'), 'main');
-    return (await git('rev-parse', 'HEAD')).trim();
-  };
-  await mkdir(join(work, 'platform'), { recursive: true });
-  await mkdir(join(work, 'overlays'), { recursive: true });
-  await writeFile(join(work, 'groundwork.yaml'), 'name: bench\ndefaultOverlay: bench\n');
-  await writeFile(join(work, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(work, 'platform', 'main.ts'), PLATFORM);
-  await writeFile(join(work, 'overlays', 'bench.yaml'), JSON.stringify({ namespaces, objects, changed: {} }));
-  await git('init', '-q', '--initial-branch=main');
-  await git('add', '.');
-  await git('commit', '-qm', 'bench platform');
-  await runCommand('git', ['clone', '-q', '--bare', work, join(root, 'served', 'platform.git')], {
-    cwd: root,
-    env,
-  });
-  const server = await startGitServer({ root: join(root, 'served') });
+  const { server, publish } = await serveBenchPlatform(root, { namespaces, objects });
   const port = await freePort();
   const secret = 'bench-webhook-secret';
   const agent = spawn(

@@ -11,7 +11,7 @@
 // requests and this one held connection, and D headless tabs on a 2-core machine would take the
 // CPU the agent is measured on (what the browser does with a page is bench ui's subject).
 import { spawn } from 'node:child_process';
-import { readFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -22,8 +22,7 @@ import { defaultCrdDirs } from '../src/controlplane/crd-dirs.js';
 import { freePort } from '../src/controlplane/ports.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { runCommand } from '../src/cli/run-command.js';
-import { startGitServer } from '../src/source/git-http-server.js';
-import { PLATFORM } from './agent.js';
+import { serveBenchPlatform } from './bench-platform-repo.js';
 import { median } from './cli-table.js';
 
 const AGENT_NS = 'groundwork-system';
@@ -206,32 +205,7 @@ export async function benchUiIdle(opts: UiIdleOptions = {}): Promise<string> {
   const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
   await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
   const root = await mkdtemp(join(tmpdir(), 'gw-ui-idle-'));
-  const work = join(root, 'work');
-  const env = {
-    GIT_AUTHOR_NAME: 'b',
-    GIT_AUTHOR_EMAIL: 'b@b',
-    GIT_COMMITTER_NAME: 'b',
-    GIT_COMMITTER_EMAIL: 'b@b',
-  };
-  const git = (...args: string[]) =>
-    runCommand('git', ['-c', 'commit.gpgsign=false', ...args], { cwd: work, env });
-  await mkdir(join(work, 'platform'), { recursive: true });
-  await mkdir(join(work, 'overlays'), { recursive: true });
-  await writeFile(join(work, 'groundwork.yaml'), 'name: bench\ndefaultOverlay: bench\n');
-  await writeFile(join(work, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(work, 'platform', 'main.ts'), PLATFORM);
-  await writeFile(
-    join(work, 'overlays', 'bench.yaml'),
-    JSON.stringify({ namespaces: 10, objects, changed: {} }),
-  );
-  await git('init', '-q', '--initial-branch=main');
-  await git('add', '.');
-  await git('commit', '-qm', 'bench platform');
-  await runCommand('git', ['clone', '-q', '--bare', work, join(root, 'served', 'platform.git')], {
-    cwd: root,
-    env,
-  });
-  const server = await startGitServer({ root: join(root, 'served') });
+  const { server } = await serveBenchPlatform(root, { namespaces: 10, objects });
 
   // D readers: ServiceAccounts allowed to get the PlatformSync, as the agent's reviews require.
   for (const ns of [AGENT_NS, READERS_NS])

@@ -14,14 +14,16 @@ import type { IConstruct } from 'constructs';
  *   constructor frame: build under `withDeepStacks` so it is not).
  * Never the previous, finished construct, except a finished construct of the very class being
  * created again (a duplicate id: constructs' own message then names the id). JavaScript's global
- * constructors (`Promise`, `Map`) are no construct classes and are skipped.
+ * constructors (`Promise`, `Map`) and Node's (frames in `node:` modules, `new Worker`) are no
+ * construct classes and are skipped.
  */
 export function constructInProgress(root: IConstruct, err: unknown): string | undefined {
   const stack = err instanceof Error ? (err.stack ?? '') : '';
-  const building = [...stack.matchAll(/\bat new ([A-Za-z_$][\w$]*)/g)]
-    .map((m) => m[1]!)
-    // JavaScript's own constructors (`new Promise` of the caller's async code) build no construct.
-    .filter((name) => !(name in globalThis));
+  const building = [...stack.matchAll(/\bat new ([A-Za-z_$][\w$]*)(?: \(([^)\n]*)\))?/g)]
+    // JavaScript's own constructors (`new Promise` of the caller's async code) and Node's (`new
+    // Worker` of node:worker_threads, whose frame is in node:internal) build no construct.
+    .filter((m) => !(m[1]! in globalThis) && !m[2]?.startsWith('node:'))
+    .map((m) => m[1]!);
   if (building.length === 0) return undefined;
   const all = root.node.findAll();
   for (

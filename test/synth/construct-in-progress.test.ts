@@ -1,5 +1,6 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { constructInProgress, withDeepStacks } from '../../src/synth/construct-in-progress.js';
 import { Platform } from '../../src/synth/platform.js';
@@ -37,6 +38,14 @@ class BaseThrows extends Construct {
   }
 }
 class ExtendsBaseThrows extends BaseThrows {}
+
+/** A construct whose constructor starts a worker thread with bad options (Node's `new Worker` throws). */
+class StartsWorker extends Construct {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new Worker(42 as unknown as string);
+  }
+}
 
 /** A cdk8s Chart that throws in its constructor after creating an object. */
 class ThrowingChart extends Chart {
@@ -105,6 +114,12 @@ describe('constructInProgress names the construct whose constructor threw', () =
     const { app, err } = thrownBy((p) => withDeepStacks(() => new ThrowsDeep(p, 'deep')));
     expect(constructInProgress(app, err)).toBe('platform/deep');
     expect(Error.stackTraceLimit).toBe(before);
+  });
+
+  it("a Node constructor that throws inside a construct's (new Worker) is not named as a construct", () => {
+    const { app, err } = thrownBy((p) => new StartsWorker(p, 'probe'));
+    expect(String((err as Error).stack)).toMatch(/at new Worker \(node:/);
+    expect(constructInProgress(app, err)).toBe('platform/probe');
   });
 
   it('an error of plain platform code names no construct', () => {

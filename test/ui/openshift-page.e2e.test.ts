@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { graphFromCincinnati, mergeGraphs } from '../../src/cluster-version/graph.js';
 import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
@@ -12,6 +13,7 @@ import { Platform } from '../../src/synth/platform.js';
 import { synthesizeDefinition } from '../../src/synth/synthesize.js';
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../harness/axe.js';
 import { useChromium } from '../harness/browser.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { PATHS, deleteOptional, mergePatch, objectPath } from '../../src/simulators/api.js';
@@ -22,6 +24,7 @@ import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import { newToken } from '../../src/ui/token-auth.js';
 import { useCluster } from '../harness/cluster.js';
 import { fixtureObjects, fixturePath } from '../harness/fixtures.js';
+import { writeUiDocSection } from '../harness/ui-docs.js';
 import { fixtureUpdateService } from '../simulators/helpers.js';
 
 /**
@@ -277,5 +280,17 @@ describe('the OpenShift page and the path the agent planned', () => {
     await expect
       .poll(() => page.locator('[data-next]').getAttribute('data-next'), { timeout: 10_000 })
       .toBe('4.9.53');
+    expect(await seriousViolations(page)).toEqual([]);
+    if (process.env.GROUNDWORK_UI_SCREENSHOTS === '1') {
+      const root = fileURLToPath(new URL('../..', import.meta.url));
+      mkdirSync(`${root}/docs/ui`, { recursive: true });
+      await page.screenshot({ path: `${root}/docs/ui/openshift.png`, fullPage: true });
+      writeUiDocSection(
+        root,
+        'OpenShift',
+        'OpenShift: the update path the agent planned across a minor (the patch step done, the minor step running), the updates offered and the ClusterOperators',
+        'ui/openshift.png',
+      );
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { openSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../src/cluster/client.js';
@@ -15,6 +15,7 @@ import { defaultCrdDirs } from '../src/controlplane/crd-dirs.js';
 import { freePort } from '../src/controlplane/ports.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { serveBenchPlatform } from './bench-platform-repo.js';
+import { stopAgentBench } from './stop-agent-bench.js';
 
 interface AgentRun {
   objects: number;
@@ -212,12 +213,7 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
     if (breakdown) result.breakdown = await heapBreakdown(cp.info.kubeconfig, work, objects);
     return result;
   } finally {
-    agent.kill('SIGTERM');
-    await new Promise((r) => agent.once('exit', r));
-    await server.stop();
-    client.close();
-    await cp.stop();
-    await rm(root, { recursive: true, force: true });
+    await stopAgentBench({ agent, server, client, cp, root });
   }
 }
 

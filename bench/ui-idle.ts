@@ -11,7 +11,7 @@
 // requests and this one held connection, and D headless tabs on a 2-core machine would take the
 // CPU the agent is measured on (what the browser does with a page is bench ui's subject).
 import { spawn } from 'node:child_process';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -23,6 +23,7 @@ import { freePort } from '../src/controlplane/ports.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { runCommand } from '../src/cli/run-command.js';
 import { serveBenchPlatform } from './bench-platform-repo.js';
+import { stopAgentBench } from './stop-agent-bench.js';
 import { median } from './cli-table.js';
 
 const AGENT_NS = 'groundwork-system';
@@ -317,11 +318,6 @@ export async function benchUiIdle(opts: UiIdleOptions = {}): Promise<string> {
     ].join('\n');
   } finally {
     for (const d of open) d.close();
-    agent.kill('SIGTERM');
-    await new Promise((r) => agent.once('exit', r));
-    await server.stop();
-    client.close();
-    await cp.stop();
-    await rm(root, { recursive: true, force: true });
+    await stopAgentBench({ agent, server, client, cp, root });
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/engine/reconcile.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
-import { useCluster } from '../harness/cluster.js';
+import { eventually, useCluster } from '../harness/cluster.js';
 import { synthOf } from '../harness/engine.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-quantity' });
@@ -56,6 +56,19 @@ describe('equal quantities written differently', () => {
     >('GET', `/apis/apps/v1/namespaces/${cluster.namespace}/deployments/api`);
     // The server keeps the new spelling: the texts differ, the values do not.
     expect(live.spec.template.spec.containers[0]!.resources.limits.memory).toBe('94371840');
+    // The deployment controller answers the new image with revision 2; wait for it, or its write can
+    // land between the plan's read and its dry-run and show up as a difference of its own.
+    await eventually(
+      async () => {
+        const d = await cluster.client.request<K8sObject>(
+          'GET',
+          `/apis/apps/v1/namespaces/${cluster.namespace}/deployments/api`,
+        );
+        return d.metadata.annotations?.['deployment.kubernetes.io/revision'] === '2' ? true : undefined;
+      },
+      30_000,
+      'the deployment controller records revision 2',
+    );
 
     const again = await observeAndPlan(s, synth, { revision: REV });
     const [item] = again.plan.items;

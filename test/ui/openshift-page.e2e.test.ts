@@ -12,6 +12,7 @@ import { definePlatform } from '../../src/synth/define-platform.js';
 import { Platform } from '../../src/synth/platform.js';
 import { synthesizeDefinition } from '../../src/synth/synthesize.js';
 
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../harness/axe.js';
 import { useChromium } from '../harness/browser.js';
@@ -38,6 +39,27 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
 });
 const browser = useChromium();
+
+/**
+ * `groundwork ui`'s server over the test's namespace (and the ClusterVersion `clusterVersion`,
+ * else the cluster's), its OpenShift page open in a new browser context; all closed after the test.
+ */
+async function openShiftPage(clusterVersion?: string): Promise<Page> {
+  const source = new ClusterDashboardSource(cluster.client, {
+    namespace: cluster.namespace,
+    ...(clusterVersion ? { clusterVersion } : {}),
+  });
+  await source.start();
+  cleanups.push(() => source.stop());
+  const server = await startDashboardServer({ source, token: newToken() });
+  cleanups.push(() => server.close());
+  const context = await browser().newContext();
+  cleanups.push(() => context.close());
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+  return page;
+}
 
 const counts = (machines: number, updated: number) => ({
   machineCount: machines,
@@ -71,16 +93,7 @@ describe('the OpenShift page', () => {
     cleanups.push(() => deleteOptional(cluster.client, path));
     await mergePatch(cluster.client, `${path}/status`, { status: counts(3, 1) });
 
-    const source = new ClusterDashboardSource(cluster.client, { namespace: cluster.namespace });
-    await source.start();
-    cleanups.push(() => source.stop());
-    const server = await startDashboardServer({ source, token: newToken() });
-    cleanups.push(() => server.close());
-    const context = await browser().newContext();
-    cleanups.push(() => context.close());
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+    const page = await openShiftPage();
     const cells = page.locator(`tr[data-pool="${pool}"] td`);
     const row = async () => (await cells.allTextContents()).slice(2, 5); // machines, updated, ready
     await expect.poll(row, { timeout: 10_000 }).toEqual(['3', '1', '1']);
@@ -128,19 +141,7 @@ describe('the OpenShift page and a version step', () => {
     cvName = `version-${randomBytes(3).toString('hex')}`;
     const cvo = await simulatedCluster(cvName, '4.8.14', 3);
 
-    const source = new ClusterDashboardSource(cluster.client, {
-      namespace: cluster.namespace,
-      clusterVersion: cvName,
-    });
-    await source.start();
-    cleanups.push(() => source.stop());
-    const server = await startDashboardServer({ source, token: newToken() });
-    cleanups.push(() => server.close());
-    const context = await browser().newContext();
-    cleanups.push(() => context.close());
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+    const page = await openShiftPage(cvName);
     const step = page.locator('ol.path li[data-version="4.9.28"]');
     const main = page.locator('main');
     await expect.poll(() => main.textContent(), { timeout: 10_000 }).toContain('4.9.28 (recommended)');
@@ -245,19 +246,7 @@ describe('the OpenShift page and the path the agent planned', () => {
       '4.9.53 waiting',
     ]);
 
-    const source = new ClusterDashboardSource(cluster.client, {
-      namespace: cluster.namespace,
-      clusterVersion: cvName,
-    });
-    await source.start();
-    cleanups.push(() => source.stop());
-    const server = await startDashboardServer({ source, token: newToken() });
-    cleanups.push(() => server.close());
-    const context = await browser().newContext();
-    cleanups.push(() => context.close());
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.goto(`http://127.0.0.1:${server.port}/openshift`);
+    const page = await openShiftPage(cvName);
     const step = (v: string) => page.locator(`ol.path li[data-version="${v}"]`);
     await expect.poll(() => step('4.8.54').getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
     expect(await step('4.9.53').getAttribute('data-state')).toBe('waiting');

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { z } from 'zod';
-import { POST_SYNTH_CHECKS, platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
+import { platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
 import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
 import type { ChangeSet } from '../../src/apply/changeset.js';
 import type { ApplyEvent } from '../../src/apply/events.js';
@@ -24,9 +23,7 @@ import { McoSimulator } from '../../src/simulators/mco.js';
 import { catalogFromFiles } from '../../src/simulators/olm-catalog.js';
 import { OlmSimulator } from '../../src/simulators/olm.js';
 import type { Simulator } from '../../src/simulators/loop.js';
-import { definePlatform } from '../../src/synth/define-platform.js';
-import { Platform } from '../../src/synth/platform.js';
-import { synthesizeDefinition, type SynthResult } from '../../src/synth/synthesize.js';
+import type { SynthResult } from '../../src/synth/synthesize.js';
 import {
   auditedWrites,
   auditOffset,
@@ -38,6 +35,7 @@ import { fixtureUpdateService } from '../simulators/helpers.js';
 import { UpdateService, parseCincinnati } from '../../src/simulators/cincinnati.js';
 import type { CvoSimulatorOptions } from '../../src/simulators/cvo.js';
 import { fixturePath } from '../harness/fixtures.js';
+import { synthPlatform } from '../harness/engine.js';
 import type { Construct } from 'constructs';
 
 // A control plane of its own: these tests create ClusterOperators and pools an OpenShift cluster has once.
@@ -82,28 +80,8 @@ async function simulatorsClient(): Promise<KubeClient> {
   return KubeClient.load({ kubeconfig: cluster.kubeconfig, userAgent: 'openshift-simulators' });
 }
 
-async function synth(build: (scope: Construct) => void, minor = '4.16'): Promise<SynthResult> {
-  const definition = definePlatform({
-    values: z.object({}),
-    build: (scope) => build(new Platform(scope, 'p', { openshiftVersion: minor })),
-  });
-  return synthesizeDefinition(
-    definition,
-    {},
-    {
-      config: {
-        name: 'sem',
-        entry: 'test',
-        overlays: 'overlays',
-        defaultOverlay: 'x',
-        catalogs: [],
-        graphs: [],
-      },
-      overlay: cluster.namespace,
-      dir: '.',
-      checks: POST_SYNTH_CHECKS,
-    },
-  );
+function synth(build: (scope: Construct) => void, minor = '4.16'): Promise<SynthResult> {
+  return synthPlatform(build, { name: 'sem', overlay: cluster.namespace, openshiftVersion: minor });
 }
 
 async function apply(

@@ -1,7 +1,11 @@
 import type { K8sObject } from '../../src/core/object.js';
 import { toManifest } from '../../src/synth/manifest.js';
 import { compareManifests, setHash } from '../../src/synth/manifest.js';
-import type { SynthResult } from '../../src/synth/synthesize.js';
+import { z } from 'zod';
+import { POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
+import { definePlatform } from '../../src/synth/define-platform.js';
+import { Platform } from '../../src/synth/platform.js';
+import { synthesizeDefinition, type SynthResult } from '../../src/synth/synthesize.js';
 
 /** A synth result made from inline objects (construct path `test/<kind>/<name>`), for engine tests. */
 export function synthOf(
@@ -33,4 +37,34 @@ export function configMap(
     metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
     data,
   };
+}
+
+/**
+ * The real synth of a platform built inline (`build` gets its `Platform`), with the whole-platform
+ * checks, as the agent runs it; no repository files (no catalogs, no graphs).
+ */
+export function synthPlatform(
+  build: (platform: Platform) => void,
+  opts: { name: string; overlay: string; openshiftVersion: string },
+): Promise<SynthResult> {
+  return synthesizeDefinition(
+    definePlatform({
+      values: z.object({}),
+      build: (scope) => build(new Platform(scope, 'p', { openshiftVersion: opts.openshiftVersion })),
+    }),
+    {},
+    {
+      config: {
+        name: opts.name,
+        entry: 'test',
+        overlays: 'overlays',
+        defaultOverlay: 'x',
+        catalogs: [],
+        graphs: [],
+      },
+      overlay: opts.overlay,
+      dir: '.',
+      checks: POST_SYNTH_CHECKS,
+    },
+  );
 }

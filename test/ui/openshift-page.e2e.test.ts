@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { graphFromCincinnati, mergeGraphs } from '../../src/cluster-version/graph.js';
 import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
 import { SyncStatusStore } from '../../src/cluster/sync-status-store.js';
-import { POST_SYNTH_CHECKS, platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
+import { platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
 import { ClusterSession, applyObserved, observeAndPlan } from '../../src/engine/reconcile.js';
 import { nextStatus, type SyncStatus } from '../../src/report/sync-status.js';
-import { definePlatform } from '../../src/synth/define-platform.js';
-import { Platform } from '../../src/synth/platform.js';
-import { synthesizeDefinition } from '../../src/synth/synthesize.js';
 
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,6 +20,7 @@ import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
 import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import { newToken } from '../../src/ui/token-auth.js';
 import { useCluster } from '../harness/cluster.js';
+import { synthPlatform } from '../harness/engine.js';
 import { fixtureObjects, fixturePath } from '../harness/fixtures.js';
 import { writeUiDocSection } from '../harness/ui-docs.js';
 import { fixtureUpdateService } from '../simulators/helpers.js';
@@ -172,30 +169,9 @@ describe('the OpenShift page and the path the agent planned', () => {
       ),
     );
   const intent = (name: string) =>
-    synthesizeDefinition(
-      definePlatform({
-        values: z.object({}),
-        build: (scope) =>
-          new ClusterVersionTarget(new Platform(scope, 'p', { openshiftVersion: '4.9' }), 'version', {
-            name,
-            channel: 'stable-4.9',
-            version: '4.9.53',
-          }),
-      }),
-      {},
-      {
-        config: {
-          name: 'ui',
-          entry: 'test',
-          overlays: 'overlays',
-          defaultOverlay: 'x',
-          catalogs: [],
-          graphs: [],
-        },
-        overlay: cluster.namespace,
-        dir: '.',
-        checks: POST_SYNTH_CHECKS,
-      },
+    synthPlatform(
+      (p) => new ClusterVersionTarget(p, 'version', { name, channel: 'stable-4.9', version: '4.9.53' }),
+      { name: 'ui', overlay: cluster.namespace, openshiftVersion: '4.9' },
     );
 
   it('shows the steps done, running and waiting with why, and the next step, across a minor (graph files + CVO simulator)', async () => {

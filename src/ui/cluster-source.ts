@@ -67,7 +67,13 @@ export class ClusterDashboardSource {
   private readonly listeners = new Set<() => void>();
   private readonly problems = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The key the cached snapshot was built at (page requests rebuild it). */
   private lastKey = '';
+  /**
+   * The key `check` last handled, apart from `lastKey`: a page request that rebuilds the snapshot
+   * must not swallow a change before `check` retracks the inventory's kinds and tells the listeners.
+   */
+  private checkedKey = '';
   private trackedInventory = '';
   private cached: DashboardSnapshot | undefined;
   private infos = new Map<string, ResourceInfo>();
@@ -183,7 +189,9 @@ export class ClusterDashboardSource {
   }
 
   private async check(): Promise<void> {
-    if (this.key() === this.lastKey) return;
+    const key = this.key();
+    if (key === this.checkedKey) return;
+    this.checkedKey = key;
     const inv = this.inventory();
     const invKey = inv ? `${inv.platform}/${inv.overlay}/${[...inv.objects].join(',')}` : '';
     if (invKey !== this.trackedInventory) await this.retrack().catch((e: unknown) => this.opts.onError?.(e));

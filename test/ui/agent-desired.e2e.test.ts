@@ -79,7 +79,7 @@ describe("the agent's dashboard shows git's side", () => {
         const t = text(await get(cmPage));
         return t.includes('The fields git sets match') ? t : undefined;
       },
-      60_000,
+      15_000,
       'the object page compares with git',
     );
     expect(clean).toContain(`The fields git sets match git at main@sha1:${sha}`);
@@ -108,7 +108,7 @@ describe("the agent's dashboard shows git's side", () => {
         const page = await get('/drift');
         return rowOf(page, `ConfigMap/${ns}/a`) && rowOf(page, `Secret/${ns}/creds`) ? page : undefined;
       },
-      60_000,
+      15_000,
       'both drift rows',
     );
     expect(text(rowOf(drift, `ConfigMap/${ns}/a`)!)).toContain('/data/value "1" "edited" kubectl-edit');

@@ -192,9 +192,8 @@ export class ClusterDashboardSource {
     const key = this.key();
     if (key === this.checkedKey) return;
     this.checkedKey = key;
-    const inv = this.inventory();
-    const invKey = inv ? `${inv.platform}/${inv.overlay}/${[...inv.objects].join(',')}` : '';
-    if (invKey !== this.trackedInventory) await this.retrack().catch((e: unknown) => this.opts.onError?.(e));
+    if (inventoryKey(this.inventory()) !== this.trackedInventory)
+      await this.retrack().catch((e: unknown) => this.opts.onError?.(e));
     this.snapshot();
     for (const l of this.listeners) l();
   }
@@ -202,7 +201,7 @@ export class ClusterDashboardSource {
   /** Watches the kinds of the selected inventory's objects. */
   private async retrack(): Promise<void> {
     const inv = this.inventory();
-    this.trackedInventory = inv ? `${inv.platform}/${inv.overlay}/${[...inv.objects].join(',')}` : '';
+    this.trackedInventory = inventoryKey(inv);
     const pseudo: K8sObject[] = [];
     for (const id of inv?.objects ?? []) {
       const ref = parseId(id);
@@ -323,4 +322,9 @@ export class ClusterDashboardSource {
       ...(desired ? { desiredRevision: desired.revision } : {}),
     };
   }
+}
+
+/** What identifies an inventory's tracked kinds and objects (empty without one). */
+function inventoryKey(inv: Inventory | undefined): string {
+  return inv ? `${inv.platform}/${inv.overlay}/${[...inv.objects].join(',')}` : '';
 }

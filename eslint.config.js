@@ -2,7 +2,7 @@
 // only the cluster adapter (src/cluster) talks to @kubernetes/client-node,
 // only the git source (src/source) talks to isomorphic-git,
 // the pure decision layers (plan, health) import no I/O at all,
-// and the simulators (src/simulators) import nothing of the product logic they play against.
+// and the simulators (src/dev/simulators) import nothing of the product logic they play against.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -119,7 +119,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/simulators/**'],
+    files: ['src/dev/simulators/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCommand } from '../src/cli/run-command.js';
-import { startGitServer, type GitServer } from '../src/source/git-http-server.js';
+import { startGitServer, type GitServer } from '../src/dev/git-server.js';
 
 /** `namespaces` Namespaces and `objects` ConfigMaps spread over them; `changed` overrides a ConfigMap's value. */
 export const PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';

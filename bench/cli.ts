@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LocalControlPlane } from '../src/controlplane/control-plane.js';
+import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
 import { cliTable, type CliRow, type Sample } from './cli-table.js';
 import { writePlatformFiles } from './platform-files.js';
 

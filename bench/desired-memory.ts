@@ -6,8 +6,8 @@
 import { agentDesired } from '../src/agent/agent-desired.js';
 import type { GoodRevision } from '../src/agent/agent-state.js';
 import type { K8sObject } from '../src/core/object.js';
-import type { PlatformData } from '../src/engine/domains.js';
-import { toManifest } from '../src/synth/manifest.js';
+import type { PlatformData } from '../src/reconcile/domains.js';
+import { toManifest } from '../src/render/synth/manifest.js';
 
 const OBJECTS = 5000;
 const VIEWS = 20;

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeClient } from '../src/cluster/client.js';
-import { LocalControlPlane } from '../src/controlplane/control-plane.js';
-import { toYaml } from '../src/synth/canonical.js';
+import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
+import { toYaml } from '../src/render/synth/canonical.js';
 import { benchConfigMap } from './objects.js';
 
 const run = promisify(execFile);

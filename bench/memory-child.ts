@@ -2,10 +2,10 @@
 // <kubeconfig> <checkout> <overlay>`. Builds the agent's long-lived structures one after the other
 // against a live cluster that already holds the platform, with a full GC before each reading, and
 // prints [{ what, mb }] (heap in use added by each).
-import { ClusterSession, observeAndPlan } from '../src/engine/reconcile.js';
+import { ClusterSession, observeAndPlan } from '../src/reconcile/cluster-session.js';
 import { KubeClient } from '../src/cluster/client.js';
 import { idOf } from '../src/core/object-id.js';
-import { synthesizeInChild } from '../src/synth/child/run-in-child.js';
+import { synthesizeInChild } from '../src/render/sandbox/run-in-child.js';
 
 const [kubeconfig, checkout, overlay] = process.argv.slice(2) as [string, string, string];
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import { LocalControlPlane } from '../src/controlplane/control-plane.js';
+import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
 import { inNamespace } from './namespaced.js';
 import { writePlatformFiles } from './platform-files.js';
 

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../src/cluster/client.js';
 import { installCrds } from '../src/cluster/crds.js';
-import { LocalControlPlane } from '../src/controlplane/control-plane.js';
-import { defaultCrdDirs, packageRoot } from '../src/controlplane/crd-dirs.js';
-import { freePort } from '../src/controlplane/ports.js';
+import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
+import { defaultCrdDirs, packageRoot } from '../src/core/crd-dirs.js';
+import { freePort } from '../src/dev/controlplane/free-port.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { runCommand } from '../src/cli/run-command.js';
-import { startGitServer } from '../src/source/git-http-server.js';
-import { SimulatedOpenShift } from '../src/simulators/world.js';
+import { startGitServer } from '../src/dev/git-server.js';
+import { SimulatedOpenShift } from '../src/dev/simulators/world.js';
 import { commitLoop, editLoop, ownerIsGit, restartLoop } from './soak-load.js';
 import { type SoakCounts, type SoakSample, soakReport } from './soak-stats.js';
 

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import type { KubeClient } from '../src/cluster/client.js';
-import type { LocalControlPlane } from '../src/controlplane/control-plane.js';
-import type { GitServer } from '../src/source/git-http-server.js';
+import type { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
+import type { GitServer } from '../src/dev/git-server.js';
 
 /**
  * Tears down an agent bench in dependency order: the agent process (SIGTERM, waited for), then the

@@ -4,11 +4,11 @@ import { ApiObject, App, Chart } from 'cdk8s';
 import { z } from 'zod';
 import { PlatformOperator } from '../src/olm/constructs/platform-operator.js';
 import { MachineConfig } from '../src/machine-config/index.js';
-import { definePlatform } from '../src/synth/define-platform.js';
-import { Platform } from '../src/synth/platform.js';
-import { synthesizeDefinition } from '../src/synth/synthesize.js';
+import { definePlatform } from '../src/render/synth/define-platform.js';
+import { Platform } from '../src/render/synth/platform.js';
+import { synthesizeDefinition } from '../src/render/synth/synthesize.js';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { renderStream } from '../src/synth/write.js';
+import { renderStream } from '../src/render/output/write.js';
 import type { K8sObject } from '../src/core/object.js';
 
 const [mode, scaleArg, objectsFile] = process.argv.slice(2) as ['groundwork' | 'plain', string, string];

@@ -3,7 +3,7 @@
 // dist/cli/ (scripts/bundle-cli.mjs) as plain Node: no module hooks, since the CLI process runs
 // no platform code (the synth child runs a bundle) and a hook would cost every import a round
 // trip to the hooks thread. From a git checkout (src/ present) it runs the TypeScript sources
-// through tsx, after the hooks of src/synth/child/register-hooks.mjs.
+// through tsx, after the hooks of src/render/sandbox/register-hooks.mjs.
 import { existsSync, readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -16,7 +16,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // GROUNDWORK_RUN_FROM=dist runs a checkout's build (the benchmarks measure what users install).
   const fromSource =
     process.env.GROUNDWORK_RUN_FROM !== 'dist' && existsSync(new URL('../src/cli/main.ts', import.meta.url));
-  if (fromSource) await import('../src/synth/child/register-hooks.mjs');
+  if (fromSource) await import('../src/render/sandbox/register-hooks.mjs');
   const { main } = await import(fromSource ? '../src/cli/main.ts' : '../dist/cli/main.js');
   process.exitCode = await main(process.argv);
 }

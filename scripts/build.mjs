@@ -15,7 +15,7 @@ execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
   stdio: 'inherit',
   cwd: root,
 });
-const child = join('src', 'synth', 'child');
+const child = join('src', 'render', 'sandbox');
 for (const f of readdirSync(join(root, child)).filter((f) => f.endsWith('.mjs')))
   cpSync(join(root, child, f), join(root, 'dist', child, f));
 await bundleCli(root);

@@ -6,10 +6,14 @@
  */
 export { ApiObject, Include } from 'cdk8s';
 export { z } from 'zod';
-export { definePlatform, type BuildContext, type PlatformDefinition } from './synth/define-platform.js';
-export { Platform, type IgnoreRule, type PlatformProps } from './synth/platform.js';
-export { withPolicy, type ObjectPolicyProps } from './synth/policy.js';
-export { SopsSecret, type SopsSecretProps } from './synth/sops/sops-secret.js';
+export {
+  definePlatform,
+  type BuildContext,
+  type PlatformDefinition,
+} from './render/synth/define-platform.js';
+export { Platform, type IgnoreRule, type PlatformProps } from './render/synth/platform.js';
+export { withPolicy, type ObjectPolicyProps } from './render/synth/policy.js';
+export { SopsSecret, type SopsSecretProps } from './secrets/sops-secret.js';
 export { CatalogSource, type CatalogSourceProps } from './olm/constructs/catalog-source.js';
 export {
   PlatformOperator,
@@ -31,5 +35,5 @@ export {
   type SystemdUnit,
   maintenanceWindowSchema,
 } from './machine-config/index.js';
-export { HelmChart, type HelmChartProps } from './synth/charts/helm-chart.js';
-export { Kustomization, type KustomizationProps } from './synth/charts/kustomization.js';
+export { HelmChart, type HelmChartProps } from './render/helm/helm-chart.js';
+export { Kustomization, type KustomizationProps } from './render/kustomize/kustomization.js';

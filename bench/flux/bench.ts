@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../../src/cluster/client.js';
-import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
+import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { writeObjects } from '../engine.js';
 import { benchApp, benchConfigMap } from '../objects.js';

@@ -2,8 +2,8 @@
 import type { ChangeSet } from '../apply/changeset.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
-import type { SynthResult } from '../synth/synthesize.js';
-import type { OpenShiftDecisions, PlatformData } from '../engine/domains.js';
+import type { SynthResult } from '../render/synth/synthesize.js';
+import type { OpenShiftDecisions, PlatformData } from '../reconcile/domains.js';
 
 /** How the agent treats drift. */
 export type AgentMode = 'detect-only' | 'self-heal';

@@ -28,15 +28,15 @@ import type { HealthVerdict } from '../health/types.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
 import { withOwner } from '../plan/ownership.js';
 import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
-import { SynthValidationError, formatIssue } from '../synth/validation.js';
+import { SynthValidationError, formatIssue } from '../render/synth/validation.js';
 import type { ObservedChange } from './drift-watch.js';
-import { platformHooks, type OpenShiftDecisions } from '../engine/domains.js';
-import type { AgentPorts } from './ports.js';
+import { platformHooks, type OpenShiftDecisions } from '../reconcile/domains.js';
+import type { AgentPorts } from './agent-ports.js';
 import { trustCheck } from './trust-check.js';
 import { VerificationFailedError } from '../source/source-errors.js';
 import type { SyncControl } from './sync-control.js';
 import { cycleEnded, driftChecked } from './notify-event.js';
-import { applyObserved, observeAndPlan, type ClusterSession } from '../engine/reconcile.js';
+import { applyObserved, observeAndPlan, type ClusterSession } from '../reconcile/cluster-session.js';
 
 export type {
   AgentConfig,

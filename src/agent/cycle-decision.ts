@@ -4,7 +4,7 @@ import type { ChangeSet } from '../apply/changeset.js';
 import { hasCode } from '../core/errors.js';
 import type { DriftItem } from '../plan/drift.js';
 import type { Plan } from '../plan/plan-result.js';
-import type { SynthResult } from '../synth/synthesize.js';
+import type { SynthResult } from '../render/synth/synthesize.js';
 import type { AgentMode, CycleFailure, QuietMark } from './agent-state.js';
 import { forceWhereGitUnchanged, hasPendingWork, onlyGitChanges } from './plan-scope.js';
 

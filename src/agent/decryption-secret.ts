@@ -1,8 +1,8 @@
 import type { KubeClient } from '../cluster/client.js';
 import { dataObjectSchema } from '../cluster/response-body.js';
 import { hasCode } from '../core/errors.js';
-import { parseAgeIdentities, type AgeIdentities } from '../synth/sops/age-identities.js';
-import { sopsKeyMissing } from '../synth/sops/sops-errors.js';
+import { parseAgeIdentities, type AgeIdentities } from '../secrets/age-identities.js';
+import { sopsKeyMissing } from '../secrets/sops-errors.js';
 
 /**
  * The age identities in the Secret `name` of the agent's namespace (`--decryption-secret`): every

@@ -3,7 +3,7 @@ import { describe } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { assessHealth, rollUp } from '../health/index.js';
 import type { HealthVerdict } from '../health/types.js';
-import type { SynthResult } from '../synth/synthesize.js';
+import type { SynthResult } from '../render/synth/synthesize.js';
 
 /**
  * Health of a revision's desired objects, rolled up: from what the cycle observed, re-reading only

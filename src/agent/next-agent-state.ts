@@ -1,5 +1,5 @@
 import type { ChangeSet } from '../apply/changeset.js';
-import type { OpenShiftDecisions } from '../engine/domains.js';
+import type { OpenShiftDecisions } from '../reconcile/domains.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
 import type { AgentState, CycleFailure, CycleTimings, GoodRevision, QuietMark } from './agent-state.js';

@@ -10,8 +10,8 @@ import type { Transport } from '../report/notifications/http-request.js';
 import { Notifier } from '../report/notifications/notifier.js';
 import type { NotifyEvent } from '../report/notifications/types.js';
 import { scrubUrl } from '../source/fetch-error.js';
-import type { ProjectConfig } from '../synth/config.js';
-import { environmentOf } from '../synth/environments.js';
+import type { ProjectConfig } from '../project/config.js';
+import { environmentOf } from '../project/environments.js';
 
 /** Commit statuses, as the agent is started with them (flags, never the repository). */
 export interface CommitStatusOptions {

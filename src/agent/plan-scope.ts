@@ -1,7 +1,7 @@
 // Which part of a plan a cycle applies, and whether a plan leaves work for the next cycle. Pure.
 import { Plan } from '../plan/plan-result.js';
 import type { PlanItem } from '../plan/types.js';
-import type { SynthResult } from '../synth/synthesize.js';
+import type { SynthResult } from '../render/synth/synthesize.js';
 
 /** Waits for hooks (a pinned operator mid-walk, a version step in flight) are pending work: keep applying. */
 export function hasPendingWork(plan: Plan): boolean {

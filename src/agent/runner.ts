@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EventRecorder } from '../cluster/events.js';
+import type { EventRecorder } from '../cluster/event-recorder.js';
 import {
   platformSyncName,
   type PlatformSyncSpec,
@@ -20,7 +20,7 @@ import {
 } from '../report/sync-status-schema.js';
 import type { ChangeAction } from '../apply/changeset.js';
 import type { CycleTimings } from './agent-state.js';
-import type { ClusterSession } from '../engine/reconcile.js';
+import type { ClusterSession } from '../reconcile/cluster-session.js';
 
 export interface RunnerOptions {
   agent: Agent;

@@ -1,8 +1,9 @@
+import { POST_SYNTH_CHECKS } from '../reconcile/domains.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { KubeClient } from '../cluster/client.js';
-import { EventRecorder } from '../cluster/events.js';
+import { EventRecorder } from '../cluster/event-recorder.js';
 import { dataObjectSchema } from '../cluster/response-body.js';
 import { SyncStatusStore } from '../cluster/sync-status-store.js';
 import { cacheRoot } from '../core/cache-root.js';
@@ -13,25 +14,25 @@ import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
-import { synthesizeInChild, synthSandboxSummary } from '../synth/child/run-in-child.js';
-import { installDependencies } from '../synth/dependencies/install.js';
-import { npmRegistryOf } from '../synth/dependencies/registry-url.js';
+import { synthesizeInChild, synthSandboxSummary } from '../render/sandbox/run-in-child.js';
+import { installDependencies } from '../source/dependencies/install.js';
+import { npmRegistryOf } from '../source/dependencies/registry-url.js';
 import { Agent, type AgentMode } from './agent.js';
-import { loadPlatformData } from '../engine/domains.js';
+import { loadPlatformData } from '../reconcile/domains.js';
 import { agentDesired } from './agent-desired.js';
 import { AgentHttpServer } from './http-server.js';
 import { startAgentDashboard } from '../ui/agent-dashboard.js';
 import type { DesiredSource } from '../ui/desired-objects.js';
 import { LeaderElector } from './leader-election.js';
 import { agentRedactionKey } from './redaction-key-secret.js';
-import type { AgentPorts } from './ports.js';
-import { ClusterSession } from '../engine/reconcile.js';
+import type { AgentPorts } from './agent-ports.js';
+import { ClusterSession } from '../reconcile/cluster-session.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
-import { loadProjectConfig } from '../synth/config.js';
-import { environmentOf } from '../synth/environments.js';
+import { loadProjectConfig } from '../project/config.js';
+import { environmentOf } from '../project/environments.js';
 import { readTrustedKeys, trustedKeysRefOf } from './trusted-keys-source.js';
-import { decryptSopsSecrets } from '../synth/sops/decrypt-secrets.js';
+import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
 import { identitiesFromSecret } from './decryption-secret.js';
 import { startNotifications, type CommitStatusOptions } from './notifications.js';
 
@@ -202,6 +203,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       if (libraries)
         log.info({ cached: libraries.cached, ms: libraries.ms }, 'platform dependencies installed');
       const [result] = await synthesizeInChild({
+        checks: POST_SYNTH_CHECKS,
         ...(libraries ? { libraryRoots: [libraries.root] } : {}),
         dir,
         treeRoot: checkoutRoot(dir, opts.repository.path ?? '.'),

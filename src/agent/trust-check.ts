@@ -1,7 +1,7 @@
 import { VerificationFailedError } from '../source/source-errors.js';
 import { verificationRequired } from '../source/trust/verification-policy.js';
 import type { GoodRevision } from './agent-state.js';
-import type { AgentPorts, Checkout } from './ports.js';
+import type { AgentPorts, Checkout } from './agent-ports.js';
 
 /** What the agent decides about a fetched checkout's signature before it synthesizes it. */
 export interface TrustCheck {

@@ -5,7 +5,7 @@ import { STAGES, type StageName, type StageSpec } from '../core/stages.js';
 import { stageWrites } from '../plan/hook-order.js';
 import type { PlanItem } from '../plan/types.js';
 import { ChangeSet, type ChangeSetEntry, type PendingStage } from './changeset.js';
-import type { ApplyListener } from './events.js';
+import type { ApplyListener } from './apply-events.js';
 import { sameInventory, type Inventory } from './inventory.js';
 import { isUnsendable, recordAfterApply, recordBeforeWrite } from './inventory-record.js';
 import { writeItems } from './write-items.js';
@@ -28,7 +28,7 @@ export interface ApplyOptions extends PruneGuardOptions {
   concurrency?: number;
   /** Inventory bookkeeping; without it nothing is recorded and nothing is pruned. */
   inventory?: { previous: Inventory | undefined; write(inv: Inventory): Promise<void>; revision: string };
-  /** Domain behaviour per stage (see `src/engine/domains.ts`). @default none */
+  /** Domain behaviour per stage (see `src/reconcile/domains.ts`). @default none */
   hooks?: StageHooks;
   listener?: ApplyListener;
   /** Abort: finish the writes in flight, start no new ones, and return the partial change set. */

@@ -6,7 +6,7 @@ import { stageIndex } from '../core/stages.js';
 import type { PlanItem } from '../plan/types.js';
 import type { ChangeSetEntry } from './changeset.js';
 import { classifyWriteError } from './errors.js';
-import type { ApplyListener } from './events.js';
+import type { ApplyListener } from './apply-events.js';
 import type { ApplyTarget } from './target.js';
 
 /**

@@ -6,7 +6,7 @@ import type { WaitCheck } from './wait.js';
 /**
  * Extra behaviour per stage, plugged in by domain modules (OLM approvals, pool windows, version
  * steps). Its own module so that the domains get the hook types without importing the engine;
- * the list of hooks is put together in `src/engine/domains.ts`, never by `applyPlan`.
+ * the list of hooks is put together in `src/reconcile/domains.ts`, never by `applyPlan`.
  */
 export interface StageHook {
   /**

@@ -7,7 +7,7 @@ import { isManualManager } from '../plan/out-of-band.js';
 import { applyBody } from '../plan/plan.js';
 import type { PlanItem } from '../plan/types.js';
 import type { ChangeSetEntry } from './changeset.js';
-import type { ApplyListener } from './events.js';
+import type { ApplyListener } from './apply-events.js';
 import { classifyWriteError, isImmutable } from './errors.js';
 import { isUnsendable } from './inventory-record.js';
 import type { ApplyTarget } from './target.js';

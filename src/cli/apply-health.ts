@@ -1,10 +1,10 @@
-import type { ClusterSession } from '../engine/reconcile.js';
-import type { ApplyListener } from '../apply/events.js';
+import type { ClusterSession } from '../reconcile/cluster-session.js';
+import type { ApplyListener } from '../apply/apply-events.js';
 import { waitFor } from '../apply/wait.js';
 import { ClusterObserver } from '../cluster/observer.js';
 import { errorMessage } from '../core/errors.js';
 import { HealthReport } from '../report/health-report.js';
-import type { Manifest } from '../synth/manifest.js';
+import type { Manifest } from '../render/synth/manifest.js';
 import type { ObjectId } from '../core/object-id.js';
 
 /** Kinds whose health is a rollout: what `apply --wait-workloads` waits for. */

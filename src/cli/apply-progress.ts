@@ -1,5 +1,5 @@
 import ora, { type Ora } from 'ora';
-import type { ApplyEvent, ApplyListener } from '../apply/events.js';
+import type { ApplyEvent, ApplyListener } from '../apply/apply-events.js';
 import { formatElapsed } from '../core/progress.js';
 import { STAGES } from '../core/stages.js';
 import { canAnimate, LineLimiter } from './terminal.js';

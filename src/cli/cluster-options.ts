@@ -1,4 +1,4 @@
-import { ClusterSession } from '../engine/reconcile.js';
+import { ClusterSession } from '../reconcile/cluster-session.js';
 import { KubeClient } from '../cluster/client.js';
 import { connectionOf, type ClusterFlags } from './cluster-flags.js';
 

@@ -1,7 +1,7 @@
 import type { CommitStatusOptions } from '../agent/notifications.js';
 import { GroundworkError } from '../core/errors.js';
 import { FORGES, type Forge } from '../report/notifications/forge.js';
-import { urlProblem } from '../synth/notifications-config.js';
+import { urlProblem } from '../project/notifications-config.js';
 
 /** The `groundwork agent` flags of commit statuses. */
 export interface CommitStatusFlags {

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { membersFromKubeconfig, observeFleet } from '../cluster/fleet-reader.js';
 import { readBoundedFile, readConfinedFile } from '../core/confined-file.js';
 import { errorMessage, GroundworkError } from '../core/errors.js';
-import { parseFleetFile, type FleetMember } from '../fleet/fleet-file.js';
+import { parseFleetFile, type FleetMember } from '../project/fleet-file.js';
 import { fleetView, type FleetView, type NextPromotion } from '../fleet/fleet-view.js';
 import { commitOf, type ClusterObservation } from '../fleet/gates.js';
 import { promote, type PromotionDeps, type PromotionGit, type RiskyChange } from '../fleet/promotion.js';
 import type { GitAuth } from '../source/credentials.js';
 import { commitsBehind, PromotionRepo } from '../source/promote.js';
 import type { TrustedKeys } from '../source/trust/trusted-keys.js';
-import type { Environment } from '../synth/environments.js';
+import type { Environment } from '../project/environments.js';
 import { FLEET_FILE } from './fleet-flags.js';
 
 /** A fleet file is a short list of contexts: a bound far above any real one. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { ClusterSession, Observed } from '../engine/reconcile.js';
-import type { SynthResult } from '../synth/synthesize.js';
+import type { ClusterSession, Observed } from '../reconcile/cluster-session.js';
+import type { SynthResult } from '../render/synth/synthesize.js';
 import type { ClusterFlags } from './cluster-flags.js';
 import { synthForCommand } from './synth-for-command.js';
 import { checkKubeconfigSelection } from '../cluster/kubeconfig-selection.js';
@@ -41,7 +41,7 @@ export async function synthAndObserve(
   const synthesis = settle(synthForCommand(flags));
   const [{ openSession }, { observeAndPlan }, { describeWorkTree }] = await Promise.all([
     import('./cluster-options.js'),
-    import('../engine/reconcile.js'),
+    import('../reconcile/cluster-session.js'),
     import('../source/local-revision.js'),
   ]);
   const described = settle(describeWorkTree(resolve(flags.dir)));

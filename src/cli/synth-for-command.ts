@@ -1,10 +1,11 @@
+import { POST_SYNTH_CHECKS } from '../reconcile/domains.js';
 import { resolve } from 'node:path';
-import { SynthValidationError, formatIssue } from '../synth/validation.js';
-import { synthesizeInChild } from '../synth/child/run-in-child.js';
-import { loadProjectConfig } from '../synth/config.js';
-import type { SynthResult } from '../synth/synthesize.js';
-import { decryptSopsSecrets } from '../synth/sops/decrypt-secrets.js';
-import { identitiesFromEnv } from '../synth/sops/env-identities.js';
+import { SynthValidationError, formatIssue } from '../render/synth/validation.js';
+import { synthesizeInChild } from '../render/sandbox/run-in-child.js';
+import { loadProjectConfig } from '../project/config.js';
+import type { SynthResult } from '../render/synth/synthesize.js';
+import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
+import { identitiesFromEnv } from '../secrets/env-identities.js';
 import type { ClusterFlags } from './cluster-flags.js';
 
 /**
@@ -18,7 +19,7 @@ export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult 
     const dir = resolve(flags.dir);
     // Platform code runs in the synth child: no kubeconfig, no git token, no cluster credentials.
     const overlay = flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay;
-    const [result] = await synthesizeInChild({ dir, overlay });
+    const [result] = await synthesizeInChild({ dir, overlay, checks: POST_SYNTH_CHECKS });
     if (!result) throw new Error(`synth of overlay ${overlay} returned nothing`);
     for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
     return await decryptSopsSecrets(result, (file) => identitiesFromEnv(process.env, file));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage, GroundworkError } from '../core/errors.js';
 import { trustedKeysFromFiles } from '../source/trust/trusted-keys-files.js';
-import { CONFIG_FILE, loadProjectConfig, type ProjectConfig } from '../synth/config.js';
+import { CONFIG_FILE, loadProjectConfig, type ProjectConfig } from '../project/config.js';
 import { FleetPoller } from '../ui/fleet-poller.js';
 import type { FleetReader } from '../ui/fleet-state.js';
 import { readContext } from './actions/fleet.js';

@@ -3,8 +3,8 @@ import { Construct } from 'constructs';
 import semver from 'semver';
 import { z } from 'zod';
 import { ANNOTATIONS } from '../core/annotations.js';
-import { Platform } from '../synth/platform.js';
-import { Validation, validateProps } from '../synth/validation.js';
+import { Platform } from '../render/synth/platform.js';
+import { Validation, validateProps } from '../render/synth/validation.js';
 import { channelOffersVersion, tryParseChannel, type ChannelTier } from './channel.js';
 import { skippedMinors } from './minor-step.js';
 

@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { errorMessage } from '../core/errors.js';
 import type { ClusterObservation, ObservedSync } from '../fleet/gates.js';
-import type { FleetMember } from '../fleet/fleet-file.js';
+import type { FleetMember } from '../project/fleet-file.js';
 import { SyncStatus } from '../report/sync-status.js';
 import { z } from 'zod';
 import { KubeClient } from './client.js';

@@ -8,6 +8,12 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): 
   return issues.map((issue) => `${formatPath(prefix, issue.path)}: ${issue.message}`);
 }
 
+/** `files[2].mode` from `['files', 2, 'mode']`; empty for an empty path. */
+export function keyPath(path: readonly PropertyKey[]): string {
+  const out = formatPath('', path);
+  return out === '(root)' ? '' : out;
+}
+
 /** `prefix` followed by `path` as `a.b[2].c`; `(root)` when both are empty. */
 function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;

@@ -1,5 +1,5 @@
 import { windowState } from '../core/window.js';
-import type { Environment } from '../synth/environments.js';
+import type { Environment } from '../project/environments.js';
 import { fleetRows, type ClusterObservation, type FleetRow } from './gates.js';
 import type { PromotionResult } from './promotion.js';
 

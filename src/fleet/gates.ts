@@ -1,5 +1,5 @@
 import type { SyncStatusJson } from '../report/sync-status.js';
-import { environmentOf, type Environment } from '../synth/environments.js';
+import { environmentOf, type Environment } from '../project/environments.js';
 
 /** What was read from one cluster of the fleet: its PlatformSync objects, or why it could not be read. */
 export interface ClusterObservation {

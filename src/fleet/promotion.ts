@@ -1,6 +1,6 @@
 import { GroundworkError } from '../core/errors.js';
 import { windowState } from '../core/window.js';
-import type { Environment } from '../synth/environments.js';
+import type { Environment } from '../project/environments.js';
 import type { TrustedKeys } from '../source/trust/trusted-keys.js';
 import type { SignatureVerdict } from '../source/trust/verify-signature.js';
 import { checkSource, GATES, type ClusterObservation, type GateFailure, type GateName } from './gates.js';

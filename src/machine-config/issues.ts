@@ -1,6 +1,6 @@
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import { validateProps } from '../synth/validation.js';
+import { validateProps } from '../render/synth/validation.js';
 import type { Problem } from './rules.js';
 
 /** A zod refinement that reports `check`'s problem, carrying its fix in the issue's `params`. */

@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
-import { Platform } from '../synth/platform.js';
-import { Validation } from '../synth/validation.js';
+import { Platform } from '../render/synth/platform.js';
+import { Validation } from '../render/synth/validation.js';
 import { entriesOf, renderIgnition, type ConfigEntry } from './ignition.js';
 import { parseProps } from './issues.js';
 import { machineConfigNameSchema, machineConfigSchema } from './machine-config-schema.js';

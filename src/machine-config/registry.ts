@@ -1,6 +1,6 @@
 import type { IConstruct } from 'constructs';
-import type { Platform } from '../synth/platform.js';
-import { Validation } from '../synth/validation.js';
+import type { Platform } from '../render/synth/platform.js';
+import { Validation } from '../render/synth/validation.js';
 import type { ConfigEntry } from './ignition.js';
 import { MAX_MACHINE_CONFIG_BYTES } from './rules.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Manifest } from '../synth/manifest.js';
-import type { PostSynthContext } from '../synth/post-synth-checks.js';
-import type { ValidationIssue } from '../synth/validation.js';
+import type { Manifest } from '../render/synth/manifest.js';
+import type { PostSynthContext } from '../render/synth/post-synth-checks.js';
+import type { ValidationIssue } from '../render/synth/validation.js';
 import { loadCatalog } from './catalog/index.js';
 import type { NamedCatalog } from './dependency-plan.js';
 import { pathDependencies } from './path-dependencies.js';

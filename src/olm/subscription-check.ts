@@ -1,7 +1,7 @@
 import { isPlainObject } from '../core/object.js';
-import type { Manifest } from '../synth/manifest.js';
-import type { PostSynthContext } from '../synth/post-synth-checks.js';
-import type { ValidationIssue } from '../synth/validation.js';
+import type { Manifest } from '../render/synth/manifest.js';
+import type { PostSynthContext } from '../render/synth/post-synth-checks.js';
+import type { ValidationIssue } from '../render/synth/validation.js';
 
 /** The fields OLM needs to resolve a Subscription (operators.coreos.com/v1alpha1). */
 const REQUIRED_SPEC = ['name', 'source', 'sourceNamespace'] as const;

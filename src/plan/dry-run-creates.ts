@@ -1,6 +1,6 @@
 import { idOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
-import type { Manifest } from '../synth/manifest.js';
+import type { Manifest } from '../render/synth/manifest.js';
 
 /**
  * The creates a server-side dry-run can decide before anything is written, so that plan finds what

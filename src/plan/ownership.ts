@@ -1,6 +1,6 @@
 import { OWNER_ANNOTATION } from '../core/annotations.js';
 import type { K8sObject } from '../core/object.js';
-import type { Manifest } from '../synth/manifest.js';
+import type { Manifest } from '../render/synth/manifest.js';
 import type { FieldDiff } from './field-diff.js';
 import { toPointer } from './json-pointer.js';
 

@@ -2,7 +2,7 @@ import { policyOf } from '../core/annotations.js';
 import { definedKind } from '../core/crd-kind.js';
 import { describeRef, parseId, refOf, type ObjectId } from '../core/object-id.js';
 import { isPlainObject, splitApiVersion, type K8sObject } from '../core/object.js';
-import type { Manifest } from '../synth/manifest.js';
+import type { Manifest } from '../render/synth/manifest.js';
 import { looksUnchanged } from './compare.js';
 import { diffValues } from './field-diff.js';
 import { isImmutableProblem, RECREATE_HINT, trimServerMessage } from './immutable.js';

@@ -1,5 +1,5 @@
 import { isPlainObject, type K8sObject } from '../core/object.js';
-import type { Manifest } from '../synth/manifest.js';
+import type { Manifest } from '../render/synth/manifest.js';
 
 /** Namespace conditions that say what holds a deletion (k8s.io/api core/v1 `NamespaceConditionType`). */
 const HOLDING = [

@@ -2,7 +2,7 @@ import { describeRef, refOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { assessHealth, rollUp } from '../health/index.js';
 import type { HealthVerdict, ObjectVerdict } from '../health/types.js';
-import type { Manifest } from '../synth/manifest.js';
+import type { Manifest } from '../render/synth/manifest.js';
 
 /** One row: an object of the platform, its apply stage and its health verdict. */
 interface HealthRow extends ObjectVerdict {

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { DesiredSource } from './desired-objects.js';
 import { desiredDetail } from './desired-detail.js';
 import { driftRows } from './drift-rows.js';
-import { eventsFor } from './events.js';
+import { eventsFor } from './object-events.js';
 import { objectRows, type LiveLookup } from './object-rows.js';
 import type { DashboardSnapshot, ObjectDetail, OpenShiftView, SyncView } from './snapshot.js';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { GoodRevision } from '../../src/agent/agent-state.js';
 import { agentDesired } from '../../src/agent/agent-desired.js';
 import type { K8sObject } from '../../src/core/object.js';
-import type { PlatformData } from '../../src/engine/domains.js';
-import { toManifest } from '../../src/synth/manifest.js';
+import type { PlatformData } from '../../src/reconcile/domains.js';
+import { toManifest } from '../../src/render/synth/manifest.js';
 
 const PLANTED = 'planted-sops-plaintext-5d1e';
 

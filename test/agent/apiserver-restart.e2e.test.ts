@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
 import { KubeClient } from '../../src/cluster/client.js';
-import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
+import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import { configMap, synthOf } from '../harness/engine.js';
 
 // Its own control plane: restarting the shared one would disturb every other test file.

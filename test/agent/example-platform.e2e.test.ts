@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlatformData, platformHooks, POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
-import type { ApplyEvent } from '../../src/apply/events.js';
+import { loadPlatformData, platformHooks, POST_SYNTH_CHECKS } from '../../src/reconcile/domains.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import type { ApplyEvent } from '../../src/apply/apply-events.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { assessHealth } from '../../src/health/index.js';
-import { SimulatedOpenShift } from '../../src/simulators/world.js';
-import { synthesize } from '../../src/synth/synthesize.js';
+import { SimulatedOpenShift } from '../../src/dev/simulators/world.js';
+import { synthesize } from '../../src/render/synth/synthesize.js';
 import { auditedWrites, auditOffset, eventually, useDedicatedControlPlane } from '../harness/cluster.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));

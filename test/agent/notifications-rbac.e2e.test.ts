@@ -2,13 +2,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { startNotifications } from '../../src/agent/notifications.js';
-import { agentRbac } from '../../src/agent/rbac.js';
+import { agentRbac } from '../../src/install/rbac.js';
 import type { KubeClient } from '../../src/cluster/client.js';
 import { hasCode } from '../../src/core/errors.js';
 import { GroundworkMetrics } from '../../src/report/metrics.js';
 import type { HttpRequest, Transport } from '../../src/report/notifications/http-request.js';
-import type { ProjectConfig } from '../../src/synth/config.js';
-import { notificationsSchema } from '../../src/synth/notifications-config.js';
+import type { ProjectConfig } from '../../src/project/config.js';
+import { notificationsSchema } from '../../src/project/notifications-config.js';
 import { useCluster } from '../harness/cluster.js';
 import { agentAccountClient } from '../harness/service-account.js';
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
+import { platformHooks, type OpenShiftDecisions } from '../../src/reconcile/domains.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
 import type { ChangeSet } from '../../src/apply/changeset.js';
-import type { ApplyEvent } from '../../src/apply/events.js';
+import type { ApplyEvent } from '../../src/apply/apply-events.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { GroundworkError } from '../../src/core/errors.js';
 import { mergeGraphs, graphFromCincinnati, type UpdateGraph } from '../../src/cluster-version/graph.js';
@@ -17,13 +17,13 @@ import {
   createClusterOperators,
   installClusterVersion,
   setClusterOperatorCondition,
-} from '../../src/simulators/cvo-install.js';
-import { CvoSimulator } from '../../src/simulators/cvo.js';
-import { McoSimulator } from '../../src/simulators/mco.js';
-import { catalogFromFiles } from '../../src/simulators/olm-catalog.js';
-import { OlmSimulator } from '../../src/simulators/olm.js';
-import type { Simulator } from '../../src/simulators/loop.js';
-import type { SynthResult } from '../../src/synth/synthesize.js';
+} from '../../src/dev/simulators/cvo-install.js';
+import { CvoSimulator } from '../../src/dev/simulators/cvo.js';
+import { McoSimulator } from '../../src/dev/simulators/mco.js';
+import { catalogFromFiles } from '../../src/dev/simulators/olm-catalog.js';
+import { OlmSimulator } from '../../src/dev/simulators/olm.js';
+import type { Simulator } from '../../src/dev/simulators/loop.js';
+import type { SynthResult } from '../../src/render/synth/synthesize.js';
 import {
   auditedWrites,
   auditOffset,
@@ -31,9 +31,9 @@ import {
   useCluster,
   useDedicatedControlPlane,
 } from '../harness/cluster.js';
-import { fixtureUpdateService } from '../simulators/helpers.js';
-import { UpdateService, parseCincinnati } from '../../src/simulators/cincinnati.js';
-import type { CvoSimulatorOptions } from '../../src/simulators/cvo.js';
+import { fixtureUpdateService } from '../dev/simulators/helpers.js';
+import { UpdateService, parseCincinnati } from '../../src/dev/simulators/cincinnati.js';
+import type { CvoSimulatorOptions } from '../../src/dev/simulators/cvo.js';
 import { fixturePath } from '../harness/fixtures.js';
 import { synthPlatform } from '../harness/engine.js';
 import type { Construct } from 'constructs';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentRbac } from '../../src/agent/rbac.js';
+import { agentRbac } from '../../src/install/rbac.js';
 import { agentRedactionKey, REDACTION_KEY_SECRET } from '../../src/agent/redaction-key-secret.js';
 import { startAgent } from '../../src/agent/start.js';
 import type { KubeClient } from '../../src/cluster/client.js';

@@ -22,7 +22,7 @@ import type { DriftItem } from '../../src/plan/drift.js';
 import type { Plan } from '../../src/plan/plan-result.js';
 import { a1, a2, b, planOf, subscription, synth1, synth2 } from '../harness/agent-decision.js';
 import { checkSource, fleetRows, fleetText, type ClusterObservation } from '../../src/fleet/gates.js';
-import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
+import { environmentsSchema, toEnvironments } from '../../src/project/environments.js';
 
 describe('suspend in the cycle decisions', () => {
   const changed = planOf([

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { inventoryName } from '../../src/apply/inventory.js';
-import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/engine/reconcile.js';
+import {
+  applyObserved,
+  ClusterSession,
+  driftOf,
+  observeAndPlan,
+} from '../../src/reconcile/cluster-session.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { OWNER_ANNOTATION } from '../../src/core/annotations.js';
 import type { K8sObject } from '../../src/core/object.js';

@@ -3,13 +3,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/engine/reconcile.js';
+import {
+  applyObserved,
+  ClusterSession,
+  driftOf,
+  observeAndPlan,
+} from '../../src/reconcile/cluster-session.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { parseObjects } from '../../src/core/yaml-files.js';
 import { auditedWrites, auditOffset, useCluster, useDedicatedControlPlane } from '../harness/cluster.js';
 import { synthOf } from '../harness/engine.js';
-import { renderStream } from '../../src/synth/write.js';
+import { renderStream } from '../../src/render/output/write.js';
 import { inNamespace as inArgoNamespace } from '../../bench/namespaced.js';
 import { waitFor } from '../../src/apply/wait.js';
 import { assessHealth } from '../../src/health/index.js';

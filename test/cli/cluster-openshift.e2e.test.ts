@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/controlplane/process.js';
+import { isAlive } from '../../src/dev/controlplane/process.js';
 import { packageRoot } from '../../src/core/package-root.js';
 import { groundwork } from '../harness/cli.js';
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/controlplane/process.js';
+import { isAlive } from '../../src/dev/controlplane/process.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { type ChannelFile, parseChannelFile } from '../../src/cluster-version/graph-data.js';
 import { type UpdateGraph, graphFromCincinnati } from '../../src/cluster-version/graph.js';
-import { meshGraph } from '../../src/simulators/update-service.js';
+import { meshGraph } from '../../src/dev/simulators/update-service.js';
 import { fixturePath } from '../harness/fixtures.js';
 
 /** A real-world fixture's text (never edited: tests derive variants from copies). */

@@ -1,4 +1,4 @@
-import { payloadOf } from '../../src/simulators/update-service.js';
+import { payloadOf } from '../../src/dev/simulators/update-service.js';
 import { describe, expect, it } from 'vitest';
 import {
   applyBlockedEdges,

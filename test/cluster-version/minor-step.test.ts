@@ -2,8 +2,8 @@ import { App } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { skippedMinors } from '../../src/cluster-version/minor-step.js';
 import { ClusterVersionTarget, type ClusterVersionTargetProps } from '../../src/cluster-version/target.js';
-import { Platform } from '../../src/synth/platform.js';
-import { Validation } from '../../src/synth/validation.js';
+import { Platform } from '../../src/render/synth/platform.js';
+import { Validation } from '../../src/render/synth/validation.js';
 
 function issues(openshiftVersion: string, props: ClusterVersionTargetProps) {
   const app = new App();

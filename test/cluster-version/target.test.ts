@@ -1,8 +1,8 @@
 import { App } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { ClusterVersionTarget, type ClusterVersionTargetProps } from '../../src/cluster-version/target.js';
-import { Platform } from '../../src/synth/platform.js';
-import { Validation } from '../../src/synth/validation.js';
+import { Platform } from '../../src/render/synth/platform.js';
+import { Validation } from '../../src/render/synth/validation.js';
 import type { K8sObject } from '../../src/core/object.js';
 
 function build(props: ClusterVersionTargetProps) {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
+import { ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
 import { Discovery } from '../../src/cluster/discovery.js';
 import { GroundworkError } from '../../src/core/errors.js';
 import { useCluster } from '../harness/cluster.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
-import { EventRecorder, REPORTING_CONTROLLER } from '../../src/cluster/events.js';
+import { EventRecorder, REPORTING_CONTROLLER } from '../../src/cluster/event-recorder.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { useCluster } from '../harness/cluster.js';
 

@@ -8,8 +8,8 @@ import { parseChannelFile } from '../../src/cluster-version/graph-data.js';
 import { jsonFailure, redactReason, yamlFailure } from '../../src/core/parse-failure.js';
 import { parseObjects } from '../../src/core/yaml-files.js';
 import { parseCatalog } from '../../src/olm/catalog/index.js';
-import { loadProjectConfig } from '../../src/synth/config.js';
-import { loadOverlayValues } from '../../src/synth/overlays.js';
+import { loadProjectConfig } from '../../src/project/config.js';
+import { loadOverlayValues } from '../../src/render/synth/overlays.js';
 
 // A parse error says file, line, column and the parser's reason: never a line of the file, which
 // may hold something that must not reach a terminal, a log or a pull-request comment.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fleetView } from '../../src/fleet/fleet-view.js';
 import type { ClusterObservation } from '../../src/fleet/gates.js';
-import type { Environment } from '../../src/synth/environments.js';
+import type { Environment } from '../../src/project/environments.js';
 import { healthyStaging } from '../harness/promotion.js';
 
 const C1 = '1'.repeat(40);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
+import { environmentsSchema, toEnvironments } from '../../src/project/environments.js';
 import { checkSource, fleetRows, fleetText, type ClusterObservation } from '../../src/fleet/gates.js';
 import type { SyncStatusJson } from '../../src/report/sync-status.js';
 

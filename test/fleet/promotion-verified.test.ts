@@ -3,7 +3,7 @@ import { healthyStaging } from '../harness/promotion.js';
 import { promote, promotionText, type PromotionDeps, type PromotionGit } from '../../src/fleet/promotion.js';
 import type { TrustedKeys } from '../../src/source/trust/trusted-keys.js';
 import type { SignatureVerdict } from '../../src/source/trust/verify-signature.js';
-import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
+import { environmentsSchema, toEnvironments } from '../../src/project/environments.js';
 
 // The Verified gate of `groundwork promote` into an environment with verify: true, with git's
 // signature check as a plain fake (the check itself: test/source/trust, over real signed commits).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthyStaging } from '../harness/promotion.js';
-import { environmentsSchema, toEnvironments } from '../../src/synth/environments.js';
+import { environmentsSchema, toEnvironments } from '../../src/project/environments.js';
 import { promote, promotionText, type PromotionDeps, type PromotionGit } from '../../src/fleet/promotion.js';
 
 // Pure decisions of a promotion, with the cluster reads and git as plain fakes (the e2e test

@@ -12,9 +12,9 @@ import { graphFromCincinnati } from '../../src/cluster-version/graph.js';
 import { GroundworkError } from '../../src/core/errors.js';
 import { parseCatalog } from '../../src/olm/catalog/index.js';
 import { parseWebhook, verifyWebhook, webhookHandler } from '../../src/source/webhook.js';
-import { loadProjectConfig } from '../../src/synth/config.js';
-import { loadOverlay } from '../../src/synth/overlays.js';
-import { SynthValidationError } from '../../src/synth/validation.js';
+import { loadProjectConfig } from '../../src/project/config.js';
+import { loadOverlay } from '../../src/render/synth/overlays.js';
+import { SynthValidationError } from '../../src/render/synth/validation.js';
 import { fileContents, randomText, type Json } from './arbitraries.js';
 
 /**

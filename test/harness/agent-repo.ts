@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
-import { startGitServer, type GitServer } from '../../src/source/git-http-server.js';
+import { startGitServer, type GitServer } from '../../src/dev/git-server.js';
 import { createGitRepo, type GitRepo } from './git-repo.js';
 
 /** A platform repository served over real git smart-HTTP, for agent tests. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bootstrapObjects, type BootstrapSpec } from '../../src/agent/bootstrap-objects.js';
-import { agentRbac, type AgentRbac, type AgentRbacInput } from '../../src/agent/rbac.js';
+import { bootstrapObjects, type BootstrapSpec } from '../../src/install/bootstrap-objects.js';
+import { agentRbac, type AgentRbac, type AgentRbacInput } from '../../src/install/rbac.js';
 
 /** The agent's RBAC input of `bootstrapSpec`, for tests that add a grant to it. */
 export const BOOTSTRAP_RBAC: AgentRbacInput = {

@@ -1,5 +1,5 @@
 import { GroundworkError } from '../../src/core/errors.js';
-import { synthesizeInChild, type ChildSynthOptions } from '../../src/synth/child/run-in-child.js';
+import { synthesizeInChild, type ChildSynthOptions } from '../../src/render/sandbox/run-in-child.js';
 
 /** Synthesizes `dir`'s overlay `dev` in the sandboxed child, without the bundle cache. */
 export function childSynth(dir: string, opts: Partial<ChildSynthOptions> = {}) {

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { installCrds } from '../../src/cluster/crds.js';
-import { LocalControlPlane } from '../../src/controlplane/control-plane.js';
-import { defaultCrdDirs } from '../../src/controlplane/crd-dirs.js';
+import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
+import { defaultCrdDirs } from '../../src/core/crd-dirs.js';
 import { readObjects } from '../../src/core/yaml-files.js';
 
 /** Handles a test gets from `useCluster()`; valid inside tests and hooks. */

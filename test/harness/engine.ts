@@ -1,11 +1,11 @@
 import type { K8sObject } from '../../src/core/object.js';
-import { toManifest } from '../../src/synth/manifest.js';
-import { compareManifests, setHash } from '../../src/synth/manifest.js';
+import { toManifest } from '../../src/render/synth/manifest.js';
+import { compareManifests, setHash } from '../../src/render/synth/manifest.js';
 import { z } from 'zod';
-import { POST_SYNTH_CHECKS } from '../../src/engine/domains.js';
-import { definePlatform } from '../../src/synth/define-platform.js';
-import { Platform } from '../../src/synth/platform.js';
-import { synthesizeDefinition, type SynthResult } from '../../src/synth/synthesize.js';
+import { POST_SYNTH_CHECKS } from '../../src/reconcile/domains.js';
+import { definePlatform } from '../../src/render/synth/define-platform.js';
+import { Platform } from '../../src/render/synth/platform.js';
+import { synthesizeDefinition, type SynthResult } from '../../src/render/synth/synthesize.js';
 
 /** A synth result made from inline objects (construct path `test/<kind>/<name>`), for engine tests. */
 export function synthOf(

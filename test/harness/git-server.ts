@@ -4,4 +4,4 @@ export {
   type GitServer,
   type GitServerAuth,
   type GitServerOptions,
-} from '../../src/source/git-http-server.js';
+} from '../../src/dev/git-server.js';

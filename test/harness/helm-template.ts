@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { canonicalize } from '../../src/synth/canonical.js';
-import { parseRendered, placeRendered } from '../../src/synth/charts/rendered-objects.js';
+import { canonicalize } from '../../src/render/synth/canonical.js';
+import { parseRendered, placeRendered } from '../../src/render/recorded/rendered-objects.js';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
-import type { PolicyRule } from '../../src/agent/rbac-rules.js';
+import type { PolicyRule } from '../../src/install/rbac-rules.js';
 import { KubeClient } from '../../src/cluster/client.js';
 
 const tokenRequestSchema = z.object({ status: z.object({ token: z.string().min(1) }) });

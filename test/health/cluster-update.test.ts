@@ -1,4 +1,4 @@
-import { CLUSTER_OPERATORS_4_14 } from '../../src/simulators/cvo-install.js';
+import { CLUSTER_OPERATORS_4_14 } from '../../src/dev/simulators/cvo-install.js';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../harness/fixtures.js';

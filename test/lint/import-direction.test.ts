@@ -14,30 +14,30 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * module both sides import), and dynamic `import()`.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['core'], // shared vocabulary: errors, object ids, the stage table, windows
-  ['tools'], // helm, kustomize, sops and gitea: found or built from the Go module proxy
-  ['source'], // git -> a revision and a tree
-  ['synth'], // constructs -> manifests
+  ['core'], // shared vocabulary: errors, object ids, revisions, names, redaction, the stage table, windows
+  ['tools'], // helm, kustomize and sops: found or built from the Go module proxy
+  ['project'], // groundwork.yaml and fleet.yaml, read and validated once into a typed project
+  ['source'], // git (and the platform's npm dependencies) -> a verified revision and a tree
+  ['render'], // a checkout -> objects: the sandbox, the platform code, helm, kustomize, recorded renders
   ['plan'], // desired + observed -> plan (pure)
   ['health'], // object -> verdict (pure); apply's waits ask it
   ['apply'], // plan -> cluster writes, waits, prune
-  ['olm', 'cluster-version', 'machine-config'], // domains: constructs, post-synth checks, stage hooks
+  ['olm', 'cluster-version', 'machine-config', 'secrets'], // domains: constructs, checks, stage hooks, SOPS
   ['report'], // results -> status, drift report, preview, metrics
   ['fleet'], // environments, promotion gates
   ['cluster'], // the adapter: client, observer, server-side apply, stores
-  ['controlplane', 'simulators'], // the local kube-apiserver; OLM, CVO and MCO played from upstream
-  ['engine'], // wires the domains into the pipeline; observe-plan-apply over a cluster session
-  ['synth/child'], // the sandboxed synth process and its launcher
+  ['reconcile'], // wires the domains into the pipeline: observe -> plan -> apply over a cluster session
   ['ui'], // the read-only dashboard: pages over watch-fed caches (the CLI and the agent serve it)
-  ['agent'], // the in-cluster loop
+  ['agent'], // the in-cluster loop, with its one options schema
+  ['install'], // what bootstrap deploys: the agent's Deployment, RBAC, NetworkPolicy
+  ['dev'], // test and demo machinery: the local control plane, the simulators, a git server
   ['cli'],
   ['index.ts'], // the public API of platform repositories
 ];
 
-/** The layer folder of a file under `src/`: `synth/child` for the synth process, else its top folder. */
+/** The layer folder of a file under `src/`: its top folder (no exceptions by path). */
 function folderOf(file: string): string {
-  const path = file.replace(/^src\//, '');
-  return path.startsWith('synth/child/') ? 'synth/child' : path.split('/')[0]!;
+  return file.replace(/^src\//, '').split('/')[0]!;
 }
 
 /** Imports that run against `layers`: into a later layer, or into a sibling folder of the same one. */
@@ -96,11 +96,11 @@ describe('the checks themselves', () => {
   write('src/core/a.ts', "import type { B } from './b.js';\nexport type A = B | 1;\n");
   write('src/core/b.ts', "import type { A } from './a.js';\nexport type B = { a?: A };\n");
   write(
-    'src/synth/s.ts',
+    'src/render/s.ts',
     "export const s = 1;\nexport async function later() { return import('../agent/x.js'); }\n",
   );
-  write('src/synth/t.ts', 'export const t = 1;\n');
-  write('src/plan/p.ts', "import { t } from '../synth/t.js';\nimport 'zod';\nexport const p = t;\n");
+  write('src/render/t.ts', 'export const t = 1;\n');
+  write('src/plan/p.ts', "import { t } from '../render/t.js';\nimport 'zod';\nexport const p = t;\n");
   write('src/agent/x.ts', "export * from '../plan/p.js';\n");
   const graph = importGraph(root);
 
@@ -110,7 +110,7 @@ describe('the checks themselves', () => {
 
   it('finds an upward import (here a dynamic one), and passes downward ones and packages', () => {
     expect(upwardImports(graph, LAYERS)).toEqual([
-      'src/synth/s.ts -> src/agent/x.ts (synth may not import agent)',
+      'src/render/s.ts -> src/agent/x.ts (render may not import agent)',
     ]);
   });
 
@@ -118,6 +118,6 @@ describe('the checks themselves', () => {
     const edges = (from: string, to: string) => new Map([[from, [{ from, to }]]]);
     expect(upwardImports(edges('src/olm/a.ts', 'src/machine-config/b.ts'), LAYERS)).toHaveLength(1);
     expect(upwardImports(edges('src/agent/a.ts', 'src/newfolder/b.ts'), LAYERS)).toHaveLength(1);
-    expect(upwardImports(edges('src/synth/child/a.ts', 'src/synth/b.ts'), LAYERS)).toEqual([]);
+    expect(upwardImports(edges('src/render/sandbox/a.ts', 'src/render/b.ts'), LAYERS)).toEqual([]);
   });
 });

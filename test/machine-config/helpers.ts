@@ -3,8 +3,8 @@ import { App } from 'cdk8s';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
 import type { K8sObject } from '../../src/core/object.js';
-import { Platform } from '../../src/synth/platform.js';
-import { Validation, type ValidationIssue } from '../../src/synth/validation.js';
+import { Platform } from '../../src/render/synth/platform.js';
+import { Validation, type ValidationIssue } from '../../src/render/synth/validation.js';
 import { dataPath } from '../../src/core/data-dir.js';
 
 export interface Synth {

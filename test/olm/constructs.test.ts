@@ -2,8 +2,8 @@ import { App } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { CatalogSource } from '../../src/olm/constructs/catalog-source.js';
 import { PlatformOperator, type PlatformOperatorProps } from '../../src/olm/constructs/platform-operator.js';
-import { Platform } from '../../src/synth/platform.js';
-import { Validation } from '../../src/synth/validation.js';
+import { Platform } from '../../src/render/synth/platform.js';
+import { Validation } from '../../src/render/synth/validation.js';
 import type { K8sObject } from '../../src/core/object.js';
 
 function build(fn: (p: Platform) => void): {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPinsAgainstCatalogs } from '../../src/olm/pin-check.js';
-import { toManifest } from '../../src/synth/manifest.js';
-import type { PostSynthContext } from '../../src/synth/post-synth-checks.js';
+import { toManifest } from '../../src/render/synth/manifest.js';
+import type { PostSynthContext } from '../../src/render/synth/post-synth-checks.js';
 import { TEST_FIXTURES } from '../harness/fixtures.js';
 
 const subscription = (name: string, pkg: string, channel: string, startingCSV: string) =>

@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
-import { applyObserved, ClusterSession, driftOf, observeAndPlan } from '../../src/engine/reconcile.js';
+import {
+  applyObserved,
+  ClusterSession,
+  driftOf,
+  observeAndPlan,
+} from '../../src/reconcile/cluster-session.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { useCluster } from '../harness/cluster.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { idOf } from '../../src/core/object-id.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { HealthReport } from '../../src/report/health-report.js';
-import type { Manifest } from '../../src/synth/manifest.js';
+import type { Manifest } from '../../src/render/synth/manifest.js';
 
 const cm: K8sObject = {
   apiVersion: 'v1',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import { idOf } from '../../src/core/object-id.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/engine/reconcile.js';
+import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
 import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { configMap, synthOf } from '../harness/engine.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { platformSyncName, SyncStatusStore } from '../../src/cluster/sync-status-store.js';
 import { nextStatus } from '../../src/report/sync-status.js';
-import { startGitServer, type GitServer } from '../../src/source/git-http-server.js';
+import { startGitServer, type GitServer } from '../../src/dev/git-server.js';
 import { seriousViolations } from '../harness/axe.js';
 import { useChromium } from '../harness/browser.js';
 import { groundwork } from '../harness/cli.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fleetView, type NextPromotion } from '../../src/fleet/fleet-view.js';
 import { GATES, type ClusterObservation } from '../../src/fleet/gates.js';
 import type { PromotionResult } from '../../src/fleet/promotion.js';
-import type { Environment } from '../../src/synth/environments.js';
+import type { Environment } from '../../src/project/environments.js';
 import type { FleetState } from '../../src/ui/fleet-state.js';
 import { fleetPage } from '../../src/ui/pages/fleet.js';
 import { overviewPage } from '../../src/ui/pages/overview.js';

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { graphFromCincinnati, mergeGraphs } from '../../src/cluster-version/graph.js';
 import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
 import { SyncStatusStore } from '../../src/cluster/sync-status-store.js';
-import { platformHooks, type OpenShiftDecisions } from '../../src/engine/domains.js';
-import { ClusterSession, applyObserved, observeAndPlan } from '../../src/engine/reconcile.js';
+import { platformHooks, type OpenShiftDecisions } from '../../src/reconcile/domains.js';
+import { ClusterSession, applyObserved, observeAndPlan } from '../../src/reconcile/cluster-session.js';
 import { nextStatus, type SyncStatus } from '../../src/report/sync-status.js';
 
 import type { Page } from 'playwright-core';
@@ -13,9 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../harness/axe.js';
 import { useChromium } from '../harness/browser.js';
 import type { K8sObject } from '../../src/core/object.js';
-import { PATHS, deleteOptional, mergePatch, objectPath } from '../../src/simulators/api.js';
-import { createClusterOperators, installClusterVersion } from '../../src/simulators/cvo-install.js';
-import { CvoSimulator } from '../../src/simulators/cvo.js';
+import { PATHS, deleteOptional, mergePatch, objectPath } from '../../src/dev/simulators/api.js';
+import { createClusterOperators, installClusterVersion } from '../../src/dev/simulators/cvo-install.js';
+import { CvoSimulator } from '../../src/dev/simulators/cvo.js';
 import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
 import { startDashboardServer } from '../../src/ui/dashboard-server.js';
 import { newToken } from '../../src/ui/token-auth.js';
@@ -23,7 +23,7 @@ import { useCluster } from '../harness/cluster.js';
 import { synthPlatform } from '../harness/engine.js';
 import { fixtureObjects, fixturePath } from '../harness/fixtures.js';
 import { writeUiDocSection } from '../harness/ui-docs.js';
-import { fixtureUpdateService } from '../simulators/helpers.js';
+import { fixtureUpdateService } from '../dev/simulators/helpers.js';
 
 /**
  * The OpenShift page in a real browser, live: a MachineConfigPool's machine counts move as its

@@ -4,7 +4,7 @@ import { startAgent } from '../../agent/start.js';
 import { parseDuration } from '../duration.js';
 import { sourceRefOf, type SourceFlags } from '../source-flags.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
-import { npmRegistryOf } from '../../synth/dependencies/registry-url.js';
+import { npmRegistryOf } from '../../source/dependencies/registry-url.js';
 import { commitStatusOf, type CommitStatusFlags } from '../commit-status-flags.js';
 
 export interface AgentFlags extends SourceFlags, CommitStatusFlags {

@@ -35,8 +35,8 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
   ] = await Promise.all([
     // Waiting for CSVs no OLM will install would take the whole --timeout: refused at once.
     synthAndObserve(flags, { force: flags.forceConflicts ?? false, olm: flags.wait ? 'fail' : 'warn' }),
-    import('../../engine/domains.js'),
-    import('../../engine/reconcile.js'),
+    import('../../reconcile/domains.js'),
+    import('../../reconcile/cluster-session.js'),
     import('../apply-progress.js'),
     import('../apply-health.js'),
   ]);

@@ -1,7 +1,7 @@
-import { applyBootstrap, planBootstrap } from '../../agent/bootstrap.js';
+import { applyBootstrap, planBootstrap } from '../../install/bootstrap.js';
 import { httpBindOf } from '../../agent/http-server.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
-import { toYaml } from '../../synth/canonical.js';
+import { toYaml } from '../../render/synth/canonical.js';
 import { redactSecret } from '../../plan/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';

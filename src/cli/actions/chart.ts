@@ -5,10 +5,10 @@ import {
   readChartLock,
   writeChartLock,
   type ChartLockEntry,
-} from '../../synth/charts/chart-lock.js';
-import { resolveChart } from '../../synth/charts/chart-repository.js';
-import { synthesizeInChild } from '../../synth/child/run-in-child.js';
-import { SynthValidationError, formatIssue } from '../../synth/validation.js';
+} from '../../render/helm/chart-lock.js';
+import { resolveChart } from '../../render/helm/chart-repository.js';
+import { synthesizeInChild } from '../../render/sandbox/run-in-child.js';
+import { SynthValidationError, formatIssue } from '../../render/synth/validation.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
 

@@ -10,10 +10,10 @@ import {
   recordSimulators,
   simulatorsAlive,
   type InstanceState,
-} from '../../controlplane/instance.js';
-import { clusterStateDir } from '../../controlplane/paths.js';
-import { isAlive, logTail } from '../../controlplane/process.js';
-import { CONFIG_FILE, loadProjectConfig } from '../../synth/config.js';
+} from '../../dev/controlplane/instance.js';
+import { clusterStateDir } from '../../dev/controlplane/paths.js';
+import { isAlive, logTail } from '../../dev/controlplane/process.js';
+import { CONFIG_FILE, loadProjectConfig } from '../../project/config.js';
 
 /** The OpenShift version `cluster up --openshift` gives the cluster when none is named. */
 export const DEFAULT_OPENSHIFT_VERSION = '4.14.38';
@@ -87,7 +87,7 @@ export async function runClusterSimulate(opts: {
   const state = await readInstance(opts.name);
   if (!state) throw notRunning(opts.name);
   const version = openshiftVersionOf(opts.openshift);
-  const { SimulatedOpenShift } = await import('../../simulators/world.js');
+  const { SimulatedOpenShift } = await import('../../dev/simulators/world.js');
   const world = await SimulatedOpenShift.start({
     kubeconfig: state.kubeconfig,
     version,

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { defaultCrdDirs } from '../../controlplane/crd-dirs.js';
+import { defaultCrdDirs } from '../../core/crd-dirs.js';
 import {
   downInstance,
   instanceStatus,
   notRunning,
   readInstance,
   upInstance,
-} from '../../controlplane/instance.js';
+} from '../../dev/controlplane/instance.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
 import { openshiftVersionOf, startSimulators } from './cluster-openshift.js';

@@ -4,7 +4,7 @@ import { fleetRows, fleetText } from '../../fleet/gates.js';
 import { promote, promotionText } from '../../fleet/promotion.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
 import { trustedKeysFromFiles } from '../../source/trust/trusted-keys-files.js';
-import { loadProjectConfig } from '../../synth/config.js';
+import { loadProjectConfig } from '../../project/config.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';

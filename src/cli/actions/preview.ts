@@ -1,3 +1,4 @@
+import { POST_SYNTH_CHECKS } from '../../reconcile/domains.js';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,9 +16,9 @@ import {
 import { exportRevision } from '../../source/read-revision.js';
 import { mergeGraphs, type UpdateGraph } from '../../cluster-version/graph.js';
 import { loadGraphFile } from '../../cluster-version/graph-file.js';
-import { synthesizeInChild } from '../../synth/child/run-in-child.js';
-import { loadProjectConfig } from '../../synth/config.js';
-import { reach } from '../../synth/environments.js';
+import { synthesizeInChild } from '../../render/sandbox/run-in-child.js';
+import { loadProjectConfig } from '../../project/config.js';
+import { reach } from '../../project/environments.js';
 import { ExitCode } from '../exit-code.js';
 import { GroundworkError } from '../../core/errors.js';
 import type { SetExitCode } from '../commands/command-module.js';
@@ -63,6 +64,7 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
       try {
         return await synthesizeInChild({
+          checks: POST_SYNTH_CHECKS,
           dir,
           treeRoot,
           overlay,
@@ -138,6 +140,7 @@ async function otherOverlays(opts: {
   const every = async (side: 'base' | 'head') => {
     try {
       return await synthesizeInChild({
+        checks: POST_SYNTH_CHECKS,
         ...opts[side],
         overlay: { all: true },
         libraryRoots: opts.libraryRoots,

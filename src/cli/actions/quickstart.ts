@@ -6,7 +6,7 @@ import { startAgent } from '../../agent/start.js';
 import type { KubeClient } from '../../cluster/client.js';
 import { platformSyncName } from '../../cluster/sync-status-store.js';
 import { hasCode } from '../../core/errors.js';
-import { startGitServer } from '../../source/git-http-server.js';
+import { startGitServer } from '../../dev/git-server.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { terminalProgress } from '../progress.js';
 import { readApplied, renderApplied } from '../quickstart/applied.js';

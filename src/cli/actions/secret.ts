@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { GroundworkError } from '../../core/errors.js';
-import { encryptSops } from '../../synth/sops/encrypt-sops.js';
+import { encryptSops } from '../../secrets/encrypt-sops.js';
 
 export interface SecretEncryptFlags {
   age: string;

@@ -1,10 +1,11 @@
+import { POST_SYNTH_CHECKS } from '../../reconcile/domains.js';
 import { resolve } from 'node:path';
-import { SynthValidationError, formatIssue } from '../../synth/validation.js';
-import { synthesizeInChild } from '../../synth/child/run-in-child.js';
-import { loadProjectConfig } from '../../synth/config.js';
-import type { SynthResult } from '../../synth/synthesize.js';
-import { checkOutputDir } from '../../synth/out-dir.js';
-import { renderStream, writeSynthOutput, type OutputFormat } from '../../synth/write.js';
+import { SynthValidationError, formatIssue } from '../../render/synth/validation.js';
+import { synthesizeInChild } from '../../render/sandbox/run-in-child.js';
+import { loadProjectConfig } from '../../project/config.js';
+import type { SynthResult } from '../../render/synth/synthesize.js';
+import { checkOutputDir } from '../../render/output/out-dir.js';
+import { renderStream, writeSynthOutput, type OutputFormat } from '../../render/output/write.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
@@ -27,6 +28,7 @@ export async function runSynth(flags: SynthFlags, setExitCode: SetExitCode): Pro
   try {
     // Platform code runs in the synth child, with a stripped environment (no credentials).
     results = await synthesizeInChild({
+      checks: POST_SYNTH_CHECKS,
       dir,
       overlay: flags.allOverlays
         ? { all: true }

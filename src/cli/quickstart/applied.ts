@@ -4,7 +4,7 @@ import { readClusterVersion } from '../../cluster-version/cluster-state.js';
 import { stageIndex, stageOf, type StageName } from '../../core/stages.js';
 import { describeRef, parseId, type ObjectId } from '../../core/object-id.js';
 import type { K8sObject } from '../../core/object.js';
-import { ClusterSession } from '../../engine/reconcile.js';
+import { ClusterSession } from '../../reconcile/cluster-session.js';
 import { assessHealth } from '../../health/index.js';
 
 /** One applied object as the quick start lists it. */

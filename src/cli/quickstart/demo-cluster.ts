@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { KubeClient } from '../../cluster/client.js';
 import { installCrds } from '../../cluster/crds.js';
-import { LocalControlPlane } from '../../controlplane/control-plane.js';
-import { defaultCrdDirs, packageRoot } from '../../controlplane/crd-dirs.js';
+import { LocalControlPlane } from '../../dev/controlplane/control-plane.js';
+import { defaultCrdDirs, packageRoot } from '../../core/crd-dirs.js';
 import { readObjects } from '../../core/yaml-files.js';
-import { SimulatedOpenShift } from '../../simulators/world.js';
+import { SimulatedOpenShift } from '../../dev/simulators/world.js';
 import { terminalProgress } from '../progress.js';
 
 /** The quick start's cluster: a local control plane made to look like OpenShift. */

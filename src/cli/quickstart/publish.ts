@@ -1,7 +1,7 @@
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../controlplane/crd-dirs.js';
-import { loadProjectConfig } from '../../synth/config.js';
+import { packageRoot } from '../../core/crd-dirs.js';
+import { loadProjectConfig } from '../../project/config.js';
 import { runCommand } from '../run-command.js';
 
 /** The example platform as the quick start commits it. */

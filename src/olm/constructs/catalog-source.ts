@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { z } from 'zod';
-import { validateProps } from '../../synth/validation.js';
+import { validateProps } from '../../render/synth/validation.js';
 import { dnsLabel, goDuration } from './schemas.js';
 
 export interface CatalogSourceProps {

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
-import type { Platform } from '../../synth/platform.js';
-import { Validation } from '../../synth/validation.js';
+import type { Platform } from '../../render/synth/platform.js';
+import { Validation } from '../../render/synth/validation.js';
 import type { OperatorShape } from './operator-shape.js';
 
 const operators = new WeakMap<Platform, OperatorShape[]>();

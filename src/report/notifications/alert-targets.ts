@@ -1,6 +1,6 @@
 import { GroundworkError } from '../../core/errors.js';
-import { urlProblem, type AlertEvent, type NotificationsConfig } from '../../synth/notifications-config.js';
-import { soakMs } from '../../synth/environments.js';
+import { urlProblem, type AlertEvent, type NotificationsConfig } from '../../project/notifications-config.js';
+import { soakMs } from '../../project/environments.js';
 
 /** An alert target ready to send to: its URL and key read from the Secret. */
 export interface AlertTarget {

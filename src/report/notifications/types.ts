@@ -1,7 +1,7 @@
 // The values notifications are made of: what the agent saw, and what it tells the forge and the alert targets.
-import type { AlertEvent } from '../../synth/notifications-config.js';
+import type { AlertEvent } from '../../project/notifications-config.js';
 
-export type { AlertEvent } from '../../synth/notifications-config.js';
+export type { AlertEvent } from '../../project/notifications-config.js';
 
 /** Commit status states, Groundwork's vocabulary; each forge client maps them to its own. */
 export type CommitState = 'pending' | 'success' | 'failure';

@@ -1,6 +1,6 @@
 import { refOf, type ObjectId, type ObjectRef } from '../../core/object-id.js';
 import type { StageName } from '../../core/stages.js';
-import { compareManifests, type Manifest } from '../../synth/manifest.js';
+import { compareManifests, type Manifest } from '../../render/synth/manifest.js';
 
 /** What happens to one object between base and head. */
 type ChangeAction = 'added' | 'changed' | 'removed' | 'unchanged';

@@ -1,4 +1,4 @@
-import type { SynthResult } from '../../synth/synthesize.js';
+import type { SynthResult } from '../../render/synth/synthesize.js';
 
 /**
  * With one overlay previewed: the other overlays whose manifests the change also touches (their

@@ -1,9 +1,9 @@
 import { describeRef, type ObjectId } from '../../core/object-id.js';
 import type { StageName } from '../../core/stages.js';
-import { toYaml } from '../../synth/canonical.js';
-import type { Manifest } from '../../synth/manifest.js';
-import type { SynthResult } from '../../synth/synthesize.js';
-import type { ValidationIssue } from '../../synth/validation.js';
+import { toYaml } from '../../render/synth/canonical.js';
+import type { Manifest } from '../../render/synth/manifest.js';
+import type { SynthResult } from '../../render/synth/synthesize.js';
+import type { ValidationIssue } from '../../render/synth/validation.js';
 import { isKind, pairManifests, stageOfPair, type ManifestPair } from './manifest-pair.js';
 import { machineConfigDiff } from './machine-config-diff.js';
 import { redactSecret } from './redact-secret.js';

@@ -1,4 +1,4 @@
-import type { SynthResult } from '../../synth/synthesize.js';
+import type { SynthResult } from '../../render/synth/synthesize.js';
 import type { UpdateGraph } from '../../cluster-version/graph.js';
 import { previewOverlay, type OverlayPreview } from './overlay-preview.js';
 import { compareRiskNotes, countBySeverity, type RiskSeverity } from './risk-note.js';

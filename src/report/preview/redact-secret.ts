@@ -1,9 +1,9 @@
 import { idOf } from '../../core/object-id.js';
 import { isPlainObject, splitApiVersion, type K8sObject } from '../../core/object.js';
 import { redactionTag } from '../../core/redaction-key.js';
-import { isSealedSecret } from '../../synth/sops/decrypt-secrets.js';
-import { SOPS_ANNOTATIONS } from '../../synth/sops/sops-annotations.js';
-import { sealedSummary } from '../../synth/sops/sealed-summary.js';
+import { isSealedSecret } from '../../secrets/decrypt-secrets.js';
+import { SOPS_ANNOTATIONS } from '../../secrets/sops-annotations.js';
+import { sealedSummary } from '../../secrets/sealed-summary.js';
 
 /**
  * A copy of `obj` safe to print: for a core `Secret`, each value of `data` and `stringData` becomes

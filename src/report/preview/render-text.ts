@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../../synth/validation.js';
+import type { ValidationIssue } from '../../render/synth/validation.js';
 import type { PreviewData } from './preview.js';
 import {
   failureHeadline,

@@ -1,5 +1,5 @@
 import { GroundworkError, type ErrorCode } from '../../core/errors.js';
-import type { ValidationIssue } from '../../synth/validation.js';
+import type { ValidationIssue } from '../../render/synth/validation.js';
 
 /** Why a revision did not synthesize, as plain data: the error code, and every validation issue. */
 export interface SynthFailure {

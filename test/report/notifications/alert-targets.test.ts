@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectConfig } from '../../../src/synth/config.js';
+import { loadProjectConfig } from '../../../src/project/config.js';
 import { alertTargets, NOTIFICATIONS_LABEL } from '../../../src/report/notifications/alert-targets.js';
-import { notificationsSchema } from '../../../src/synth/notifications-config.js';
+import { notificationsSchema } from '../../../src/project/notifications-config.js';
 import { GroundworkError } from '../../../src/core/errors.js';
 
 const SLACK = 'https://hooks.slack.example/services/T000/B000/XXXXsecretXXXX';

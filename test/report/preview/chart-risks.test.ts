@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../../src/core/object.js';
 import { previewOverlay } from '../../../src/report/preview/overlay-preview.js';
-import type { RenderedChart } from '../../../src/synth/charts/rendered-chart.js';
-import { compareManifests, setHash, toManifest } from '../../../src/synth/manifest.js';
-import type { SynthResult } from '../../../src/synth/synthesize.js';
+import type { RenderedChart } from '../../../src/render/helm/rendered-chart.js';
+import { compareManifests, setHash, toManifest } from '../../../src/render/synth/manifest.js';
+import type { SynthResult } from '../../../src/render/synth/synthesize.js';
 
 function result(charts: RenderedChart[], objects: { object: K8sObject; source: string }[]): SynthResult {
   const manifests = objects.map((o) => toManifest(o.object, o.source)).sort(compareManifests);

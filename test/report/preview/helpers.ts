@@ -1,7 +1,7 @@
 import type { K8sObject } from '../../../src/core/object.js';
 import { pairManifests, type ManifestPair } from '../../../src/report/preview/manifest-pair.js';
-import { compareManifests, setHash, toManifest } from '../../../src/synth/manifest.js';
-import type { SynthResult } from '../../../src/synth/synthesize.js';
+import { compareManifests, setHash, toManifest } from '../../../src/render/synth/manifest.js';
+import type { SynthResult } from '../../../src/render/synth/synthesize.js';
 
 /** A SynthResult of these objects, as synth would return it (canonical, sorted, hashed). */
 export function result(overlay: string, objects: readonly K8sObject[]): SynthResult {

@@ -5,7 +5,7 @@ import {
   previewMarkdown,
   previewText,
 } from '../../../src/report/preview/index.js';
-import type { SynthResult } from '../../../src/synth/synthesize.js';
+import type { SynthResult } from '../../../src/render/synth/synthesize.js';
 
 const result = (overlay: string, hash: string): SynthResult => ({
   platform: 'p',

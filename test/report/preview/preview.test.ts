@@ -6,7 +6,7 @@ import {
   previewMarkdown,
   previewText,
 } from '../../../src/report/preview/index.js';
-import { SynthValidationError } from '../../../src/synth/validation.js';
+import { SynthValidationError } from '../../../src/render/synth/validation.js';
 import { clusterVersion, configMap, namespace, result, subscription } from './helpers.js';
 
 const revs = {

@@ -5,8 +5,8 @@ import type { K8sObject } from '../../../src/core/object.js';
 import { buildPreview } from '../../../src/report/preview/preview.js';
 import { previewMarkdown } from '../../../src/report/preview/render-markdown.js';
 import { previewText } from '../../../src/report/preview/render-text.js';
-import { encryptSops } from '../../../src/synth/sops/encrypt-sops.js';
-import { SOPS_ANNOTATIONS } from '../../../src/synth/sops/sops-annotations.js';
+import { encryptSops } from '../../../src/secrets/encrypt-sops.js';
+import { SOPS_ANNOTATIONS } from '../../../src/secrets/sops-annotations.js';
 import { result } from './helpers.js';
 
 const PLANTED = ['planted-old-htpasswd-1a', 'planted-new-htpasswd-2b', 'planted-user-3c'];

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { RenderedChart } from '../../../synth/charts/rendered-chart.js';
+import type { RenderedChart } from '../../../render/helm/rendered-chart.js';
 import type { ManifestPair } from '../manifest-pair.js';
 import type { RiskNote } from '../risk-note.js';
 

@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectLauncher } from '../../../src/render/sandbox/isolation.js';
+import { childSynthError } from '../../harness/child-synth.js';
+import { BIN } from '../../harness/cli.js';
+import { platformDir } from '../../harness/platform-dir.js';
+
+/** A platform whose module runs `top` when it is imported (before build), then emits one ConfigMap. */
+const platform = (top: string) => `import os from 'node:os';
+import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
+${top}
+export default definePlatform({
+  values: z.object({}),
+  build(scope) {
+    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
+    new ApiObject(platform, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'real', namespace: 'default' }, data: { a: 'b' } });
+  },
+});
+`;
+
+const alive = (pid: number) => {
+  try {
+    return process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+};
+
+let victim: ChildProcess;
+let victimPriority: number;
+beforeAll(() => {
+  victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  victimPriority = getPriority(victim.pid!);
+});
+afterAll(() => {
+  victim.kill('SIGKILL');
+});
+
+describe('platform code cannot signal other processes', () => {
+  it('runs the child in a PID namespace on this machine (unshare works unprivileged here)', async () => {
+    expect((await detectLauncher()).isolation).toBe('pid-namespace');
+  });
+
+  describe.each([
+    ['in a PID namespace', true],
+    ['in its own process group only (no unshare)', false],
+  ])('%s', (_where, pidNamespace) => {
+    it.each([
+      ['its parent (the agent)', 'process.kill(process.ppid, "SIGKILL");', /signal process \d+/],
+      ['an unrelated process, by PID', 'process.kill(VICTIM, "SIGKILL");', /signal process VICTIM/],
+      ['its process group (kill 0)', 'process.kill(0, "SIGKILL");', /signal process 0/],
+      [
+        'the priority of an unrelated process',
+        'os.setPriority(VICTIM, 19);',
+        /change the priority of process VICTIM/,
+      ],
+    ])(
+      'synth fails with NotPermitted when platform code touches %s, and both live',
+      async (_what, top, message) => {
+        const pid = String(victim.pid);
+        const dir = platformDir(platform(top.replace('VICTIM', pid)));
+        const err = await childSynthError(dir, { pidNamespace });
+        expect(err.code).toBe('NotPermitted');
+        expect(err.message).toMatch(
+          new RegExp(
+            `platform/main\\.ts:3: platform code is not permitted to ${message.source.replace('VICTIM', pid)}`,
+          ),
+        );
+        expect(alive(victim.pid!)).toBe(true);
+        expect(getPriority(victim.pid!)).toBe(victimPriority);
+        expect(alive(process.pid)).toBe(true);
+      },
+    );
+  });
+});
+
+/** The live synth processes of checkout `dir`: node's flags name it, besides the CLI's `--dir`. */
+function synthChildrenOf(dir: string, cli: number): number[] {
+  return processesWith(`--max-old-space-size`).filter((pid) => pid !== cli && cmdline(pid)?.includes(dir));
+}
+
+const cmdline = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** PIDs of live (not zombie) processes whose command line contains `marker`. */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /, '')[0];
+      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a synth child does not outlive its parent', () => {
+  it('is killed when the groundwork process running it is killed', async () => {
+    const dir = platformDir(platform('for (;;) {}'));
+    const cli = spawn(process.execPath, [BIN, 'synth', '--dir', dir], {
+      stdio: 'ignore',
+      env: { ...process.env, GROUNDWORK_SYNTH_CACHE: '0' },
+    });
+    // The synth child (its arguments name the checkout), spinning in the platform's loop.
+    const children = await until('the synth child', () => {
+      const pids = synthChildrenOf(dir, cli.pid!);
+      return pids.length > 0 ? pids : undefined;
+    });
+    try {
+      cli.kill('SIGKILL');
+      await until('the synth child to end', () =>
+        synthChildrenOf(dir, cli.pid!).length === 0 ? true : undefined,
+      );
+    } finally {
+      for (const pid of synthChildrenOf(dir, cli.pid!)) process.kill(pid, 'SIGKILL');
+    }
+    expect(children.length).toBeGreaterThan(0);
+  });
+});

@@ -81,6 +81,7 @@ export const ERROR_CODES = [
   'InvalidConfig',
   'InvalidOverlay',
   'NotPermitted',
+  'RenderIsolationUnavailable',
   'SopsFileInvalid',
   'SopsKeyMissing',
   'SopsMacMismatch',

@@ -4,6 +4,7 @@ import type { SynthResult } from '../render/synth/synthesize.js';
 import type { PlatformData } from '../reconcile/domains.js';
 import type { VerifiedObject } from '../source/trust/verify-fetched.js';
 import type { NotifyEvent } from '../report/notifications/types.js';
+import type { Project } from '../project/project.js';
 
 /** A fetched revision of the platform repository. */
 export interface Checkout {
@@ -26,17 +27,17 @@ export interface Checkout {
 export interface AgentPorts {
   /** Fetches the configured ref; throws on failure (never returns a stale checkout). */
   fetch(signal: AbortSignal): Promise<Checkout>;
-  /** Synthesizes one overlay of a checkout in a child process. */
-  synth(dir: string, overlay: string): Promise<SynthResult>;
-  /** Catalogs and graphs of a checkout (groundwork.yaml). */
-  platformData(dir: string): Promise<PlatformData>;
   /**
-   * The platform's name from a checkout's groundwork.yaml, read without synthesizing, so that the
-   * status object has its final name even when the first revision does not synthesize.
+   * Takes up a checkout's project before anything else reads it: the agent's notifications take
+   * its platform name, its overlay's environment and that environment's alert targets. Called for
+   * every fetched checkout whose groundwork.yaml reads (the same value while the revision stays);
+   * never throws (a bad alert setting is logged, and read again next time).
    */
-  platformName?(dir: string): Promise<string>;
-  /** Whether a checkout's groundwork.yaml asks for verified revisions for `overlay` (its environment's `verify`). */
-  verifyRequested?(dir: string, overlay: string): Promise<boolean>;
+  useProject?(project: Project): Promise<void>;
+  /** Synthesizes one overlay of a checkout's project in a child process. */
+  synth(project: Project, overlay: string): Promise<SynthResult>;
+  /** Catalogs and graphs a project lists (`loadPlatformData`). */
+  platformData(project: Project): Promise<PlatformData>;
   /** Records an Event on an object (deduplicated by the recorder). */
   event(
     regarding: K8sObject | ObjectRef,

@@ -31,7 +31,8 @@ import { applyBody, needsDryRun, plan as makePlan } from '../plan/plan.js';
 import { SynthValidationError, formatIssue } from '../render/synth/validation.js';
 import type { ObservedChange } from './drift-watch.js';
 import { platformHooks, type OpenShiftDecisions } from '../reconcile/domains.js';
-import type { AgentPorts } from './agent-ports.js';
+import type { AgentPorts, Checkout } from './agent-ports.js';
+import { loadProject, environmentFor, type Project } from '../project/project.js';
 import { trustCheck } from './trust-check.js';
 import { VerificationFailedError } from '../source/source-errors.js';
 import type { SyncControl } from './sync-control.js';
@@ -59,6 +60,8 @@ export { onlyGitChanges } from './plan-scope.js';
 export class Agent {
   private current: AgentState = INITIAL_AGENT_STATE;
   private reported = new Set<string>();
+  /** The last checkout's project (or why it did not read), by revision: `projectOf`. */
+  private project: { revision: string; dir: string; project: Project | Error } | undefined;
   /** What the PlatformSync's annotations asked when the last cycle read them. */
   control: SyncControl = {};
   /**
@@ -221,17 +224,24 @@ export class Agent {
     try {
       const checkout = await this.ports.fetch(signal);
       lap('fetch');
-      const platformName = await this.ports.platformName?.(checkout.dir).catch(() => undefined);
-      this.record({ type: 'fetched', revision: checkout.revision, platformName });
+      const project = await this.projectOf(checkout);
+      const read = project instanceof Error ? undefined : project;
+      this.record({ type: 'fetched', revision: checkout.revision, platformName: read?.name });
+      if (read) await this.ports.useProject?.(read);
       this.ports.notify?.({ type: 'fetched', revision: checkout.revision });
       const lastGood = this.state.lastGood;
       // Before synth, and for the applied revision too (the keys may have been rotated since).
-      const trust = await trustCheck({ checkout, lastGood, ports: this.ports, overlay: this.config.overlay });
+      const trust = trustCheck({
+        checkout,
+        lastGood,
+        requested: (read && environmentFor(read, this.config.overlay)?.verify) ?? false,
+      });
       if (trust.refusal) return { result: this.fail('VerificationFailed', trust.refusal) };
       if (lastGood?.revision === checkout.revision) return { candidate: lastGood };
       try {
-        const synth = await this.ports.synth(checkout.dir, this.config.overlay);
-        const data = await this.ports.platformData(checkout.dir);
+        if (!read) throw project;
+        const synth = await this.ports.synth(read, this.config.overlay);
+        const data = await this.ports.platformData(read);
         lap('synth');
         return {
           candidate: {
@@ -254,6 +264,20 @@ export class Agent {
       }
       return { result: this.fail('FetchFailed', errorMessage(err)) };
     }
+  }
+
+  /**
+   * The checkout's project (groundwork.yaml), read once per revision: a later cycle on the same
+   * checkout reuses it. An unreadable one is returned as its error (synth reports it).
+   */
+  private async projectOf(checkout: Checkout): Promise<Project | Error> {
+    const known = this.project;
+    if (known?.revision === checkout.revision && known.dir === checkout.dir) return known.project;
+    const project = await loadProject(checkout.dir).catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
+    this.project = { revision: checkout.revision, dir: checkout.dir, project };
+    return project;
   }
 
   /**

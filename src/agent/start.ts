@@ -24,13 +24,12 @@ import { AgentHttpServer } from './http-server.js';
 import { startAgentDashboard } from '../ui/agent-dashboard.js';
 import type { DesiredSource } from '../ui/desired-objects.js';
 import { LeaderElector } from './leader-election.js';
+import { leaseName } from '../core/object-name.js';
 import { agentRedactionKey } from './redaction-key-secret.js';
 import type { AgentPorts } from './agent-ports.js';
 import { ClusterSession } from '../reconcile/cluster-session.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
-import { loadProjectConfig } from '../project/config.js';
-import { environmentOf } from '../project/environments.js';
 import { readTrustedKeys, trustedKeysRefOf } from './trusted-keys-source.js';
 import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
 import { identitiesFromSecret } from './decryption-secret.js';
@@ -190,9 +189,10 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         commitInfo: r.commitInfo,
       };
     },
-    verifyRequested: async (dir, overlay) =>
-      environmentOf((await loadProjectConfig(dir)).environments ?? [], overlay)?.verify ?? false,
-    synth: async (dir, overlay) => {
+    // The explicit step for each checkout's project: the environment and its alert targets.
+    useProject: (project) => notifications.configure(project),
+    synth: async (project, overlay) => {
+      const dir = project.dir;
       // A checkout has no node_modules: its locked libraries come from the dependency cache.
       const libraries = await installDependencies({
         dir,
@@ -217,12 +217,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         identitiesFromSecret(client, { namespace, name: opts.decryptionSecret, file }),
       );
     },
-    platformData: (dir) => loadPlatformData(dir),
-    platformName: async (dir) => {
-      const config = await loadProjectConfig(dir);
-      await notifications.configure(config); // the environment and its alert targets
-      return config.name;
-    },
+    platformData: (project) => loadPlatformData(project),
     notify: (event) => notifications.notify(event),
     event: async (regarding, e) => {
       await events.record({ regarding, ...e });
@@ -295,10 +290,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const elector = opts.leaderElection
     ? new LeaderElector({
         client,
-        name: `groundwork-${opts.syncName ?? opts.overlay}`
-          .toLowerCase()
-          .replace(/[^a-z0-9-]+/g, '-')
-          .slice(0, 63),
+        name: leaseName(opts.syncName ?? opts.overlay),
         namespace,
         identity,
         ...(opts.leaderElection.leaseDurationMs

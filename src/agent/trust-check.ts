@@ -1,7 +1,7 @@
 import { VerificationFailedError } from '../source/source-errors.js';
 import { verificationRequired } from '../source/trust/verification-policy.js';
 import type { GoodRevision } from './agent-state.js';
-import type { AgentPorts, Checkout } from './agent-ports.js';
+import type { Checkout } from './agent-ports.js';
 
 /** What the agent decides about a fetched checkout's signature before it synthesizes it. */
 export interface TrustCheck {
@@ -14,17 +14,16 @@ export interface TrustCheck {
 /**
  * Applies the verification policy to a checkout: required by the agent (`--verify-commits`, in
  * which case `fetch` has already refused what failed), by the applied revision's groundwork.yaml,
- * or by the checkout's own. A groundwork.yaml that cannot be read asks for nothing (synth reports
- * it), so the applied revision's request and the agent's floor still hold.
+ * or by the checkout's own (`requested`: its overlay's environment says `verify: true`). A
+ * groundwork.yaml that cannot be read requests nothing (synth reports it), so the applied
+ * revision's request and the agent's floor still hold. Pure.
  */
-export async function trustCheck(opts: {
+export function trustCheck(opts: {
   readonly checkout: Checkout;
   readonly lastGood: GoodRevision | undefined;
-  readonly ports: AgentPorts;
-  readonly overlay: string;
-}): Promise<TrustCheck> {
-  const { checkout } = opts;
-  const verify = (await opts.ports.verifyRequested?.(checkout.dir, opts.overlay).catch(() => false)) ?? false;
+  readonly requested: boolean;
+}): TrustCheck {
+  const { checkout, requested: verify } = opts;
   const policy = verificationRequired({
     agent: checkout.verifyRequired ?? false,
     applied: opts.lastGood?.verify ?? false,

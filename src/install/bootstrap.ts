@@ -12,8 +12,7 @@ import { readObjects } from '../core/yaml-files.js';
 import type { GitAuth } from '../source/credentials.js';
 import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
-import { environmentOf } from '../project/environments.js';
-import { loadProjectConfig } from '../project/config.js';
+import { environmentFor, loadProject } from '../project/project.js';
 import { synthesizeInChild } from '../render/sandbox/run-in-child.js';
 import { compareManifests, setHash, toManifest } from '../render/synth/manifest.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
@@ -108,13 +107,13 @@ export async function planBootstrap(
       });
     let ref = opts.repository.ref;
     let fetched = await fetch(ref);
-    const environment = opts.followEnvironment
-      ? environmentOf((await loadProjectConfig(fetched.dir)).environments ?? [], opts.overlay)
-      : undefined;
+    let project = await loadProject(fetched.dir);
+    const environment = opts.followEnvironment ? environmentFor(project, opts.overlay) : undefined;
     // The overlay's environment names the branch its agents follow (promotion moves it).
     if (environment && !('branch' in ref && ref.branch === environment.ref && !('commit' in ref))) {
       ref = { branch: environment.ref };
       fetched = await fetch(ref);
+      project = await loadProject(fetched.dir);
     }
     const [platform] = await synthesizeInChild({
       checks: POST_SYNTH_CHECKS,
@@ -127,8 +126,7 @@ export async function planBootstrap(
     const desired = platform!.manifests.map((m) => m.object);
     const inventory = session ? await session.inventory.read(platform!.platform, opts.overlay) : undefined;
     // The alert Secret the overlay's environment names (README "Notifications"): read by the agent by name.
-    const alertSecret = environmentOf((await loadProjectConfig(fetched.dir)).environments ?? [], opts.overlay)
-      ?.notifications?.secret;
+    const alertSecret = environmentFor(project, opts.overlay)?.notifications?.secret;
     const rbac = agentRbac({
       notificationSecrets: [
         ...(alertSecret ? [alertSecret] : []),

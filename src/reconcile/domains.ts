@@ -10,7 +10,7 @@ import { checkPinsAgainstCatalogs } from '../olm/pin-check.js';
 import { checkSubscriptions } from '../olm/subscription-check.js';
 import { loadCatalog } from '../olm/catalog/index.js';
 import type { Catalog } from '../olm/catalog/model.js';
-import { loadProjectConfig } from '../project/config.js';
+import type { Project } from '../project/project.js';
 import type { PostSynthCheck } from '../render/synth/post-synth-checks.js';
 
 // The one place that wires the domains (olm, cluster-version, machine-config) into the pipeline.
@@ -30,14 +30,14 @@ export interface PlatformData {
 }
 
 /**
- * Reads the catalogs and graphs listed in `<dir>/groundwork.yaml`, each confined to the checkout
- * by real path and bounded in size (`loadCatalog` with `root`, `loadGraphFile`): this runs in the
- * agent itself, outside the synth sandbox.
+ * Reads the catalogs and graphs a project lists, each confined to its checkout by real path and
+ * bounded in size (`loadCatalog` with `root`, `loadGraphFile`): this runs in the agent itself,
+ * outside the synth sandbox. Does not read groundwork.yaml again.
  */
-export async function loadPlatformData(dir: string): Promise<PlatformData> {
-  const config = await loadProjectConfig(dir);
-  const catalogs = await Promise.all(config.catalogs.map((c) => loadCatalog(c, { root: dir })));
-  const graphs = await Promise.all(config.graphs.map((g) => loadGraphFile({ root: dir, path: g })));
+export async function loadPlatformData(project: Project): Promise<PlatformData> {
+  const { dir } = project;
+  const catalogs = await Promise.all(project.catalogs.map((c) => loadCatalog(c, { root: dir })));
+  const graphs = await Promise.all(project.graphs.map((g) => loadGraphFile({ root: dir, path: g })));
   return { catalogs, graphs };
 }
 

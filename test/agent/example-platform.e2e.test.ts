@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformData, platformHooks, POST_SYNTH_CHECKS } from '../../src/reconcile/domains.js';
+import { loadProject } from '../../src/project/project.js';
 import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
 import type { ApplyEvent } from '../../src/apply/apply-events.js';
 import { KubeClient } from '../../src/cluster/client.js';
@@ -42,7 +43,7 @@ describe('the example platform on a simulated OpenShift', () => {
       revision,
       wait: true,
       timeoutMs: 120_000,
-      hooks: platformHooks(await loadPlatformData(repo)),
+      hooks: platformHooks(await loadPlatformData(await loadProject(repo))),
       listener: (e) => events.push(e),
     });
     expect(changes.error?.message ?? '').toBe('');
@@ -114,7 +115,7 @@ describe('the example platform on a simulated OpenShift', () => {
       revision,
       wait: true,
       timeoutMs: 60_000,
-      hooks: platformHooks(await loadPlatformData(repo)),
+      hooks: platformHooks(await loadPlatformData(await loadProject(repo))),
     });
     expect(second.error).toBeUndefined();
     expect(

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GRAPH_MAX_BYTES } from '../../src/cluster-version/graph-file.js';
 import { loadPlatformData } from '../../src/reconcile/domains.js';
+import { loadProject } from '../../src/project/project.js';
 import { loadCatalog } from '../../src/olm/catalog/index.js';
 import { groundwork } from '../harness/cli.js';
 import { fixturePath } from '../harness/fixtures.js';
@@ -34,6 +35,9 @@ function link(dir: string, path: string, target: string): void {
   symlinkSync(target, join(dir, path));
 }
 
+/** The project of `dir`, then the catalogs and graphs it lists: as the agent reads a checkout. */
+const platformData = async (dir: string) => loadPlatformData(await loadProject(dir));
+
 const failure = (p: Promise<unknown>) => p.then(() => undefined).catch((e: unknown) => e);
 
 describe('paths in groundwork.yaml stay in the checkout', () => {
@@ -54,11 +58,11 @@ describe('paths in groundwork.yaml stay in the checkout', () => {
     const { secret, file } = outsideSecret('graph.json', (s) => `${s}\n`);
     const dir = repo(`graphs: ['../${basename(dirname(file))}/graph.json']\n`);
     // The checkout and the file are siblings in the temp directory: `../<dir>/graph.json` reaches it.
-    const byGraph = await failure(loadPlatformData(dir));
+    const byGraph = await failure(platformData(dir));
     expect(byGraph).toMatchObject({ code: 'InvalidConfig' });
     expect(String(byGraph)).toContain('graphs[0]: must be a path inside the repository');
     expect(String(byGraph)).not.toContain(secret);
-    const byCatalog = await failure(loadPlatformData(repo(`catalogs: [/etc]\n`)));
+    const byCatalog = await failure(platformData(repo(`catalogs: [/etc]\n`)));
     expect(String(byCatalog)).toContain('catalogs[0]: must be a path inside the repository');
   });
 
@@ -69,7 +73,7 @@ describe('paths in groundwork.yaml stay in the checkout', () => {
     );
     const dir = repo(`graphs: [graphs/stable.json]\n`);
     link(dir, 'graphs/stable.json', file);
-    const err = await failure(loadPlatformData(dir));
+    const err = await failure(platformData(dir));
     expect(err).toMatchObject({ code: 'PathOutsideCheckout', subject: 'graphs/stable.json' });
     expect(String(err)).not.toContain(secret);
     // One file of a catalog directory links out: the catalog is refused, the file named.
@@ -77,7 +81,7 @@ describe('paths in groundwork.yaml stay in the checkout', () => {
       'catalogs/ops/a.yaml': 'schema: olm.package\nname: a\n',
     });
     link(cat, 'catalogs/ops/b.yaml', file);
-    const byCatalog = await failure(loadPlatformData(cat));
+    const byCatalog = await failure(platformData(cat));
     expect(byCatalog).toMatchObject({ code: 'PathOutsideCheckout', subject: 'catalogs/ops/b.yaml' });
     expect(String(byCatalog)).not.toContain(secret);
   });
@@ -87,11 +91,11 @@ describe('paths in groundwork.yaml stay in the checkout', () => {
     mkdirSync(join(dir, 'graphs'), { recursive: true });
     copyFileSync(fixturePath('update-graphs/stable-4.8.json'), join(dir, 'graphs/stable-4.8.json'));
     truncateSync(join(dir, 'graphs/huge.json'), GRAPH_MAX_BYTES + 1); // sparse: 4 MiB of NULs
-    const err = await failure(loadPlatformData(dir));
+    const err = await failure(platformData(dir));
     expect(err).toMatchObject({ code: 'FileTooLarge', subject: 'graphs/huge.json' });
     expect(String(err)).toContain('the update graph is 4.0 MiB; Groundwork reads at most 4 MiB from one');
     writeFileSync(join(dir, 'groundwork.yaml'), 'name: data\ngraphs: [graphs/stable-4.8.json]\n');
-    const data = await loadPlatformData(dir);
+    const data = await platformData(dir);
     expect(data.graphs[0]!.nodes.length).toBeGreaterThan(50);
   });
 

@@ -29,6 +29,7 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
   const [
     observation,
     { platformHooks, loadPlatformData },
+    { loadProject },
     { applyObserved },
     { applyProgress },
     { healthAfterApply },
@@ -36,6 +37,7 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
     // Waiting for CSVs no OLM will install would take the whole --timeout: refused at once.
     synthAndObserve(flags, { force: flags.forceConflicts ?? false, olm: flags.wait ? 'fail' : 'warn' }),
     import('../../reconcile/domains.js'),
+    import('../../project/project.js'),
     import('../../reconcile/cluster-session.js'),
     import('../apply-progress.js'),
     import('../apply-health.js'),
@@ -59,7 +61,7 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
   try {
     const changes = await applyObserved(session, observed, {
       revision,
-      hooks: platformHooks(await loadPlatformData(resolve(flags.dir))),
+      hooks: platformHooks(await loadPlatformData(await loadProject(resolve(flags.dir)))),
       prune: flags.prune ?? false,
       wait: flags.wait,
       timeoutMs: parseDuration(flags.timeout),

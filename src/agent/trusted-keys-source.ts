@@ -2,7 +2,7 @@ import type { KubeClient } from '../cluster/client.js';
 import { isNotFound } from '../cluster/api-error.js';
 import { dataObjectSchema } from '../cluster/response-body.js';
 import { GroundworkError } from '../core/errors.js';
-import { nameProblem, nameRule } from '../core/name-rules.js';
+import { nameProblem, nameRule } from '../core/object-name.js';
 import { parseTrustedKeys, type TrustedKeys } from '../source/trust/trusted-keys.js';
 
 /** Where the agent's trusted keys live: a Secret or a ConfigMap in its namespace (`--verify-commits`). */

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { isValidId, type ObjectId } from '../core/object-id.js';
+import { inventoryName } from '../core/object-name.js';
 
 /**
  * The inventory: which objects an apply of one platform and overlay has put in the cluster, so
@@ -28,17 +28,8 @@ const INVENTORY_FORMAT = 'groundwork.io/inventory/v1';
 export const INVENTORY_NAMESPACE = 'groundwork-system';
 export const INVENTORY_LABEL = 'groundwork.io/inventory';
 
-/** `gw-inventory-<platform>-<overlay>`, made a valid name (overlay `clusters/eu-1` → `clusters-eu-1`), ≤ 63 chars. */
-export function inventoryName(platform: string, overlay: string): string {
-  const raw = `gw-inventory-${platform}-${overlay}`
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/-$/, '');
-  if (raw.length <= 63) return raw;
-  const hash = createHash('sha256').update(raw).digest('hex').slice(0, 8);
-  return `${raw.slice(0, 54).replace(/-$/, '')}-${hash}`;
-}
+/** `gw-inventory-<platform>-<overlay>` as a DNS label (overlay `clusters/eu-1` → `clusters-eu-1`): `derivedName`. */
+export { inventoryName };
 
 /** The inventory's identity in ownership annotations: `<namespace>/<name>` of its ConfigMap. */
 export function inventoryOwner(namespace: string, platform: string, overlay: string): string {

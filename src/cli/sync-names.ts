@@ -1,5 +1,5 @@
 import { GroundworkError } from '../core/errors.js';
-import { nameProblem } from '../core/name-rules.js';
+import { nameProblem } from '../core/object-name.js';
 
 /**
  * Refuses a `--namespace` or `--sync` that is not a Kubernetes object name (a DNS-1123 label and

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { ApiError, ConnectionError } from './api-error.js';
 import { checkContext, kubeconfigInvalid, kubeconfigSource } from './kubeconfig-source.js';
 import { parseBody, parseStatus } from './response-body.js';
+import { checkRequestPath } from './request-path.js';
 
 /** How to find the cluster, following kubectl's conventions. */
 export interface KubeClientOptions {
@@ -138,6 +139,8 @@ export class KubeClient {
     path: string,
     opts: RequestOpts & { schema?: z.ZodType } = {},
   ): Promise<unknown> {
+    // Before any attempt: a path that would name another resource is never sent, nor retried.
+    checkRequestPath(path);
     const attempts = opts.noRetry ? 1 : (this.opts.retries ?? 4);
     for (let attempt = 1; ; attempt++) {
       let res: IncomingMessage;
@@ -172,6 +175,7 @@ export class KubeClient {
     onLine: (line: string) => void,
     signal?: AbortSignal,
   ): Promise<void> {
+    checkRequestPath(path);
     const res = await this.send('GET', path, { query, signal }, this.streamAgent);
     if ((res.statusCode ?? 0) >= 300) {
       const text = await readBody(res);

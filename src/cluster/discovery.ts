@@ -1,6 +1,7 @@
 import { GroundworkError, hasCode } from '../core/errors.js';
 import { z } from 'zod';
 import type { KubeClient } from './client.js';
+import { pathSegment } from './request-path.js';
 
 /** What the apiserver serves for one kind. */
 export interface ResourceInfo {
@@ -197,9 +198,15 @@ function apiServiceName(apiVersion: string): string {
   return group ? `${version}.${group}` : version!;
 }
 
-/** REST path of a collection or an object: `/apis/<group>/<version>/namespaces/<ns>/<resource>[/<name>]`. */
+/**
+ * REST path of a collection or an object: `/apis/<group>/<version>/namespaces/<ns>/<resource>[/<name>]`.
+ * Takes only valid names (`pathSegment`: the namespace a DNS-1123 label, the name at least a path
+ * segment); throws `InvalidObjectName` for `..`, `/`, `%` and the like rather than build a path
+ * that names another resource.
+ */
 export function resourcePath(info: ResourceInfo, namespace?: string, name?: string): string {
   const base = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
-  const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `${base}${ns}/${info.resource}${name ? `/${encodeURIComponent(name)}` : ''}`;
+  const ns =
+    info.namespaced && namespace ? `/namespaces/${pathSegment(namespace, 'namespace', 'dns-label')}` : '';
+  return `${base}${ns}/${info.resource}${name !== undefined ? `/${pathSegment(name, 'name', 'path-segment')}` : ''}`;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { objectSchema } from '../core/cluster-object.js';
 import type { K8sObject } from '../core/object.js';
@@ -75,16 +74,8 @@ interface SyncStatusStoreOptions {
   labels?: Record<string, string>;
 }
 
-/** `<platform>-<overlay>` as a DNS label (a hash suffix keeps long names unique). */
-export function platformSyncName(platform: string, overlay: string): string {
-  const raw = `${platform}-${overlay}`
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
-  if (raw.length <= 63) return raw;
-  return `${raw.slice(0, 54).replace(/-$/, '')}-${createHash('sha256').update(raw).digest('hex').slice(0, 8)}`;
-}
+/** `<platform>-<overlay>` as a DNS label: `derivedName` (src/core/object-name.ts), the one derivation. */
+export { platformSyncName } from '../core/object-name.js';
 
 /**
  * Reads and writes PlatformSync objects. The object is created (or its spec updated) with

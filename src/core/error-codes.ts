@@ -51,9 +51,13 @@ export const ERROR_CODES = [
   // core
   'FileTooLarge',
   'InvalidManifest',
+  'InvalidObjectName',
   'NotARegularFile',
+  'OutputPathRefused',
   'PathOutsideCheckout',
   'RedactionKeyInvalid',
+  'UnsafeToolArgument',
+  'UrlNotAllowed',
   // source
   'AmbiguousRevision',
   'AuthFailed',

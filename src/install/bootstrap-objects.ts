@@ -1,4 +1,5 @@
 import type { K8sObject } from '../core/object.js';
+import { platformSyncName } from '../core/object-name.js';
 import { agentNetworkPolicy, type AgentEgress, type AgentIngress } from './network-policy.js';
 import type { AgentRbac } from './rbac.js';
 import { rbacObjects } from './rbac-objects.js';
@@ -52,7 +53,7 @@ const SECRET = 'groundwork-git-credentials';
  */
 export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
   const ns = spec.namespace;
-  const name = `${spec.platform}-${spec.overlay}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+  const name = platformSyncName(spec.platform, spec.overlay);
   const labels = {
     'app.kubernetes.io/name': 'groundwork',
     'app.kubernetes.io/component': 'agent',

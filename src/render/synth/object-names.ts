@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
-import { nameProblem, nameRule } from '../../core/name-rules.js';
+import { nameProblem, nameRule } from '../../core/object-name.js';
 import { Validation } from './validation.js';
 
 /**

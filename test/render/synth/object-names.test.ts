@@ -1,6 +1,6 @@
 import { ApiObject, App } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { nameProblem, nameRule } from '../../../src/core/name-rules.js';
+import { nameProblem, nameRule } from '../../../src/core/object-name.js';
 import { Platform } from '../../../src/render/synth/platform.js';
 import { Validation } from '../../../src/render/synth/validation.js';
 

@@ -9,9 +9,14 @@ export function digestOf(bytes: Buffer): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
+/** The directory of the archive cache, `<cache>/charts`: where a locked chart archive may be. */
+export function archiveCacheDir(): string {
+  return join(cacheRoot(), 'charts');
+}
+
 /** Where the archive with `digest` is kept: `<cache>/charts/sha256-<hex>.tgz`. */
 export function archivePath(digest: string): string {
-  return join(cacheRoot(), 'charts', `${digest.replace(':', '-')}.tgz`);
+  return join(archiveCacheDir(), `${digest.replace(':', '-')}.tgz`);
 }
 
 /**

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import { confinedRealPath, readConfinedFile } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
-import { CHART_LOCK_FILE, lockedChart, readChartLock } from './chart-lock.js';
+import { CHART_LOCK_FILE, lockedChart, readChartLock, type ChartLockEntry } from './chart-lock.js';
 import type { ValueOrigin } from '../synth/overlays.js';
 import { chartFilesOf, type ChartSource } from './chart-files.js';
 import type { ValueLayer } from './chart-value-source.js';
 import { explainHelmFailure, parseYaml } from './explain-helm-failure.js';
 import { lockedArchive } from './chart-repository.js';
-import { helmTemplateArgs } from './helm-args.js';
+import { helmRequestProblem, helmTemplateArgs } from './helm-args.js';
+import { archiveCacheDir } from './chart-archive-cache.js';
 import { binaryIdentity, cachedRender, directoryDigest, renderKey } from '../recorded/render-cache.js';
 import type { HelmRequest } from '../recorded/render-request.js';
 import { runTool } from '../recorded/run-tool.js';
@@ -29,6 +30,11 @@ export interface HelmContext {
    * construct's `values` (to name the overlay key it probably came from). @default none
    */
   overlayOrigins?: () => Promise<readonly ValueOrigin[]>;
+  /**
+   * The archive of a locked chart. The renderer passes one that only looks in what the trusted
+   * side fetched beforehand (it has no network). @default `lockedArchive` (cache, else download)
+   */
+  archive?: (entry: ChartLockEntry) => Promise<string>;
 }
 
 /** The largest values file read from the repository. */
@@ -43,8 +49,17 @@ const VALUES_FILE_MAX = 4 * 1024 * 1024;
  * or the problem (naming helm's template file and line), never throws for a problem of the chart.
  */
 export async function renderHelm(request: HelmRequest, ctx: HelmContext): Promise<RenderOutcome> {
+  // Before anything is read or fetched: a value that may not reach helm's command line.
+  const unsafe = helmRequestProblem(request);
+  if (unsafe)
+    return {
+      ok: false,
+      field: unsafe.field,
+      problem: `${unsafe.message}: helm was not run`,
+      fix: 'set releaseName to lower-case letters, digits and -, at most 53 characters (and namespace to a DNS-1123 label)',
+    };
   if (request.repo !== undefined) {
-    const archive = await lockedChartArchive(request, ctx.dir);
+    const archive = await lockedChartArchive(request, ctx.dir, ctx.archive ?? lockedArchive);
     if (!archive.ok) return archive;
     return runHelm(request, { archive: archive.path }, ctx, {
       version: request.version,
@@ -80,6 +95,7 @@ export async function renderHelm(request: HelmRequest, ctx: HelmContext): Promis
 async function lockedChartArchive(
   request: HelmRequest,
   dir: string,
+  archiveOf: (entry: ChartLockEntry) => Promise<string>,
 ): Promise<
   { ok: true; path: string; digest: string } | { ok: false; problem: string; field: string; fix?: string }
 > {
@@ -103,7 +119,7 @@ async function lockedChartArchive(
       fix: 'run groundwork chart lock and commit the lock file: synth renders only locked chart archives',
     };
   try {
-    return { ok: true, path: await lockedArchive(entry), digest: entry.digest };
+    return { ok: true, path: await archiveOf(entry), digest: entry.digest };
   } catch (err) {
     return {
       ok: false,
@@ -171,12 +187,15 @@ async function runHelm(
       const text = await cachedRender(ctx.cacheDir, cacheKey);
       if (text !== undefined) return { ok: true, text, chart, cacheKey, cached: true, source };
     }
+    const args = helmTemplateArgs(request, {
+      chart: 'dir' in source ? source.dir : source.archive,
+      chartRoots: [ctx.dir, archiveCacheDir()],
+      valuesFiles,
+      valuesDir: work,
+    });
     const outcome = await runTool({
       binary: ctx.helm,
-      args: helmTemplateArgs(request, {
-        chartDir: 'dir' in source ? source.dir : source.archive,
-        valuesFiles,
-      }),
+      args,
       cwd: work,
       timeoutMs: ctx.limits.timeoutMs,
       outputCapBytes: ctx.limits.outputCapBytes,

@@ -14,8 +14,10 @@ export interface AgentDashboard {
 /**
  * Starts the agent's dashboard: a `ClusterDashboardSource` over the agent's client, showing the
  * PlatformSyncs of its namespace, behind `reviewAuth` (a bearer token the apiserver accepts for a
- * user who may `get` the PlatformSync). Resolves once the first lists are in; a kind the agent may
- * not list is a problem banner on the pages, never a failure of the agent.
+ * user who may `get` the PlatformSync). Each page then shows only what that user may `get` (objects,
+ * their desired side, drift) or `list` (Events, the OpenShift kinds), asked with SubjectAccessReviews:
+ * the agent's caches read more than most readers may. Resolves once the first lists are in; a kind
+ * the agent may not list is a problem banner on the pages, never a failure of the agent.
  */
 export async function startAgentDashboard(opts: {
   client: KubeClient;

@@ -15,6 +15,7 @@ import { redactSecret } from '../plan/redact.js';
 import { SyncStatus } from '../report/sync-status.js';
 import { platformSyncName } from '../cluster/sync-status-store.js';
 import { z } from 'zod';
+import type { ResourceOf } from './access-attributes.js';
 import type { DesiredSource } from './desired-objects.js';
 import { desiredDetail } from './desired-detail.js';
 import { driftRows } from './drift-rows.js';
@@ -271,6 +272,12 @@ export class ClusterDashboardSource {
     }
     return undefined;
   }
+
+  /** The resource of a kind the inventory lists (for authorizing its objects); undefined when not served. */
+  readonly resourceOf: ResourceOf = (group, kind) => {
+    const info = this.infos.get(`${group}/${kind}`);
+    return info ? { resource: info.resource, namespaced: info.namespaced } : undefined;
+  };
 
   private live: LiveLookup = (id) => {
     const info = this.infoOf(id);

@@ -11,14 +11,30 @@ import { objectsPage } from './pages/objects.js';
 import { openshiftPage } from './pages/openshift.js';
 import { overviewPage } from './pages/overview.js';
 import { html } from './html.js';
+import type { ReaderAccess, ResourceOf } from './access-attributes.js';
+import { readerDetail, readerSnapshot } from './reader-view.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import type { DashboardSnapshot, ObjectDetail } from './snapshot.js';
+import { StreamLimits, type StreamLimitsOptions } from './stream-limits.js';
 
 /** What the pages read: a snapshot, one object's detail, and change notices (`ClusterDashboardSource`). */
 export interface DashboardReader {
   snapshot(): DashboardSnapshot;
   detail(id: string): ObjectDetail | undefined;
   onChange(listener: () => void): () => void;
+  /** The resource of a managed kind, for authorizing its objects (`Reader.access`); without it, none is known. */
+  resourceOf?: ResourceOf;
+}
+
+/**
+ * Who reads: `key` names an authenticated identity (the TokenReview's user, the laptop's session)
+ * for per-reader limits; `access`, when given, decides what they may see (the agent's dashboard:
+ * `subjectAccess`). Without `access` the pages show what the source holds (`groundwork ui`: its
+ * caches were read with the user's own credentials).
+ */
+export interface Reader {
+  key: string;
+  access?: ReaderAccess;
 }
 
 /**
@@ -27,7 +43,7 @@ export interface DashboardReader {
  * request carrying the token in its URL).
  */
 export type AuthOutcome =
-  | { ok: true; user?: string }
+  | { ok: true; user?: string; reader?: Reader }
   | { ok: false; status: 401 | 403 | 503; reason: string }
   | { ok: 'redirect'; location: string; setCookie: string };
 
@@ -38,8 +54,8 @@ export interface DashboardAuth {
 interface HandlerOptions {
   source: DashboardReader;
   auth: DashboardAuth;
-  /** Open event streams at most; more get 503. @default 100 */
-  maxStreams?: number;
+  /** Open event streams: per reader (more get 429) and in all (more get 503). @default 8 and 100 */
+  streams?: StreamLimitsOptions;
   /** Comment lines keeping idle streams open through proxies. @default 25000 */
   heartbeatMs?: number;
   /** The Fleet page's source (`groundwork ui`); without it there is no Fleet page (the agent). */
@@ -48,15 +64,17 @@ interface HandlerOptions {
 
 /**
  * The dashboard's requests: `GET` (and `HEAD`) of the pages, `/static/app.css`, `/static/app.js`
- * and `/events` (Server-Sent Events: a `change` event whenever the source changes). Every request
- * is checked by `auth` first, static files included; every response carries `SECURITY_HEADERS`.
+ * and `/events` (Server-Sent Events: a `change` event whenever the source changes; `streams` caps them
+ * per reader and in all, with `Retry-After`). Every request is checked by `auth` first, static files
+ * included; a page shows what the reader's `access` allows (`readerSnapshot`); every response
+ * carries `SECURITY_HEADERS`.
  * Anything but GET/HEAD is 405: the dashboard is read-only. Returns false for paths it does not
  * serve (the caller answers 404 or serves them itself).
  */
 export function dashboardHandler(
   opts: HandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
-  let streams = 0;
+  const streams = new StreamLimits(opts.streams);
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://dashboard');
     const path = url.pathname;
@@ -92,14 +110,21 @@ export function dashboardHandler(
     if (path === '/static/app.css') return (send(res, 200, APP_CSS, 'text/css; charset=utf-8', cached), true);
     if (path === '/static/app.js')
       return (send(res, 200, APP_JS, 'text/javascript; charset=utf-8', cached), true);
+    const reader = auth.reader ?? { key: 'anonymous' };
     if (path === '/events') {
-      if (streams >= (opts.maxStreams ?? 100)) return (send(res, 503, 'too many open dashboards\n'), true);
-      streams++;
-      openStream(req, res, opts, () => streams--);
+      const grant = streams.acquire(reader.key);
+      if (!grant.ok)
+        return (
+          send(res, grant.status, `${grant.reason}\n`, 'text/plain; charset=utf-8', {
+            'Retry-After': String(grant.retryAfter),
+          }),
+          true
+        );
+      openStream(req, res, opts, grant.release);
       return true;
     }
     if (path === '/fleet') opts.fleet?.wanted();
-    const page = render(path, url.searchParams, opts.source, opts.fleet);
+    const page = await render(path, url.searchParams, opts, reader);
     send(res, page.status, page.body.markup, 'text/html; charset=utf-8');
     return true;
   };
@@ -123,13 +148,15 @@ export function isDashboardPath(path: string): boolean {
   );
 }
 
-function render(
+async function render(
   path: string,
   query: URLSearchParams,
-  source: DashboardReader,
-  fleet: FleetReader | undefined,
-): { status: number; body: Html } {
-  const s = fleet ? { ...source.snapshot(), fleet: fleet.state() } : source.snapshot();
+  opts: HandlerOptions,
+  reader: Reader,
+): Promise<{ status: number; body: Html }> {
+  const { source, fleet } = opts;
+  const view = await readerSnapshot(source, reader.access, { openshift: path === '/openshift' });
+  const s = fleet ? { ...view, fleet: fleet.state() } : view;
   switch (path) {
     case '/':
       return { status: 200, body: overviewPage(s) };
@@ -162,15 +189,30 @@ function render(
   } catch {
     id = '';
   }
-  const detail = source.detail(id);
+  const { detail, unchecked } = await readerDetail(source, reader.access, id);
   if (detail) return { status: 200, body: objectPage(s, detail) };
+  if (unchecked > 0)
+    return {
+      status: 503,
+      body: layout({
+        title: 'Cannot check',
+        current: '/objects',
+        snapshot: s,
+        body: html`<p>
+          Your permissions could not be checked now (the apiserver did not answer): reload to try again.
+        </p>`,
+      }),
+    };
+  // The same answer whether the inventory lacks it or the reader may not read it: no existence oracle.
   return {
     status: 404,
     body: layout({
       title: 'Not managed',
       current: '/objects',
       snapshot: s,
-      body: html`<p>The inventory lists no object <code>${id}</code>.</p>
+      body: html`<p>
+          The inventory lists no object <code>${id}</code>${reader.access ? ' that you may read' : ''}.
+        </p>
         <p><a href="/objects">All objects</a></p>`,
     }),
   };

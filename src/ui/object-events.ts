@@ -5,6 +5,7 @@ import type { EventRow } from './snapshot.js';
 
 /** The fields of a core/v1 Event the object page reads (events.k8s.io writes them too). */
 const eventSchema = z.looseObject({
+  metadata: z.looseObject({ namespace: z.string().optional() }).optional(),
   type: z.string().optional(),
   reason: z.string().optional(),
   message: z.string().optional(),
@@ -46,6 +47,7 @@ export function eventsFor(
           (io.namespace ?? '') === (obj.metadata.namespace ?? '');
     if (!same) continue;
     rows.push({
+      namespace: e.metadata?.namespace ?? '',
       type: e.type ?? '',
       reason: e.reason ?? '',
       note: redactText(e.message ?? ''),

@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { KubeClient } from '../cluster/client.js';
 import { PLATFORM_SYNC_API_VERSION } from '../cluster/sync-status-store.js';
+import { AccessCache } from './access-cache.js';
 import type { AuthOutcome, DashboardAuth } from './dashboard-handler.js';
+import { subjectAccess } from './subject-access.js';
 
 const tokenReviewSchema = z.looseObject({
   status: z
@@ -31,8 +33,10 @@ export interface ReviewAuthOptions {
   namespace: string;
   /** Its name (the agent knows it once it has read groundwork.yaml); undefined: any in the namespace. */
   name: () => string | undefined;
-  /** How long an answer is reused for the same token. @default 30000 */
+  /** How long an answer is reused for the same token, and a permission answer for the same user. @default 30000 */
   cacheMs?: number;
+  /** Reviews one page load may ask at most (`decideAccess`). @default 200 */
+  maxReviewsPerRequest?: number;
   /** @default Date.now */
   now?: () => number;
 }
@@ -43,12 +47,15 @@ export interface ReviewAuthOptions {
  * (TokenReview) for a user allowed to `get` the PlatformSync (SubjectAccessReview), as
  * kube-rbac-proxy does. Answers are kept `cacheMs` per token (by its SHA-256, never the token), at
  * most 1,000; a review that fails (the apiserver down) refuses and is not kept. Requests without a
- * token get 401, refused ones 403. The agent needs `create` on tokenreviews and
- * subjectaccessreviews (`system:auth-delegator`).
+ * token get 401, refused ones 403. An accepted reader carries its identity (`user:<uid>`, for
+ * per-reader limits) and `subjectAccess` over one `AccessCache` for all readers (`cacheMs`, at most
+ * 20,000 answers), so each page shows only what that user may `get` or `list`. The agent needs
+ * `create` on tokenreviews and subjectaccessreviews (`system:auth-delegator`).
  */
 export function reviewAuth(opts: ReviewAuthOptions): DashboardAuth {
   const cache = new Map<string, { until: number; outcome: AuthOutcome }>();
   const now = opts.now ?? Date.now;
+  const access = new AccessCache({ ttlMs: opts.cacheMs ?? 30_000, now });
   return {
     async check(req: IncomingMessage): Promise<AuthOutcome> {
       const token = bearerOf(req);
@@ -62,7 +69,7 @@ export function reviewAuth(opts: ReviewAuthOptions): DashboardAuth {
       if (hit && hit.until > now()) return hit.outcome;
       let outcome: AuthOutcome;
       try {
-        outcome = await review(opts, token);
+        outcome = await review(opts, token, access);
       } catch {
         return { ok: false, status: 503, reason: 'cannot review the token now (apiserver unreachable)' };
       }
@@ -79,7 +86,7 @@ function bearerOf(req: IncomingMessage): string | undefined {
   return auth ?? (typeof forwarded === 'string' && forwarded ? forwarded : undefined);
 }
 
-async function review(opts: ReviewAuthOptions, token: string): Promise<AuthOutcome> {
+async function review(opts: ReviewAuthOptions, token: string, access: AccessCache): Promise<AuthOutcome> {
   const tr = await opts.client.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
     schema: tokenReviewSchema,
@@ -108,7 +115,25 @@ async function review(opts: ReviewAuthOptions, token: string): Promise<AuthOutco
     },
     schema: accessReviewSchema,
   });
+  const reviewed = {
+    username: user.username,
+    ...(user.uid ? { uid: user.uid } : {}),
+    ...(user.groups ? { groups: user.groups } : {}),
+    ...(user.extra ? { extra: user.extra } : {}),
+  };
   return sar.status?.allowed
-    ? { ok: true, user: user.username }
+    ? {
+        ok: true,
+        user: user.username,
+        reader: {
+          key: `user:${JSON.stringify([user.username, user.uid ?? ''])}`,
+          access: subjectAccess({
+            client: opts.client,
+            user: reviewed,
+            cache: access,
+            decide: { maxReviews: opts.maxReviewsPerRequest ?? 200 },
+          }),
+        },
+      }
     : { ok: false, status: 403, reason: `${user.username} may not get platformsyncs in ${opts.namespace}` };
 }

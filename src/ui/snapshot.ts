@@ -59,10 +59,30 @@ export interface DashboardSnapshot {
   fleet?: FleetState;
   /** The revision of the desired objects the pages compare with (the agent's memory); absent outside the agent. */
   desiredRevision?: string;
+  /** What this reader may not see (`visibleSnapshot`, the agent's dashboard); absent: nothing hidden. */
+  hidden?: HiddenCounts;
+}
+
+/**
+ * What was left out for one reader, as counts and kinds only: never a name. The agent's dashboard
+ * authorizes every object for its reader (`visibleSnapshot`); `groundwork ui` reads with the user's
+ * own credentials and hides nothing itself.
+ */
+export interface HiddenCounts {
+  /** Managed objects the reader may not `get` (rows, counts, values and git's side all left out). */
+  objects: number;
+  /** Drift report items about objects the reader may not `get`. */
+  drift: number;
+  /** OpenShift page kinds with objects the reader may not `list` (e.g. `ClusterOperator`). */
+  openshift: readonly string[];
+  /** Permission checks that could not be made (a review failed, or too many for one request): what they cover is hidden. */
+  unchecked: number;
 }
 
 /** An Event about one object, as the object page lists it (the note already redacted). */
 export interface EventRow {
+  /** The Event's own namespace (where a reader needs `list events` to see it). */
+  namespace: string;
   type: string;
   reason: string;
   note: string;
@@ -77,6 +97,8 @@ export interface ObjectDetail {
   /** The live object with Secret values replaced by keyed hashes (`redactSecret`). */
   live: K8sObject | undefined;
   events: readonly EventRow[];
+  /** Events about the object that the reader may not list (`visibleDetail`); absent: none hidden. */
+  hiddenEvents?: number;
   /** What git says (`desiredDetail`); absent when no desired objects are known (`groundwork ui` outside the agent). */
   desired?: DesiredDetail;
 }

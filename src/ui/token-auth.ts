@@ -21,10 +21,12 @@ export function sameSecret(a: string, b: string): boolean {
  * ports), which later requests carry. `Authorization: token <t>` works too (curl). Every
  * comparison is constant-time. The `Host` header must be the loopback address the server bound
  * (or `localhost`) on its port, so a DNS-rebinding page on another site cannot read it through the
- * browser.
+ * browser. Whoever holds the token is the one reader (`session:<hash>`, for per-reader limits); it
+ * decides nothing about what a page shows (the caches hold what the user's kubeconfig may list).
  */
 export function tokenAuth(opts: { token: string; port: () => number }): DashboardAuth {
   const cookieName = () => `groundwork-ui-${opts.port()}`;
+  const reader = { key: `session:${createHash('sha256').update(opts.token).digest('hex').slice(0, 16)}` };
   return {
     check(req: IncomingMessage): Promise<AuthOutcome> {
       return Promise.resolve(check(req));
@@ -56,7 +58,9 @@ export function tokenAuth(opts: { token: string; port: () => number }): Dashboar
     const given = fromHeader ?? fromCookie;
     if (given === undefined)
       return { ok: false, status: 401, reason: 'no token: open the URL groundwork ui printed' };
-    return sameSecret(given, opts.token) ? { ok: true } : { ok: false, status: 403, reason: 'wrong token' };
+    return sameSecret(given, opts.token)
+      ? { ok: true, reader }
+      : { ok: false, status: 403, reason: 'wrong token' };
   }
 }
 

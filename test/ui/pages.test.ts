@@ -26,7 +26,15 @@ describe('dashboard pages render hostile strings as text', () => {
         row: s.objects[0]!,
         live: hostileDeployment(),
         events: [
-          { type: 'Warning', reason: HOSTILE, note: HOSTILE, count: 1, last: HOSTILE, source: HOSTILE },
+          {
+            namespace: 'shop',
+            type: 'Warning',
+            reason: HOSTILE,
+            note: HOSTILE,
+            count: 1,
+            last: HOSTILE,
+            source: HOSTILE,
+          },
         ],
       }).markup,
     ],

@@ -29,6 +29,7 @@ export function layout(opts: {
 }): Html {
   const { snapshot } = opts;
   const sync = snapshot.selected !== undefined ? snapshot.syncs[snapshot.selected] : undefined;
+  const problems = [...snapshot.problems, ...hiddenLines(snapshot.hidden)];
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -59,11 +60,11 @@ export function layout(opts: {
         </header>
         <main id="main" tabindex="-1" data-live="${opts.current}">
           ${
-            snapshot.problems.length > 0
+            problems.length > 0
               ? html`<div class="problems" role="status">
                   <h2>Cannot see everything</h2>
                   <ul>
-                    ${snapshot.problems.map((p) => html`<li>${p}</li>`)}
+                    ${problems.map((p) => html`<li>${p}</li>`)}
                   </ul>
                 </div>`
               : ''
@@ -77,6 +78,27 @@ export function layout(opts: {
         </main>
       </body>
     </html> `;
+}
+
+/** What the banner says was hidden from this reader: counts and kinds, never a name. */
+function hiddenLines(hidden: DashboardSnapshot['hidden']): string[] {
+  if (!hidden) return [];
+  const lines: string[] = [];
+  if (hidden.objects > 0)
+    lines.push(
+      `${hidden.objects} managed object(s) hidden: your Kubernetes RBAC does not let you get them (the counts leave them out too).`,
+    );
+  if (hidden.drift > 0)
+    lines.push(`${hidden.drift} drifted object(s) hidden: your Kubernetes RBAC does not let you get them.`);
+  if (hidden.openshift.length > 0)
+    lines.push(
+      `Some ${hidden.openshift.join(', ')} objects hidden: your Kubernetes RBAC does not let you read them.`,
+    );
+  if (hidden.unchecked > 0)
+    lines.push(
+      `${hidden.unchecked} permission check(s) could not be made (the apiserver did not answer, or too many for one page): what they cover is hidden; reload to try again.`,
+    );
+  return lines;
 }
 
 /** A health or condition state as a badge (class from a fixed list, never from data). */

@@ -53,8 +53,16 @@ export function objectPage(s: DashboardSnapshot, d: ObjectDetail): Html {
     }
     <h2>Events</h2>
     ${
+      d.hiddenEvents
+        ? html`<p class="problem">
+            ${d.hiddenEvents} Event(s) hidden: your Kubernetes RBAC does not let you list events where they
+            are.
+          </p>`
+        : ''
+    }
+    ${
       d.events.length === 0
-        ? html`<p>No Events.</p>`
+        ? html`<p>No Events${d.hiddenEvents ? ' you may see' : ''}.</p>`
         : html`${table(
             ['Last', 'Type', 'Reason', 'Message', { label: 'Count', num: true }, 'From'],
             d.events.map(

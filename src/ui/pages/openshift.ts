@@ -30,15 +30,21 @@ import { badge, facts, layout, table } from './layout.js';
 export function openshiftPage(s: DashboardSnapshot): Html {
   const o = s.openshift;
   const decided = publishedDecisions(s);
-  const body = html`${updateSection(o, decided?.clusterUpdate)}${operatorsSection(o)}${poolsSection(o, s.at)}${olmSection(o, decided)}`;
+  const body = html`${updateSection(o, decided?.clusterUpdate, s.hidden?.openshift.includes('ClusterVersion'))}${operatorsSection(o)}${poolsSection(o, s.at)}${olmSection(o, decided)}`;
   return layout({ title: 'OpenShift', current: '/openshift', snapshot: s, body });
 }
 
-function updateSection(o: OpenShiftView, published: ClusterUpdateJson | undefined): Html {
+function updateSection(o: OpenShiftView, published: ClusterUpdateJson | undefined, hidden = false): Html {
   if (!o.clusterVersion)
     return html`<section>
       <h2>Cluster version</h2>
-      <p>This cluster serves no ClusterVersion (not OpenShift).</p>
+      <p>
+        ${
+          hidden
+            ? 'Your Kubernetes RBAC does not let you get the ClusterVersion.'
+            : 'This cluster serves no ClusterVersion (not OpenShift).'
+        }
+      </p>
     </section>`;
   let cv: ClusterVersionState;
   try {

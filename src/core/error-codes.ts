@@ -90,6 +90,7 @@ export const ERROR_CODES = [
   'SopsKeyMissing',
   'SopsMacMismatch',
   'SopsNoMatchingKey',
+  'SopsValueUnprotected',
   'SynthCrashed',
   'SynthOutOfMemory',
   'SynthOutputTooLarge',

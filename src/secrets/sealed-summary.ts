@@ -1,6 +1,5 @@
-import { sopsFileInvalid } from './sops-errors.js';
-import { parseSopsDocument } from './sops-document.js';
-import { ageKeysOf } from './sops-metadata.js';
+import { sealedShape } from './secret-leaves.js';
+import type { SealedSops } from './sealed-sops.js';
 
 /** What of an encrypted file can be shown without its key. */
 export interface SealedSummary {
@@ -12,25 +11,27 @@ export interface SealedSummary {
 }
 
 /**
- * The key names, ciphertexts and recipients of a `SopsSecret` file, read without decrypting: for a
- * `kind: Secret` manifest its `data` and `stringData` keys, else its top-level keys. For previews:
- * a key whose ciphertext changed shows as changed (sops keeps an unchanged value's ciphertext when
- * it edits a file; `sops rotate` changes all of them). Throws SopsFileInvalid like `decryptSops`.
+ * The key names, ciphertexts and recipients of a sealed `SopsSecret` file, read without
+ * decrypting: for a `kind: Secret` manifest its `data` and `stringData` keys, else its top-level
+ * keys (what is under one joined as JSON). For previews: a key whose ciphertext changed shows as
+ * changed (sops keeps an unchanged value's ciphertext when it edits a file; `sops rotate` changes
+ * all of them). Pure: the sealed form was parsed by `parseSealedSops`.
  */
-export function sealedSummary(text: string, file: string): SealedSummary {
-  const doc = parseSopsDocument(text, file);
-  const tree = doc.tree.toJSON() as Record<string, unknown>;
+export function sealedSummary(sealed: SealedSops): SealedSummary {
+  const manifest = sealedShape(sealed) === 'manifest';
+  const grouped = new Map<string, string[]>();
+  for (const leaf of sealed.leaves) {
+    const [first, second] = leaf.path;
+    const key = manifest ? (first === 'data' || first === 'stringData' ? second : undefined) : first;
+    if (typeof key !== 'string') continue;
+    const text = 'enc' in leaf ? leaf.enc : leaf.plain;
+    grouped.set(key, [...(grouped.get(key) ?? []), text]);
+  }
   const values: Record<string, string> = {};
-  const add = (map: unknown) => {
-    if (map === null || typeof map !== 'object') return;
-    for (const [k, v] of Object.entries(map)) values[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  for (const [key, texts] of grouped) values[key] = texts.length === 1 ? texts[0]! : JSON.stringify(texts);
+  return {
+    values,
+    recipients: sealed.age.map((k) => k.recipient),
+    lastmodified: sealed.lastmodified,
   };
-  if (tree.kind === 'Secret') {
-    add(tree.data);
-    add(tree.stringData);
-  } else add(tree);
-  const recipients = ageKeysOf(doc.metadata).map((k) => k.recipient);
-  if (!recipients.length)
-    throw sopsFileInvalid(file, 'has no age recipient (Groundwork decrypts with age only)');
-  return { values, recipients, lastmodified: doc.metadata.lastmodified };
 }

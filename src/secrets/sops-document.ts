@@ -1,10 +1,11 @@
 import { YAMLMap, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { pathText, type SealedPath } from './sealed-sops.js';
 import { sopsFileInvalid } from './sops-errors.js';
 import { sopsMetadataSchema, type SopsMetadata } from './sops-metadata.js';
 
 /** A leaf of the tree: its key path (sequence items add no element, as in sops) and its YAML value. */
 export interface Leaf {
-  path: readonly string[];
+  path: SealedPath;
   value: string | number | boolean;
 }
 
@@ -32,7 +33,13 @@ export function parseSopsDocument(text: string, file: string): SopsDocument {
   const doc = docs[0]!;
   if (doc.errors.length) {
     const line = doc.errors[0]!.linePos?.[0].line;
-    throw sopsFileInvalid(file, `not YAML or JSON${line ? ` (line ${line})` : ''}`);
+    const at = line ? ` (line ${line})` : '';
+    if (doc.errors[0]!.code === 'DUPLICATE_KEY')
+      throw sopsFileInvalid(
+        file,
+        `has a key twice${at}: sops, Groundwork and Kubernetes could each read a different one; keep one`,
+      );
+    throw sopsFileInvalid(file, `not YAML or JSON${at}`);
   }
   const root = doc.contents;
   if (!isMap(root)) throw sopsFileInvalid(file, 'not a map of keys to values');
@@ -51,38 +58,42 @@ export function parseSopsDocument(text: string, file: string): SopsDocument {
 
 /**
  * Walks `node` in file order, as sops walks its tree (`TreeBranch.walkBranch`): map values extend
- * the path with their key, sequence items do not, nulls are skipped, every other scalar is a leaf
- * given to `onLeaf`, whose result takes its place. Returns the plain tree with those results.
- * Throws SopsFileInvalid on an alias or a key that is not a scalar.
+ * the path with their key, sequence items with their index (sops's additional data leaves indices
+ * out: `aadOf`), every non-null scalar is given to `on.leaf`, every null to `on.null` (sops skips
+ * them). Throws SopsFileInvalid, naming the key path, on an alias, a key that is not a scalar, or
+ * a value of another kind.
  */
 export function walkLeaves(
   node: unknown,
   file: string,
-  onLeaf: (leaf: Leaf) => unknown,
-  path: readonly string[] = [],
-): unknown {
-  if (isAlias(node)) throw sopsFileInvalid(file, `uses a YAML alias at ${where(path)}`);
+  on: { leaf: (leaf: Leaf) => void; null?: (path: SealedPath) => void },
+  path: SealedPath = [],
+): void {
+  if (isAlias(node)) throw sopsFileInvalid(file, `uses a YAML alias at ${pathText(path)}`);
   if (isMap(node)) {
-    const out: Record<string, unknown> = {};
     for (const pair of node.items) {
       if (!isScalar(pair.key))
-        throw sopsFileInvalid(file, `has a key that is not a string at ${where(path)}`);
-      const key = String(pair.key.value);
-      out[key] = walkLeaves(pair.value, file, onLeaf, [...path, key]);
+        throw sopsFileInvalid(file, `has a key that is not a string at ${pathText(path)}`);
+      walkLeaves(pair.value, file, on, [...path, String(pair.key.value)]);
     }
-    return out;
+    return;
   }
-  if (isSeq(node)) return node.items.map((item) => walkLeaves(item, file, onLeaf, path));
-  if (node === null || node === undefined) return null;
-  if (!isScalar(node)) throw sopsFileInvalid(file, `has a value of an unknown kind at ${where(path)}`);
-  const value = node.value;
-  if (value === null || value === undefined) return null;
+  if (isSeq(node)) {
+    node.items.forEach((item, i) => walkLeaves(item, file, on, [...path, i]));
+    return;
+  }
+  const value = node === null || node === undefined ? null : isScalar(node) ? node.value : undefined;
+  if (value === null || value === undefined) {
+    if (value === null) on.null?.(path);
+    else throw sopsFileInvalid(file, `has a value of an unknown kind at ${pathText(path)}`);
+    return;
+  }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return onLeaf({ path, value });
-  throw sopsFileInvalid(file, `has a value of an unsupported type at ${where(path)}`);
+    return on.leaf({ path, value });
+  throw sopsFileInvalid(file, `has a value of an unsupported type at ${pathText(path)}`);
 }
 
-/** A key path for messages: `data.password`, or `(top level)`. */
-export function where(path: readonly string[]): string {
-  return path.length ? path.join('.') : '(top level)';
+/** sops's additional data for the value at `path`: its map keys joined by `:`, and a final `:`. */
+export function aadOf(path: readonly (string | number)[]): string {
+  return `${path.filter((s): s is string => typeof s === 'string').join(':')}:`;
 }

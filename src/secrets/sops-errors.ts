@@ -52,3 +52,11 @@ export function sopsNoMatchingKey(
 function list(recipients: readonly string[]): string {
   return recipients.length ? recipients.join(', ') : 'no age recipient';
 }
+
+/**
+ * A Secret value sops cannot protect (empty, readable, relabelled, beside another source): anyone
+ * who can write the file could change it without the key and its MAC would still verify.
+ */
+export function sopsValueUnprotected(file: string, message: string, fix: string): GroundworkError {
+  return new GroundworkError({ code: 'SopsValueUnprotected', subject: file, message, fix });
+}

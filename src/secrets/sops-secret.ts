@@ -6,8 +6,11 @@ import { z } from 'zod';
 import { isWithin } from '../core/confined-file.js';
 import { GroundworkError } from '../core/errors.js';
 import { Validation, validateProps } from '../render/synth/validation.js';
+import { sealSecretFile } from './seal-sops.js';
+import { sealedText, type SealedSops } from './sealed-sops.js';
+import { sealedShape } from './secret-leaves.js';
 import { SOPS_ANNOTATIONS } from './sops-annotations.js';
-import { MAX_SOPS_FILE_BYTES, parseSopsDocument } from './sops-document.js';
+import { MAX_SOPS_FILE_BYTES } from './sops-document.js';
 
 export interface SopsSecretProps {
   /**
@@ -42,11 +45,13 @@ const schema = z.object({
 
 /**
  * A Secret whose values come from a SOPS-encrypted file in the repository. Synth sees only the
- * ciphertext: the Secret it emits carries the encrypted file in an annotation and no values. The
- * agent (and `plan`/`apply`/`drift` on a laptop) decrypts it after synth and before plan, with an
- * age identity from `--decryption-secret` (or `SOPS_AGE_KEY_FILE`), verifying sops's MAC; the
- * plaintext is held in memory only and appears in no output. `groundwork synth` writes the
- * ciphertext, never values.
+ * ciphertext: the construct parses the file here, in the render domain, refuses values sops cannot
+ * protect (empty, readable, not `type:str`, `stringData` beside `data`: `checkSecretLeaves`), and
+ * emits a value-less Secret carrying the file's sealed form (`SealedSops`, JSON) in an annotation.
+ * The agent (and `plan`/`apply`/`drift` on a laptop) reads that data strictly, decrypts it after
+ * synth and before plan with an age identity from `--decryption-secret` (or `SOPS_AGE_KEY_FILE`),
+ * verifying sops's MAC; the plaintext is held in memory only and appears in no output.
+ * `groundwork synth` writes the ciphertext, never values.
  *
  * @example
  * new SopsSecret(platform, 'htpasswd', {
@@ -67,14 +72,15 @@ export class SopsSecret extends Construct {
     if (!p) return;
     const text = readEncrypted(this, p.file);
     if (text === undefined) return;
-    let manifest: { name?: string; namespace?: string; type?: string } = {};
+    let sealed: SealedSops;
     try {
-      manifest = readableManifest(parseSopsDocument(text, p.file).tree.toJSON());
+      sealed = sealSecretFile(text, p.file);
     } catch (err) {
       const e = err instanceof GroundworkError ? err : undefined;
       Validation.error(this, 'file', e?.message ?? `${p.file}: not a SOPS file`, e?.fix);
       return;
     }
+    const manifest = readableManifest(sealed);
     this.secretName = p.name ?? manifest.name ?? id;
     this.secretNamespace = p.namespace ?? manifest.namespace;
     if (!this.secretNamespace) {
@@ -93,7 +99,10 @@ export class SopsSecret extends Construct {
         name: this.secretName,
         namespace: this.secretNamespace,
         ...(p.labels ? { labels: p.labels } : {}),
-        annotations: { [SOPS_ANNOTATIONS.sopsFile]: p.file, [SOPS_ANNOTATIONS.sopsCiphertext]: text },
+        annotations: {
+          [SOPS_ANNOTATIONS.sopsFile]: p.file,
+          [SOPS_ANNOTATIONS.sopsCiphertext]: sealedText(sealed),
+        },
       },
       type: p.type ?? manifest.type ?? 'Opaque',
     });
@@ -137,24 +146,12 @@ function readEncrypted(scope: Construct, file: string): string | undefined {
 }
 
 /** Name, namespace and type of a `kind: Secret` file, where sops left them readable (not `ENC[…]`). */
-function readableManifest(tree: unknown): { name?: string; namespace?: string; type?: string } {
-  const t = z
-    .looseObject({
-      kind: z.literal('Secret'),
-      type: z.string().optional(),
-      metadata: z.looseObject({ name: z.string().optional(), namespace: z.string().optional() }).optional(),
-    })
-    .safeParse(tree);
-  if (!t.success) return {};
-  const plain = (v: string | undefined) => (v && !v.startsWith('ENC[') ? v : undefined);
-  const out: { name?: string; namespace?: string; type?: string } = {};
-  const [name, namespace, type] = [
-    plain(t.data.metadata?.name),
-    plain(t.data.metadata?.namespace),
-    plain(t.data.type),
-  ];
-  if (name) out.name = name;
-  if (namespace) out.namespace = namespace;
-  if (type) out.type = type;
-  return out;
+function readableManifest(sealed: SealedSops): { name?: string; namespace?: string; type?: string } {
+  if (sealedShape(sealed) !== 'manifest') return {};
+  const plain = (...path: string[]) => {
+    const leaf = sealed.leaves.find((l) => JSON.stringify(l.path) === JSON.stringify(path));
+    return leaf && 'plain' in leaf && leaf.plain && !leaf.plain.startsWith('ENC[') ? leaf.plain : undefined;
+  };
+  const [name, namespace, type] = [plain('metadata', 'name'), plain('metadata', 'namespace'), plain('type')];
+  return { ...(name ? { name } : {}), ...(namespace ? { namespace } : {}), ...(type ? { type } : {}) };
 }

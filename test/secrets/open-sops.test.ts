@@ -3,7 +3,7 @@ import { parseDocument, stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GroundworkError } from '../../src/core/errors.js';
 import { parseAgeIdentities, type AgeIdentities } from '../../src/secrets/age-identities.js';
-import { decryptSops } from '../../src/secrets/decrypt-sops.js';
+import { openText } from './open-text.js';
 import { encryptSops } from '../../src/secrets/encrypt-sops.js';
 
 const PLANTED = 'planted-Pa55w0rd-7f3a';
@@ -39,7 +39,7 @@ function edit(text: string, path: (string | number)[], value: unknown): string {
   return doc.toString();
 }
 
-describe('decryptSops', () => {
+describe('sealSops then openSops', () => {
   it('round-trips YAML and JSON: strings, numbers, booleans, nesting, lists, empty strings, unencrypted keys', async () => {
     const tree = {
       htpasswd: `admin:${PLANTED}`,
@@ -55,7 +55,7 @@ describe('decryptSops', () => {
       const text = await encryptSops(tree, { recipients: [recipient], format });
       expect(text).not.toContain(PLANTED);
       expect(text).toContain('readable'); // _unencrypted stays plain, as in sops
-      expect(await decryptSops(text, { file: FILE, identities: ours })).toEqual(tree);
+      expect(await openText(text, { file: FILE, identities: ours })).toEqual(tree);
     }
   });
 
@@ -72,20 +72,20 @@ describe('decryptSops', () => {
     });
     expect(text).toContain('openshift-config');
     expect(text).not.toContain(PLANTED);
-    expect(await decryptSops(text, { file: FILE, identities: ours })).toEqual(secret);
+    expect(await openText(text, { file: FILE, identities: ours })).toEqual(secret);
   });
 
   it('opens a file encrypted for several recipients with any one of them', async () => {
     const text = await encryptSops({ a: PLANTED }, { recipients: [theirs.recipients[0]!, recipient] });
-    expect(await decryptSops(text, { file: FILE, identities: ours })).toEqual({ a: PLANTED });
-    expect(await decryptSops(text, { file: FILE, identities: theirs })).toEqual({ a: PLANTED });
+    expect(await openText(text, { file: FILE, identities: ours })).toEqual({ a: PLANTED });
+    expect(await openText(text, { file: FILE, identities: theirs })).toEqual({ a: PLANTED });
   });
 
   it('refuses a changed value (SopsMacMismatch, naming the key path)', async () => {
     const text = await encryptSops({ a: PLANTED, b: 'other' }, { recipients: [recipient] });
     const other = await encryptSops({ a: 'x', b: 'y' }, { recipients: [recipient] });
     const foreign = parseDocument(other).get('a') as string;
-    const e = await failure(decryptSops(edit(text, ['a'], foreign), { file: FILE, identities: ours }));
+    const e = await failure(openText(edit(text, ['a'], foreign), { file: FILE, identities: ours }));
     expect(e.code).toBe('SopsMacMismatch');
     expect(e.message).toContain('value at a does not verify');
   });
@@ -96,7 +96,7 @@ describe('decryptSops', () => {
     const [a, b] = [doc.get('a'), doc.get('b')];
     doc.set('a', b);
     doc.set('b', a);
-    const e = await failure(decryptSops(doc.toString(), { file: FILE, identities: ours }));
+    const e = await failure(openText(doc.toString(), { file: FILE, identities: ours }));
     expect(e.code).toBe('SopsMacMismatch');
   });
 
@@ -110,7 +110,7 @@ describe('decryptSops', () => {
     const added = edit(text, ['d_unencrypted'], 'injected');
     const changed = edit(text, ['c_unencrypted'], 'changed');
     for (const bad of [removed.toString(), added, changed]) {
-      const e = await failure(decryptSops(bad, { file: FILE, identities: ours }));
+      const e = await failure(openText(bad, { file: FILE, identities: ours }));
       expect(e.code).toBe('SopsMacMismatch');
       expect(e.message).toContain('MAC does not match');
     }
@@ -122,7 +122,7 @@ describe('decryptSops', () => {
     const badTime = edit(text, ['sops', 'lastmodified'], '2001-01-01T00:00:00Z');
     const badMac = edit(text, ['sops', 'mac'], parseDocument(other).getIn(['sops', 'mac']));
     for (const bad of [badTime, badMac]) {
-      const e = await failure(decryptSops(bad, { file: FILE, identities: ours }));
+      const e = await failure(openText(bad, { file: FILE, identities: ours }));
       expect(e.code).toBe('SopsMacMismatch');
       expect(e.message).toContain('MAC does not verify');
     }
@@ -130,7 +130,7 @@ describe('decryptSops', () => {
 
   it('a file for another key is SopsNoMatchingKey listing both recipients', async () => {
     const text = await encryptSops({ a: PLANTED }, { recipients: [theirs.recipients[0]!] });
-    const e = await failure(decryptSops(text, { file: FILE, identities: ours }));
+    const e = await failure(openText(text, { file: FILE, identities: ours }));
     expect(e.code).toBe('SopsNoMatchingKey');
     expect(e.message).toContain(theirs.recipients[0]);
     expect(e.message).toContain(recipient);
@@ -140,7 +140,7 @@ describe('decryptSops', () => {
   it('a recipient relabelled as ours whose key does not open is SopsMacMismatch, not a wrong-key error', async () => {
     const text = await encryptSops({ a: PLANTED }, { recipients: [theirs.recipients[0]!] });
     const relabelled = edit(text, ['sops', 'age', 0, 'recipient'], recipient);
-    const e = await failure(decryptSops(relabelled, { file: FILE, identities: ours }));
+    const e = await failure(openText(relabelled, { file: FILE, identities: ours }));
     expect(e.code).toBe('SopsMacMismatch');
     expect(e.message).toContain('data key');
   });
@@ -149,7 +149,7 @@ describe('decryptSops', () => {
     const text = await encryptSops({ a: PLANTED }, { recipients: [recipient] });
     const none = await parseAgeIdentities(`# nothing here\nAGE-SECRET-KEY-1NOTAKEY\n${PLANTED}\n`);
     expect(none.identities).toEqual([]);
-    const e = await failure(decryptSops(text, { file: FILE, identities: none }));
+    const e = await failure(openText(text, { file: FILE, identities: none }));
     expect(e.code).toBe('SopsKeyMissing');
   });
 
@@ -169,7 +169,7 @@ describe('decryptSops', () => {
       ['x'.repeat(3 * 1024 * 1024), 'larger than'],
     ];
     for (const [text, message] of cases) {
-      const e = await failure(decryptSops(text, { file: FILE, identities: ours }));
+      const e = await failure(openText(text, { file: FILE, identities: ours }));
       expect([e.code, e.message]).toEqual(['SopsFileInvalid', expect.stringContaining(message)]);
     }
   });

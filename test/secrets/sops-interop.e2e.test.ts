@@ -7,7 +7,12 @@ import { generateX25519Identity } from 'age-encryption';
 import { parse, parseDocument } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAgeIdentities, type AgeIdentities } from '../../src/secrets/age-identities.js';
-import { decryptSops } from '../../src/secrets/decrypt-sops.js';
+import { openText } from './open-text.js';
+import { toManifest } from '../../src/render/synth/manifest.js';
+import { decryptSopsSecrets } from '../../src/secrets/decrypt-secrets.js';
+import { sealSecretFile } from '../../src/secrets/seal-sops.js';
+import { sealedText } from '../../src/secrets/sealed-sops.js';
+import { SOPS_ANNOTATIONS } from '../../src/secrets/sops-annotations.js';
 import { encryptSops } from '../../src/secrets/encrypt-sops.js';
 import { groundwork } from '../harness/cli.js';
 import { toolPath } from '../harness/tools.js';
@@ -77,13 +82,13 @@ describe('sops v3.13.3 → Groundwork', () => {
   it('decrypts YAML with every value type, nesting, lists, comments and an _unencrypted key', async () => {
     const enc = await sopsEncrypt('flat.sops.yaml', YAML_PLAIN);
     expect(enc).not.toContain(PLANTED);
-    expect(await decryptSops(enc, { file: 'flat.sops.yaml', identities: ids })).toEqual(parse(YAML_PLAIN));
+    expect(await openText(enc, { file: 'flat.sops.yaml', identities: ids })).toEqual(parse(YAML_PLAIN));
   });
 
   it('decrypts JSON', async () => {
     const plain = { user: 'admin', password: PLANTED, n: 3, f: 1.25, ok: false, list: [{ a: 'b' }] };
     const enc = await sopsEncrypt('x.sops.json', JSON.stringify(plain, null, 2));
-    expect(await decryptSops(enc, { file: 'x.sops.json', identities: ids })).toEqual(plain);
+    expect(await openText(enc, { file: 'x.sops.json', identities: ids })).toEqual(plain);
   });
 
   it('decrypts a Secret manifest written with --encrypted-regex, and one with --mac-only-encrypted', async () => {
@@ -102,7 +107,25 @@ stringData:
     ]) {
       const enc = await sopsEncrypt('pull.sops.yaml', secret, extra);
       expect(enc).toContain('namespace: openshift-config');
-      expect(await decryptSops(enc, { file: 'pull.sops.yaml', identities: ids })).toEqual(parse(secret));
+      expect(await openText(enc, { file: 'pull.sops.yaml', identities: ids })).toEqual(parse(secret));
+      // And as a SopsSecret: sealed on the render side, decrypted from that data on the trusted side.
+      const sealed = sealedText(sealSecretFile(enc, 'pull.sops.yaml'));
+      const object = {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: 'pull-secret',
+          namespace: 'openshift-config',
+          annotations: { [SOPS_ANNOTATIONS.sopsCiphertext]: sealed },
+        },
+      };
+      const result = { platform: 'p', overlay: 'o', hash: '', warnings: [] };
+      const open = await decryptSopsSecrets(
+        { ...result, manifests: [toManifest(object, 'platform/pull')] },
+        async () => ids,
+      );
+      const data = open.manifests[0]!.object.data as Record<string, string>;
+      expect(Buffer.from(data['.dockerconfigjson']!, 'base64').toString()).toContain(PLANTED);
     }
   });
 
@@ -117,8 +140,8 @@ stringData:
     await sopsRun(['set', 'two.sops.yaml', '["port"]', '6543']);
     const edited = readFileSync(join(dir, 'two.sops.yaml'), 'utf8');
     const want = { ...parse(YAML_PLAIN), port: 6543 };
-    expect(await decryptSops(edited, { file: 'two.sops.yaml', identities: ids })).toEqual(want);
-    expect(await decryptSops(edited, { file: 'two.sops.yaml', identities: other })).toEqual(want);
+    expect(await openText(edited, { file: 'two.sops.yaml', identities: ids })).toEqual(want);
+    expect(await openText(edited, { file: 'two.sops.yaml', identities: other })).toEqual(want);
   });
 
   it('refuses its files tampered with (SopsMacMismatch) or for another key (SopsNoMatchingKey), quoting no value', async () => {
@@ -136,7 +159,7 @@ stringData:
       [forOther, 'SopsNoMatchingKey'],
     ];
     for (const [text, code] of cases) {
-      const err = await decryptSops(text, { file: 't.sops.yaml', identities: ids }).catch((e: unknown) => e);
+      const err = await openText(text, { file: 't.sops.yaml', identities: ids }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code, subject: 't.sops.yaml' });
       expect(String(err)).not.toContain(PLANTED);
     }

@@ -4,6 +4,7 @@ import { redactionTag } from '../../core/redaction-key.js';
 import { isSealedSecret } from '../../secrets/decrypt-secrets.js';
 import { SOPS_ANNOTATIONS } from '../../secrets/sops-annotations.js';
 import { sealedSummary } from '../../secrets/sealed-summary.js';
+import { parseSealedSops } from '../../secrets/sealed-sops.js';
 
 /**
  * A copy of `obj` safe to print: for a core `Secret`, each value of `data` and `stringData` becomes
@@ -48,7 +49,7 @@ function sealedView(obj: K8sObject, id: string): K8sObject {
   const file = annotations[SOPS_ANNOTATIONS.sopsFile] ?? id;
   let data: Record<string, string> = {};
   try {
-    const s = sealedSummary(annotations[SOPS_ANNOTATIONS.sopsCiphertext]!, file);
+    const s = sealedSummary(parseSealedSops(annotations[SOPS_ANNOTATIONS.sopsCiphertext]!, file));
     data = Object.fromEntries(
       Object.entries(s.values).map(([k, v]) => [k, redactionTag([id, k, 'sops', v])]),
     );

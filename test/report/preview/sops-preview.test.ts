@@ -6,12 +6,14 @@ import { buildPreview } from '../../../src/report/preview/preview.js';
 import { previewMarkdown } from '../../../src/report/preview/render-markdown.js';
 import { previewText } from '../../../src/report/preview/render-text.js';
 import { encryptSops } from '../../../src/secrets/encrypt-sops.js';
+import { sealSops } from '../../../src/secrets/seal-sops.js';
+import { sealedText } from '../../../src/secrets/sealed-sops.js';
 import { SOPS_ANNOTATIONS } from '../../../src/secrets/sops-annotations.js';
 import { result } from './helpers.js';
 
 const PLANTED = ['planted-old-htpasswd-1a', 'planted-new-htpasswd-2b', 'planted-user-3c'];
 
-/** A SopsSecret as synth emits it: the ciphertext in an annotation, no values. */
+/** A SopsSecret as synth emits it: the file's sealed form in an annotation, no values. */
 const sealed = (text: string): K8sObject => ({
   apiVersion: 'v1',
   kind: 'Secret',
@@ -20,7 +22,7 @@ const sealed = (text: string): K8sObject => ({
     namespace: 'openshift-config',
     annotations: {
       [SOPS_ANNOTATIONS.sopsFile]: 'secrets/htpasswd.sops.yaml',
-      [SOPS_ANNOTATIONS.sopsCiphertext]: text,
+      [SOPS_ANNOTATIONS.sopsCiphertext]: sealedText(sealSops(text, 'secrets/htpasswd.sops.yaml').sealed),
     },
   },
   type: 'Opaque',

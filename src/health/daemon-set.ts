@@ -1,12 +1,11 @@
 import type { K8sObject } from '../core/object.js';
-import { noStatus, numberAt, objectAt, specOf, staleGeneration, statusOf, stringAt } from './fields.js';
+import { numberAt, objectAt, specOf, staleGeneration, statusOf, stringAt } from './fields.js';
 import { verdict, type HealthVerdict } from './types.js';
 
 /**
  * Health of an `apps/v1` DaemonSet, with `kubectl rollout status` semantics:
  *
- * - `Unknown` (NoStatus) before the controller writes status;
- * - `Progressing` (NotObserved) until the controller has acted on it: `metadata.generation`,
+ * - `Progressing` (NotObserved) until the controller has acted on it (so before it writes any status): `metadata.generation`,
  *   `status.observedGeneration` and `status.desiredNumberScheduled` must all be set (kstatus
  *   `daemonsetConditions` and `checkGenerationSet`: the controller always writes them, so a status
  *   without them was written by something else or is not the controller's yet);
@@ -20,7 +19,6 @@ import { verdict, type HealthVerdict } from './types.js';
  */
 export function daemonSetHealth(obj: K8sObject): HealthVerdict {
   const status = statusOf(obj);
-  if (!status) return noStatus(obj);
   const stale = staleGeneration(obj);
   if (stale) return stale;
 

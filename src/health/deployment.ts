@@ -1,19 +1,12 @@
 import type { K8sObject } from '../core/object.js';
-import {
-  conditionWith,
-  describeCondition,
-  noStatus,
-  numberAt,
-  specOf,
-  staleGeneration,
-  statusOf,
-} from './fields.js';
+import { conditionWith, describeCondition, numberAt, specOf, staleGeneration, statusOf } from './fields.js';
 import { verdict, type HealthVerdict } from './types.js';
 
 /**
  * Health of an `apps/v1` Deployment, with `kubectl rollout status` semantics:
  *
- * - `Unknown` (NoStatus) before the controller writes status;
+ * - `Progressing` (NotObserved) before the controller writes status (kstatus: InProgress, since
+ *   the `Available` condition is missing);
  * - `Progressing` while `status.observedGeneration` is behind, while updated replicas are fewer than
  *   `spec.replicas`, while old replicas still run, or while updated replicas are not yet available;
  * - `Degraded` (ProgressDeadlineExceeded) when the Progressing condition says the rollout passed
@@ -33,7 +26,9 @@ import { verdict, type HealthVerdict } from './types.js';
  */
 export function deploymentHealth(obj: K8sObject): HealthVerdict {
   const status = statusOf(obj);
-  if (!status) return noStatus(obj);
+  if (!status) {
+    return verdict('Progressing', 'NotObserved', 'the Deployment controller has not reported yet');
+  }
   const stale = staleGeneration(obj);
   if (stale) return stale;
 

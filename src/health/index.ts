@@ -79,10 +79,12 @@ export function healthCheckFor(group: string, kind: string): HealthCheck {
  * An object with `metadata.deletionTimestamp` is `Progressing` (Terminating) whatever its kind,
  * naming the finalizers it waits for, except a Namespace (see `namespaceHealth`); otherwise the kind's check from `healthCheckFor` decides.
  * It does not judge objects the given one depends on or owns: roll those up with `rollUp`.
+ * Checks that depend on time (a pod unschedulable for more than kstatus' 15 s) judge at `now`,
+ * by default the time of the call; pass it to judge a recorded object or in a test.
  *
  * @example assessHealth(subscription) // { status: 'Healthy', reason: 'AtLatestKnown', message: '…' }
  */
-export function assessHealth(obj: K8sObject): HealthVerdict {
+export function assessHealth(obj: K8sObject, opts: { readonly now?: Date } = {}): HealthVerdict {
   const deleting = obj.metadata.deletionTimestamp;
   // A Namespace says what holds its deletion in its status (its finalizers are in spec).
   if (deleting && !(obj.apiVersion === 'v1' && obj.kind === 'Namespace')) {
@@ -90,5 +92,7 @@ export function assessHealth(obj: K8sObject): HealthVerdict {
     const waiting = finalizers.length > 0 ? `; waiting for finalizers ${finalizers.join(', ')}` : '';
     return verdict('Progressing', 'Terminating', `being deleted since ${deleting}${waiting}`);
   }
-  return healthCheckFor(splitApiVersion(obj.apiVersion).group, obj.kind)(obj);
+  return healthCheckFor(splitApiVersion(obj.apiVersion).group, obj.kind)(obj, {
+    now: opts.now ?? new Date(),
+  });
 }

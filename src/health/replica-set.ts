@@ -1,29 +1,20 @@
 import type { K8sObject } from '../core/object.js';
-import {
-  conditionWith,
-  describeCondition,
-  noStatus,
-  numberAt,
-  specOf,
-  staleGeneration,
-  statusOf,
-} from './fields.js';
+import { conditionWith, describeCondition, numberAt, specOf, staleGeneration, statusOf } from './fields.js';
 import { verdict, type HealthVerdict } from './types.js';
 
 /**
  * Health of an apps/v1 ReplicaSet (kstatus `replicasetConditions`), in this order:
  *
- * - `Unknown` (NoStatus) before the controller writes status;
  * - `Progressing` while `status.observedGeneration` is behind;
  * - `Progressing` (ReplicaFailure) when `ReplicaFailure` is True (pods cannot be created, e.g. a
  *   quota): the controller keeps retrying, so the caller's timeout decides;
  * - `Progressing` (NotReady) while fewer than `spec.replicas` pods are labelled, available or
- *   ready, or (ScalingDown) while more pods exist than `spec.replicas`;
+ *   ready (so before the controller writes any status, as in kstatus), or (ScalingDown) while
+ *   more pods exist than `spec.replicas`;
  * - `Healthy` (Available) otherwise.
  */
 export function replicaSetHealth(obj: K8sObject): HealthVerdict {
-  const status = statusOf(obj);
-  if (!status) return noStatus(obj);
+  const status = statusOf(obj) ?? {};
   const stale = staleGeneration(obj);
   if (stale) return stale;
   const failure = conditionWith(obj, 'ReplicaFailure', 'True');

@@ -1,13 +1,12 @@
 import type { K8sObject } from '../core/object.js';
-import { noStatus, numberAt, objectAt, specOf, staleGeneration, statusOf, stringAt } from './fields.js';
+import { numberAt, objectAt, specOf, staleGeneration, statusOf, stringAt } from './fields.js';
 import { verdict, type HealthVerdict } from './types.js';
 
 /**
  * Health of an `apps/v1` StatefulSet, with `kubectl rollout status` semantics:
  *
- * - `Unknown` (NoStatus) before the controller writes status;
  * - `Progressing` while `status.observedGeneration` is behind, while fewer than `spec.replicas`
- *   pods exist or are ready, while more pods exist than `spec.replicas` (scaling down: the extra
+ *   pods exist or are ready (so before the controller writes any status, as in kstatus), while more pods exist than `spec.replicas` (scaling down: the extra
  *   pods are still terminating), while a partitioned rolling update has not updated the pods at or
  *   above the partition, or while fewer than `spec.replicas` pods run `currentRevision` or
  *   `currentRevision` has not caught up with `updateRevision` (kstatus `stsConditions`);
@@ -18,8 +17,7 @@ import { verdict, type HealthVerdict } from './types.js';
  * `Progressing` and the caller's timeout decides.
  */
 export function statefulSetHealth(obj: K8sObject): HealthVerdict {
-  const status = statusOf(obj);
-  if (!status) return noStatus(obj);
+  const status = statusOf(obj) ?? {};
   const stale = staleGeneration(obj);
   if (stale) return stale;
 
@@ -66,16 +64,14 @@ export function statefulSetHealth(obj: K8sObject): HealthVerdict {
   const updateRevision = stringAt(status, 'updateRevision');
   const currentRevision = stringAt(status, 'currentRevision');
   const current = numberAt(status, 'currentReplicas') ?? 0;
-  if (current < desired || (updateRevision !== undefined && updateRevision !== currentRevision)) {
+  if (current < desired || updateRevision !== currentRevision) {
+    const to = updateRevision ? ` to revision ${updateRevision}` : '';
     return verdict(
       'Progressing',
       'RollingOut',
-      `rolling update in progress: ${updated} of ${desired} pods at revision ${updateRevision}`,
+      `rolling update in progress: ${updated} of ${desired} pods updated${to}, ${current} at the current revision`,
     );
   }
-  return verdict(
-    'Healthy',
-    'RolloutComplete',
-    `${ready} of ${desired} pods ready at revision ${currentRevision ?? '?'}`,
-  );
+  const at = currentRevision ? ` at revision ${currentRevision}` : '';
+  return verdict('Healthy', 'RolloutComplete', `${ready} of ${desired} pods ready${at}`);
 }

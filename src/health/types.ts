@@ -29,8 +29,16 @@ export interface HealthVerdict {
   message: string;
 }
 
-/** A pure health check for one kind: reads only the object it is given. */
-export type HealthCheck = (obj: K8sObject) => HealthVerdict;
+/**
+ * What a check may know besides the object: the time it judges at. A check that waits on a clock
+ * (an unschedulable pod, kstatus' 15 s `ScheduleWindow`) reads `now`; the others ignore it.
+ */
+export interface HealthContext {
+  readonly now: Date;
+}
+
+/** A pure health check for one kind: reads only the object it is given (and the time). */
+export type HealthCheck = (obj: K8sObject, context: HealthContext) => HealthVerdict;
 
 /** The worse of two states by `HEALTH_ORDER`. */
 export function worse(a: HealthStatus, b: HealthStatus): HealthStatus {

@@ -8,7 +8,26 @@ metadata: {name: widgets.example.com}
 `;
 
 const cases = [
-  { name: 'crd-no-status', yaml: 'spec: {group: example.com}', status: 'Unknown', reason: 'NoStatus' },
+  // kstatus: InProgress (Installing) until the API server writes conditions.
+  {
+    name: 'crd-no-status',
+    yaml: 'spec: {group: example.com}',
+    status: 'Progressing',
+    reason: 'NotEstablished',
+  },
+  {
+    name: 'crd-installing',
+    yaml: 'status: {conditions: [{type: Established, status: "False", reason: Installing}]}',
+    status: 'Progressing',
+    reason: 'NotEstablished',
+  },
+  {
+    // kstatus: Failed, an Established=False for any reason but Installing.
+    name: 'crd-not-established',
+    yaml: 'status: {conditions: [{type: Established, status: "False", reason: NotAccepted, message: not accepted}]}',
+    status: 'Degraded',
+    reason: 'NotEstablished',
+  },
   {
     name: 'crd-names-not-accepted',
     yaml: `status:
@@ -51,7 +70,7 @@ describe('customResourceDefinitionHealth', () => {
   });
 
   it('carries the conflict from the API server', () => {
-    expect(customResourceDefinitionHealth(obj(head + cases[1].yaml)).message).toBe(
+    expect(customResourceDefinitionHealth(obj(head + cases[3].yaml)).message).toBe(
       'ListKindConflict: "WidgetList" is already in use',
     );
   });

@@ -8,7 +8,8 @@ metadata: {name: agent, namespace: ops, generation: 4}
 `;
 
 const cases = [
-  { name: 'daemonset-no-status', yaml: 'spec: {}', status: 'Unknown', reason: 'NoStatus' },
+  // kstatus: InProgress (checkGenerationSet: no observedGeneration).
+  { name: 'daemonset-no-status', yaml: 'spec: {}', status: 'Progressing', reason: 'NotObserved' },
   {
     name: 'daemonset-generation-outdated',
     yaml: 'status: {observedGeneration: 3, desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberAvailable: 3}',

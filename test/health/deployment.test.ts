@@ -8,7 +8,14 @@ metadata: {name: web, namespace: shop, generation: 2}
 `;
 
 const cases = [
-  { name: 'deployment-no-status', yaml: 'spec: {replicas: 2}', status: 'Unknown', reason: 'NoStatus' },
+  // kstatus: InProgress (no replicas, and no Available condition).
+  { name: 'deployment-no-status', yaml: 'spec: {replicas: 2}', status: 'Progressing', reason: 'NotObserved' },
+  {
+    name: 'deployment-no-status-zero',
+    yaml: 'spec: {replicas: 0}',
+    status: 'Progressing',
+    reason: 'NotObserved',
+  },
   {
     name: 'deployment-generation-outdated',
     yaml: 'spec: {replicas: 2}\nstatus: {observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2}',
@@ -86,7 +93,7 @@ describe('deploymentHealth', () => {
   });
 
   it('says how far the rollout got', () => {
-    const v = deploymentHealth(obj(head + cases[4].yaml));
+    const v = deploymentHealth(obj(head + cases[5].yaml));
     expect(v.message).toBe('waiting for rollout to finish: 1 of 3 new replicas have been updated');
   });
 });

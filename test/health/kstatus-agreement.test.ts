@@ -11,7 +11,7 @@ import { fixturePath } from '../harness/fixtures.js';
  * `DIFFERENCES` with the status we give instead (documented in docs/health.md): a new disagreement,
  * or a listed one that no longer holds, fails.
  */
-type KStatus = 'Current' | 'InProgress' | 'Failed';
+type KStatus = 'Current' | 'InProgress' | 'Failed' | 'Unknown' | 'NotFound';
 interface Case {
   test: string;
   case: string;
@@ -20,13 +20,17 @@ interface Case {
   object: string;
 }
 
-/** kstatus' status for one of our states: Suspended is held on purpose, so nothing waits on it. */
+/**
+ * kstatus' status for one of our states: Suspended is held on purpose, so nothing waits on it.
+ * Unknown is kstatus' Unknown (it cannot judge), never InProgress: an object kstatus judges
+ * InProgress must be Progressing here too.
+ */
 const KSTATUS_OF: Record<HealthStatus, KStatus> = {
   Healthy: 'Current',
   Suspended: 'Current',
   Progressing: 'InProgress',
-  Unknown: 'InProgress',
-  Missing: 'InProgress',
+  Unknown: 'Unknown',
+  Missing: 'NotFound',
   Degraded: 'Failed',
 };
 
@@ -34,16 +38,17 @@ const KSTATUS_OF: Record<HealthStatus, KStatus> = {
 const DIFFERENCES: Record<string, KStatus> = {
   // A failed pod will not run again: Degraded, so a report names it (kstatus: Current, "completed").
   podCompletedFailed: 'Failed',
-  // No clock in a per-object check, and the scheduler keeps retrying: Progressing until the
-  // caller's timeout (kstatus: Failed once the pod is 15 s old).
-  podUnschedulable: 'InProgress',
 };
 
 const cases = parse(readFileSync(fixturePath('kstatus/status-compute-cases.yaml'), 'utf8')) as Case[];
 
+/** The time the table is judged at; kstatus' `time.Now()` case is created 1 s before it. */
+const NOW = new Date('2025-10-21T15:06:41Z');
+
 /** The object as Go's YAML reader sees it: a repeated key keeps its last value. */
 function objectOf(c: Case): K8sObject {
-  const text = c.createdNow ? c.object.replace('NOW', new Date().toISOString()) : c.object;
+  const created = new Date(NOW.getTime() - 1000).toISOString();
+  const text = c.createdNow ? c.object.replace('NOW', created) : c.object;
   return parse(text, { uniqueKeys: false }) as K8sObject;
 }
 
@@ -53,7 +58,7 @@ describe('kstatus status_compute_test.go cases', () => {
   });
 
   it.each(cases.map((c) => [c.case, c] as const))('%s', (name, c) => {
-    const v = assessHealth(objectOf(c));
+    const v = assessHealth(objectOf(c), { now: NOW });
     expect({ case: name, ours: KSTATUS_OF[v.status] }).toEqual({
       case: name,
       ours: DIFFERENCES[name] ?? c.expected,

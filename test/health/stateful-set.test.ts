@@ -8,7 +8,8 @@ metadata: {name: db, namespace: shop, generation: 3}
 `;
 
 const cases = [
-  { name: 'statefulset-no-status', yaml: 'spec: {replicas: 3}', status: 'Unknown', reason: 'NoStatus' },
+  // kstatus: InProgress (LessReplicas) until the controller reports pods.
+  { name: 'statefulset-no-status', yaml: 'spec: {replicas: 3}', status: 'Progressing', reason: 'RollingOut' },
   {
     name: 'statefulset-generation-outdated',
     yaml: 'spec: {replicas: 3}\nstatus: {observedGeneration: 2, readyReplicas: 3}',
@@ -82,7 +83,20 @@ describe('statefulSetHealth', () => {
 
   it('names the revision a rolling update moves to', () => {
     expect(statefulSetHealth(obj(head + cases[6].yaml)).message).toBe(
-      'rolling update in progress: 2 of 3 pods at revision b',
+      'rolling update in progress: 2 of 3 pods updated to revision b, 3 at the current revision',
     );
+  });
+
+  it('names no revision the controller has not reported (never "revision undefined")', () => {
+    const rolling = statefulSetHealth(
+      obj(`${head}spec: {replicas: 4}\nstatus: {observedGeneration: 3, replicas: 4, readyReplicas: 4}`),
+    );
+    expect(rolling).toEqual({
+      status: 'Progressing',
+      reason: 'RollingOut',
+      message: 'rolling update in progress: 0 of 4 pods updated, 0 at the current revision',
+    });
+    const done = statefulSetHealth(obj(`${head}spec: {replicas: 0}\nstatus: {observedGeneration: 3}`));
+    expect(done).toEqual({ status: 'Healthy', reason: 'RolloutComplete', message: '0 of 0 pods ready' });
   });
 });

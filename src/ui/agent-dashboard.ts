@@ -4,6 +4,7 @@ import { ClusterDashboardSource } from './cluster-source.js';
 import { dashboardHandler } from './dashboard-handler.js';
 import type { DesiredSource } from './desired-objects.js';
 import { reviewAuth } from './review-auth.js';
+import type { StreamLimitsOptions } from './stream-limits.js';
 
 /** The dashboard as the agent serves it: the handler for its HTTP server, and how to stop its watches. */
 export interface AgentDashboard {
@@ -26,6 +27,8 @@ export async function startAgentDashboard(opts: {
   onError?: (err: unknown) => void;
   /** The agent's desired objects (`agentDesired`), for the desired object, its diff and git's values. */
   desired?: DesiredSource;
+  /** Open event streams per reader and in all. @default 8 and 100 */
+  streams?: StreamLimitsOptions;
 }): Promise<AgentDashboard> {
   const source = new ClusterDashboardSource(opts.client, {
     namespace: opts.namespace,
@@ -42,5 +45,8 @@ export async function startAgentDashboard(opts: {
       return s.selected !== undefined ? s.syncs[s.selected]?.name : undefined;
     },
   });
-  return { handler: dashboardHandler({ source, auth }), stop: () => source.stop() };
+  return {
+    handler: dashboardHandler({ source, auth, ...(opts.streams ? { streams: opts.streams } : {}) }),
+    stop: () => source.stop(),
+  };
 }

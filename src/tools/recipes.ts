@@ -1,12 +1,16 @@
-/** The Go tools Groundwork builds from the module proxy when the machine lacks them. */
-export const TOOL_NAMES = ['helm', 'kustomize', 'sops', 'gitea', 'registry'] as const;
+/**
+ * The Go tools the product runs and builds from the module proxy when the machine lacks them
+ * (`groundwork tools list|build`). Test-only tools (Gitea) have their recipes in `src/dev/tools`.
+ */
+export const TOOL_NAMES = ['helm', 'kustomize', 'sops'] as const;
 
 /** One of `TOOL_NAMES`. */
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** How to find, check and build one tool. Plain data; `resolveTool` acts on it. */
 export interface ToolRecipe {
-  readonly name: ToolName;
+  /** The binary's name, and the cache entry's (`<cache>/tools/<name>-<version>/`). */
+  readonly name: string;
   /** The Go module that holds the tool, and the pinned release built when nothing fits. */
   readonly module: string;
   readonly version: string;
@@ -27,13 +31,13 @@ export interface ToolRecipe {
   readonly needsModuleDir?: boolean;
   /** Roughly how long a cold build takes on 2 cores, for the progress line. */
   readonly coldBuild: string;
+  /** How to build it ahead of time, for an error's fix. @default `groundwork tools build <name>` */
+  readonly buildAhead?: string;
 }
 
 /**
  * The pinned tools. Versions are those the Go module proxy serves and that build here (checked
- * 2026-11-25): kustomize v5.8.3 needs a kube-openapi pseudo-version the proxy refuses, so v5.8.2;
- * Gitea v1.27's go.mod moved to a module path the proxy refuses, so v1.26.0. The OCI registry
- * (distribution v3.1.2, the newest the proxy serves) is for tests only, like Gitea.
+ * 2026-11-25): kustomize v5.8.3 needs a kube-openapi pseudo-version the proxy refuses, so v5.8.2.
  */
 export const TOOL_RECIPES: Readonly<Record<ToolName, ToolRecipe>> = {
   helm: {
@@ -69,31 +73,5 @@ export const TOOL_RECIPES: Readonly<Record<ToolName, ToolRecipe>> = {
     versionArgs: ['--version', '--disable-version-check'],
     fits: /sops 3\.\d+\.\d+/,
     coldBuild: 'about 2 minutes',
-  },
-  gitea: {
-    name: 'gitea',
-    module: 'code.gitea.io/gitea',
-    version: 'v1.26.0',
-    pkg: 'code.gitea.io/gitea',
-    envVar: 'GROUNDWORK_GITEA',
-    cgo: true,
-    tags: ['sqlite', 'sqlite_unlock_notify'],
-    ldflags: ['-X main.Version=1.26.0'],
-    versionArgs: ['--version'],
-    fits: /version 1\.2[6-9]\./,
-    needsModuleDir: true,
-    coldBuild: 'about 5 minutes',
-  },
-  registry: {
-    name: 'registry',
-    module: 'github.com/distribution/distribution/v3',
-    version: 'v3.1.2',
-    pkg: 'github.com/distribution/distribution/v3/cmd/registry',
-    envVar: 'GROUNDWORK_REGISTRY',
-    ldflags: ['-X github.com/distribution/distribution/v3/version.version=v3.1.2'],
-    // Prints `registry github.com/distribution/distribution/v3 v3.1.2`.
-    versionArgs: ['--version'],
-    fits: /distribution\/v3 v3\.\d+\.\d+/,
-    coldBuild: 'about 3 minutes',
   },
 };

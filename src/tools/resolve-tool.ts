@@ -11,7 +11,7 @@ import { withLock } from './tool-lock.js';
 
 /** A tool binary ready to run, and where it came from. */
 export interface ResolvedTool {
-  readonly name: ToolName;
+  readonly name: string;
   /** Absolute path of the binary. */
   readonly path: string;
   /** The version it reports (`v3.22.0`, `sops 3.13.3`), or the pinned release for a cached build. */
@@ -40,10 +40,15 @@ export interface ResolveToolOptions {
  * 4. a build of the pinned release from the Go module proxy (minutes, once; other processes wait
  *    on a lock and then take the cached result).
  * The version probe runs the binary with only `PATH` in its environment and a 10 s timeout.
+ * `tool` is a product tool's name, or the recipe of another (Gitea's, in `src/dev/tools`).
  */
-export async function resolveTool(name: ToolName, opts: ResolveToolOptions = {}): Promise<ResolvedTool> {
+export async function resolveTool(
+  tool: ToolName | ToolRecipe,
+  opts: ResolveToolOptions = {},
+): Promise<ResolvedTool> {
   const env = opts.env ?? process.env;
-  const recipe = TOOL_RECIPES[name];
+  const recipe = typeof tool === 'string' ? TOOL_RECIPES[tool] : tool;
+  const name = recipe.name;
   const named = env[recipe.envVar];
   if (named) {
     const version =
@@ -80,7 +85,7 @@ export async function resolveTool(name: ToolName, opts: ResolveToolOptions = {})
       code: 'ToolNotUsable',
       subject: name,
       message: `no ${name} in ${recipe.envVar}, on PATH or in the cache`,
-      fix: `run \`groundwork tools build ${name}\` once, or set ${recipe.envVar}`,
+      fix: `${recipe.buildAhead ?? `run \`groundwork tools build ${name}\` once`}, or set ${recipe.envVar}`,
     });
   return withLock(join(toolCacheDir(env), `.lock-${name}`), async () => {
     const again = await fromCache();

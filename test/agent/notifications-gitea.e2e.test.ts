@@ -1,5 +1,5 @@
-// Issue 26, notifications with real parts: a real Gitea (built once from the Go module proxy) as the
-// forge, the agent on the real control plane, alerts to loopback receivers that verify the HMAC.
+// Issue 26, notifications with real parts: a real Gitea (built on first use from the Go module proxy,
+// the run's shared one) as the forge, the agent on the real control plane, alerts to loopback receivers that verify the HMAC.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +8,9 @@ import { startAgent, type RunningAgent } from '../../src/agent/start.js';
 import { memoryLogger, PLATFORM_MAIN } from '../harness/agent-repo.js';
 import { startAlertReceiver, type AlertReceiver } from '../harness/alert-receiver.js';
 import { eventually, useCluster } from '../harness/cluster.js';
-import { startGitea, type Gitea, type GiteaStatus } from '../harness/gitea.js';
+import { sharedGitea, type Gitea, type GiteaStatus } from '../harness/gitea.js';
 import { createGitRepo, type GitRepo } from '../harness/git-repo.js';
+import { TOOL_BUILD_TIMEOUT_MS } from '../harness/tools.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-notify' });
 const HMAC_KEY = 'alerts-hmac-key-0123456789abcdef';
@@ -18,11 +19,8 @@ const CONTEXT = 'groundwork/staging/local';
 
 let gitea: Gitea;
 beforeAll(async () => {
-  gitea = await startGitea();
-}, 600_000);
-afterAll(async () => {
-  await gitea?.stop();
-});
+  gitea = await sharedGitea();
+}, TOOL_BUILD_TIMEOUT_MS);
 
 /** The newest status of `sha` under the agent's context, once it is in `state`. */
 function statusIn(repo: string, sha: string, state: string, what: string): Promise<GiteaStatus> {

@@ -1,11 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { z } from 'zod';
+import { isAlive } from '../../src/dev/controlplane/process.js';
+import { sharedService, type StartedService } from './shared-service.js';
 import { tool } from './tools.js';
 
 const run = promisify(execFile);
@@ -26,8 +29,18 @@ export interface Gitea {
   statuses(repo: string, sha: string): Promise<GiteaStatus[]>;
   /** Gitea's log so far (for a failing test's message, and to grep for secrets). */
   log(): string;
+  /** Ends a Gitea of `startGitea` and removes its directory; nothing for the run's shared one. */
   stop(): Promise<void>;
 }
+
+/** What a client of a running Gitea needs (the shared one's record in the run directory). */
+const giteaStateSchema = z.object({
+  url: z.string(),
+  dir: z.string(),
+  admin: z.object({ username: z.string(), password: z.string() }),
+  token: z.string(),
+});
+type GiteaState = z.infer<typeof giteaStateSchema>;
 
 const statusSchema = z.looseObject({
   status: z.string(),
@@ -48,13 +61,37 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts Gitea (`resolveTool('gitea')`, built once from the Go module proxy) in a temporary
+ * The run's one Gitea (see `shared-service.ts`): started by the first test file that asks, reused by
+ * the others, stopped at the end of the run. Its `stop()` does nothing. Files that share it make
+ * repositories with names of their own (the test's namespace is one).
+ */
+export async function sharedGitea(): Promise<Gitea> {
+  const state = await sharedService('gitea', giteaStateSchema, launchGitea);
+  return giteaClient(state, async () => {});
+}
+
+/** A Gitea for this test file alone; `stop()` ends it and removes its directory. */
+export async function startGitea(): Promise<Gitea> {
+  const started = await launchGitea();
+  const stop = async () => {
+    for (const pid of started.pids) signalGroup(pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (started.pids.some(isAlive) && Date.now() < deadline) await sleep(100);
+    for (const pid of started.pids) signalGroup(pid, 'SIGKILL');
+    rmSync(started.dir, { recursive: true, force: true });
+  };
+  return giteaClient(started.state, stop);
+}
+
+/**
+ * Starts Gitea (`tool('gitea')`, built on first use from the Go module proxy) in a temporary
  * directory on a free loopback port: a minimal app.ini (sqlite, offline, templates and locales
  * from the module source as STATIC_ROOT_PATH, webhooks allowed to loopback, root allowed), then
- * `migrate`, `admin user create`, `web`; waits for `/api/v1/version`, and makes a token through
- * the API. `stop()` ends the process (SIGTERM, then SIGKILL after 10 s) and removes the directory.
+ * `migrate`, `admin user create`, and `web` as a detached process (it may outlive the test file
+ * that started it, see `sharedGitea`) logging into the directory; waits for `/api/v1/version` and
+ * makes an admin token through the API.
  */
-export async function startGitea(): Promise<Gitea> {
+async function launchGitea(): Promise<StartedService<GiteaState>> {
   const gitea = await tool('gitea');
   if (!gitea.moduleDir) throw new Error('gitea: no module source directory (STATIC_ROOT_PATH)');
   const dir = mkdtempSync(join(tmpdir(), 'gw-gitea-'));
@@ -112,7 +149,11 @@ export async function startGitea(): Promise<Gitea> {
     GITEA_WORK_DIR: dir,
     USER: userInfo().username,
   };
-  await run(gitea.path, [...base, 'migrate'], { env, timeout: 120_000 });
+  const fail = (err: unknown): never => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  };
+  await run(gitea.path, [...base, 'migrate'], { env, timeout: 120_000 }).catch(fail);
   const admin = { username: 'gw-admin', password: `pw-${randomBytes(12).toString('hex')}` };
   await run(
     gitea.path,
@@ -131,106 +172,119 @@ export async function startGitea(): Promise<Gitea> {
       '--must-change-password=false',
     ],
     { env, timeout: 60_000 },
-  );
-  const child: ChildProcess = spawn(gitea.path, [...base, 'web'], {
+  ).catch(fail);
+  const out = openSync(join(dir, 'log', 'stderr.log'), 'a');
+  const child = spawn(gitea.path, [...base, 'web'], {
     env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'ignore', out],
+    detached: true,
   });
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    stderr = (stderr + c.toString('utf8')).slice(-20_000);
-  });
-  const log = () => {
-    let file = '';
-    try {
-      file = readFileSync(join(dir, 'log', 'gitea.log'), 'utf8');
-    } catch {
-      // not written yet
-    }
-    return `${file}\n${stderr}`;
-  };
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
+  closeSync(out);
+  child.unref();
+  const pid = child.pid;
+  const kill = () => {
+    if (pid) signalGroup(pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   };
-  const apiUrl = `${url}/api/v1`;
-  const basic = `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
+  if (!pid) return fail(new Error('gitea web did not start'));
   try {
+    const apiUrl = `${url}/api/v1`;
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`gitea exited (${child.exitCode}): ${log().slice(-2000)}`);
+      if (child.exitCode !== null)
+        throw new Error(`gitea exited (${child.exitCode}): ${readLog(dir).slice(-2000)}`);
       const ok = await fetch(`${apiUrl}/version`).then(
         (r) => r.ok,
         () => false,
       );
       if (ok) break;
-      if (Date.now() > deadline) throw new Error(`gitea not ready in 60 s: ${log().slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 250));
+      if (Date.now() > deadline) throw new Error(`gitea not ready in 60 s: ${readLog(dir).slice(-2000)}`);
+      await sleep(250);
     }
-    const api = async (method: string, path: string, body?: unknown, auth = basic) => {
-      const res = await fetch(`${apiUrl}${path}`, {
-        method,
-        headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`gitea ${method} ${path}: HTTP ${res.status} ${text.slice(0, 500)}`);
-      return text ? (JSON.parse(text) as unknown) : undefined;
-    };
-    const made = z
-      .object({ sha1: z.string() })
-      .parse(
-        await api('POST', `/users/${admin.username}/tokens`, { name: 'groundwork-test', scopes: ['all'] }),
-      );
-    const token = made.sha1;
-    const tokenAuth = `token ${token}`;
-    return {
-      url,
-      apiUrl,
-      admin,
-      token,
-      async createRepo(name) {
-        await api(
-          'POST',
-          '/user/repos',
-          { name, private: false, auto_init: false, default_branch: 'main' },
-          tokenAuth,
-        );
-        const u = new URL(`${url}/${admin.username}/${name}.git`);
-        const cloneUrl = u.toString();
-        u.username = admin.username;
-        u.password = admin.password;
-        return { cloneUrl, pushUrl: u.toString(), owner: admin.username, name };
-      },
-      async addWebhook(repo, hookUrl, secret) {
-        await api(
-          'POST',
-          `/repos/${admin.username}/${repo}/hooks`,
-          {
-            type: 'gitea',
-            active: true,
-            events: ['push'],
-            config: { url: hookUrl, content_type: 'json', secret },
-          },
-          tokenAuth,
-        );
-      },
-      async statuses(repo, sha) {
-        return z
-          .array(statusSchema)
-          .parse(await api('GET', `/repos/${admin.username}/${repo}/statuses/${sha}`, undefined, tokenAuth));
-      },
-      log,
-      stop,
-    };
+    const basic = `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
+    const made = z.object({ sha1: z.string() }).parse(
+      await api(apiUrl, 'POST', `/users/${admin.username}/tokens`, basic, {
+        name: 'groundwork-test',
+        scopes: ['all'],
+      }),
+    );
+    return { state: { url, dir, admin, token: made.sha1 }, pids: [pid], dir };
   } catch (err) {
-    await stop();
+    kill();
     throw err;
+  }
+}
+
+/** The client of a running Gitea: its API as the admin's token, and its log. */
+function giteaClient(state: GiteaState, stop: () => Promise<void>): Gitea {
+  const { url, admin, token } = state;
+  const apiUrl = `${url}/api/v1`;
+  const tokenAuth = `token ${token}`;
+  return {
+    url,
+    apiUrl,
+    admin,
+    token,
+    async createRepo(name) {
+      await api(apiUrl, 'POST', '/user/repos', tokenAuth, {
+        name,
+        private: false,
+        auto_init: false,
+        default_branch: 'main',
+      });
+      const u = new URL(`${url}/${admin.username}/${name}.git`);
+      const cloneUrl = u.toString();
+      u.username = admin.username;
+      u.password = admin.password;
+      return { cloneUrl, pushUrl: u.toString(), owner: admin.username, name };
+    },
+    async addWebhook(repo, hookUrl, secret) {
+      await api(apiUrl, 'POST', `/repos/${admin.username}/${repo}/hooks`, tokenAuth, {
+        type: 'gitea',
+        active: true,
+        events: ['push'],
+        config: { url: hookUrl, content_type: 'json', secret },
+      });
+    },
+    async statuses(repo, sha) {
+      return z
+        .array(statusSchema)
+        .parse(await api(apiUrl, 'GET', `/repos/${admin.username}/${repo}/statuses/${sha}`, tokenAuth));
+    },
+    log: () => readLog(state.dir),
+    stop,
+  };
+}
+
+/** One call of Gitea's API; a non-2xx answer throws with the status and the start of the body. */
+async function api(apiUrl: string, method: string, path: string, auth: string, body?: unknown) {
+  const res = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`gitea ${method} ${path}: HTTP ${res.status} ${text.slice(0, 500)}`);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+/** Gitea's log file and its stderr so far. */
+function readLog(dir: string): string {
+  const read = (file: string) => {
+    try {
+      return readFileSync(join(dir, 'log', file), 'utf8');
+    } catch {
+      return ''; // not written yet
+    }
+  };
+  return `${read('gitea.log')}\n${read('stderr.log').slice(-20_000)}`;
+}
+
+/** Signals the process group `pid` leads (Gitea's, started detached). */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // gone
   }
 }

@@ -1,14 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { KubeClient } from '../../src/cluster/client.js';
 import { installCrds } from '../../src/cluster/crds.js';
+import { resolveBinaries } from '../../src/dev/controlplane/binaries.js';
 import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../../src/core/crd-dirs.js';
 import { isAlive } from '../../src/dev/controlplane/process.js';
 import type { Progress } from '../../src/core/progress.js';
 import { readObjects } from '../../src/core/yaml-files.js';
-import { TOOL_NAMES } from '../../src/tools/recipes.js';
-import { tool } from './tools.js';
+import { killSharedServicesSync, stopSharedServices } from './shared-service.js';
+import { recordBuild, TEST_RUN_DIR } from './test-run.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,16 +38,29 @@ const log: Progress = {
 };
 
 /**
- * The Go tools (helm, kustomize, sops, gitea) built or found, then one real control plane per
- * test run: built or taken from the cache, started on loopback,
- * with the fixture CRDs installed and Established. Teardown stops it and checks that no
- * process it started is still alive.
+ * One real control plane per test run: built or taken from the cache (the time either took goes to
+ * the run's summary), started on loopback, with the fixture CRDs installed and Established.
+ * Nothing else is built here: each Go tool is built when the first test file that needs it asks
+ * (`test/harness/tools.ts`), so a run of files that need none builds none. Teardown stops the
+ * control plane and the run's shared services (Gitea, Chromium: `shared-service.ts`) and checks
+ * that no process the control plane started is still alive.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The Go tools first, one at a time and before anything else starts: a cold build of each uses
-  // every core (see README "Testing" for the cold times). Cached, this reads four small files.
-  for (const name of TOOL_NAMES) await tool(name);
-  const cp = await LocalControlPlane.start({ progress: log, auditLog: true, requireControllerManager: true });
+  const run = runDir();
+  process.on('exit', () => killSharedServicesSync(run.dir));
+  const resolving = Date.now();
+  const binaries = await resolveBinaries({ progress: log });
+  recordBuild({
+    what: 'control plane',
+    how: binaries.source === 'built' ? 'built' : 'cached',
+    ms: Date.now() - resolving,
+  });
+  const cp = await LocalControlPlane.start({
+    progress: log,
+    auditLog: true,
+    requireControllerManager: true,
+    binaries,
+  });
   try {
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     const crds = (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat();
@@ -61,6 +77,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('auditLog', cp.info.auditLog ?? '');
   project.provide('kubectl', cp.info.binaries.kubectl ?? '');
   return async () => {
+    await stopSharedServices(run.dir);
+    if (run.owned) rmSync(run.dir, { recursive: true, force: true });
     const pids = cp.pids;
     // Peak memory of the control plane over the run (VmHWM of each process), for the record.
     const peaks = pids.map((pid) => {
@@ -78,4 +96,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (alive.length > 0)
       throw new Error(`control-plane processes still alive after stop: ${alive.join(', ')}`);
   };
+}
+
+/** The run's directory (`test-run.ts`): the summary reporter's, else one made here for this run. */
+function runDir(): { dir: string; owned: boolean } {
+  const existing = process.env[TEST_RUN_DIR];
+  if (existing) return { dir: existing, owned: false };
+  const dir = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
+  process.env[TEST_RUN_DIR] = dir;
+  return { dir, owned: true };
 }

@@ -1,12 +1,14 @@
-// A real OCI registry for tests: distribution v3 (`toolPath('registry')`) on 127.0.0.1, storage on
-// the filesystem of a temp dir, deletes enabled; charts pushed with the real `helm push --plain-http`.
+// A real OCI registry for tests: Debian's `docker-registry` (the distribution registry 2.8, which
+// `.ci/run` installs) on 127.0.0.1, storage on the filesystem of a temp dir, deletes enabled; charts
+// pushed with the real `helm push --plain-http`. It starts in about 0.15 s, so each test that needs one
+// starts its own: two of the chart tests stop theirs or put a token server in front of it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, createPublicKey, randomBytes, sign } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { toolPath } from './tools.js';
 
@@ -30,15 +32,38 @@ export interface OciRegistry {
 }
 
 /**
- * Starts the registry with a config file in a fresh temp dir and waits until `/v2/` answers.
- * Its environment holds only `PATH`, `HOME` (the temp dir) and tracing turned off. With
- * `tokenAuth`, the registry runs distribution's token authentication, as ghcr.io, quay.io and
- * Docker Hub do: `401` with `WWW-Authenticate: Bearer realm=...,service=...,scope=...`, and a token
- * server on loopback that hands out signed (ES256, a JWKS the registry trusts) anonymous tokens for
- * any repository except those whose name starts with `private/` (refused with 401).
+ * The `docker-registry` binary: `GROUNDWORK_DOCKER_REGISTRY`, else the first on `PATH`, else
+ * `/usr/bin/docker-registry` (Debian's package; its system service is never used).
+ */
+export function dockerRegistryPath(env: NodeJS.ProcessEnv = process.env): string {
+  const candidates = [
+    ...(env.GROUNDWORK_DOCKER_REGISTRY ? [env.GROUNDWORK_DOCKER_REGISTRY] : []),
+    ...(env.PATH ?? '')
+      .split(delimiter)
+      .filter(isAbsolute)
+      .map((dir) => join(dir, 'docker-registry')),
+    '/usr/bin/docker-registry',
+  ];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found)
+    throw new Error(
+      "no docker-registry on PATH: install Debian's package (apt-get install docker-registry; .ci/run does) " +
+        'or set GROUNDWORK_DOCKER_REGISTRY to a distribution registry 2.x binary',
+    );
+  return found;
+}
+
+/**
+ * Starts the registry with a config file of its own in a fresh temp dir (never the package's
+ * /etc/docker/registry/config.yml nor its service) and waits until `/v2/` answers. Its environment
+ * holds only `PATH` and `HOME` (the temp dir). With `tokenAuth`, the registry runs distribution's
+ * token authentication, as ghcr.io, quay.io and Docker Hub do: `401` with
+ * `WWW-Authenticate: Bearer realm=...,service=...,scope=...`, and a token server on loopback that
+ * hands out signed anonymous tokens (ES256, by a key whose self-signed certificate the registry
+ * trusts) for any repository except those whose name starts with `private/` (refused with 401).
  */
 export async function startOciRegistry(opts: { tokenAuth?: boolean } = {}): Promise<OciRegistry> {
-  const registry = await toolPath('registry');
+  const registry = dockerRegistryPath();
   const helm = await toolPath('helm');
   const dir = mkdtempSync(join(tmpdir(), 'gw-oci-registry-'));
   const port = await freePort();
@@ -68,19 +93,13 @@ export async function startOciRegistry(opts: { tokenAuth?: boolean } = {}): Prom
             `    realm: ${tokens.realm}`,
             '    service: gw-registry',
             '    issuer: gw-token-server',
-            `    jwks: ${tokens.jwks}`,
-            '    signingalgorithms: [ES256]',
+            `    rootcertbundle: ${tokens.certificate}`,
           ]
         : []),
       '',
     ].join('\n'),
   );
-  const env = {
-    PATH: '/usr/bin:/bin',
-    HOME: dir,
-    OTEL_SDK_DISABLED: 'true',
-    OTEL_TRACES_EXPORTER: 'none',
-  };
+  const env = { PATH: '/usr/bin:/bin', HOME: dir };
   const child: ChildProcess = spawn(registry, ['serve', config], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -151,22 +170,27 @@ export async function startOciRegistry(opts: { tokenAuth?: boolean } = {}): Prom
 
 /**
  * A token server of the distribution token spec on loopback: `GET /token?service=&scope=` answers
- * `{"token": <JWT>}` granting the scopes' actions, signed with a fresh P-256 key whose public half
- * is written as a JWKS for the registry; a scope of a `private/...` repository gets 401.
+ * `{"token": <JWT>}` granting the scopes' actions, signed with a fresh P-256 key (made by openssl)
+ * whose self-signed certificate the registry trusts as its `rootcertbundle`; the JWT names the key
+ * by its libtrust key ID, as registry 2.x looks keys up; a scope of a `private/...` repository gets 401.
  */
 async function startTokenServer(dir: string): Promise<{
   realm: string;
-  jwks: string;
+  certificate: string;
   server: Server;
   requests: { service: string | null; scopes: string[]; authorization: boolean }[];
 }> {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const kid = 'gw-test-key';
-  const jwks = join(dir, 'jwks.json');
-  writeFileSync(
-    jwks,
-    JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }] }),
+  const keyFile = join(dir, 'token-key.pem');
+  const certificate = join(dir, 'token-cert.pem');
+  await run(
+    'openssl',
+    // prettier-ignore
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+      '-keyout', keyFile, '-out', certificate, '-days', '2', '-subj', '/CN=gw-token-server'],
+    { env: { PATH: '/usr/bin:/bin' }, timeout: 30_000 },
   );
+  const privateKey = readFileSync(keyFile, 'utf8');
+  const kid = libtrustKeyId(createPublicKey(privateKey).export({ type: 'spki', format: 'der' }));
   const requests: { service: string | null; scopes: string[]; authorization: boolean }[] = [];
   const server = createHttpServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -200,11 +224,27 @@ async function startTokenServer(dir: string): Promise<{
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
-  return { realm: `http://127.0.0.1:${address.port}/token`, jwks, server, requests };
+  return { realm: `http://127.0.0.1:${address.port}/token`, certificate, server, requests };
+}
+
+/**
+ * docker/libtrust's key ID: the first 240 bits of the SHA-256 of the DER public key, base32 without
+ * padding, in groups of four joined by `:` (registry 2.x finds a token's signing key by it).
+ */
+function libtrustKeyId(spkiDer: Buffer): string {
+  const bytes = createHash('sha256').update(spkiDer).digest().subarray(0, 30);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const byte of bytes) bits += byte.toString(2).padStart(8, '0');
+  const base32 = bits
+    .match(/.{5}/g)!
+    .map((chunk) => alphabet[parseInt(chunk, 2)])
+    .join('');
+  return base32.match(/.{4}/g)!.join(':');
 }
 
 /** An ES256 JWT (JOSE signature encoding: r || s). */
-function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): string {
+function jwt(key: string, kid: string, claims: Record<string, unknown>): string {
   const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const input = `${part({ alg: 'ES256', typ: 'JWT', kid })}.${part(claims)}`;
   const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });

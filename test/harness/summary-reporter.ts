@@ -1,11 +1,37 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { formatElapsed } from '../../src/core/progress.js';
+import { toolCacheDir } from '../../src/tools/tool-cache.js';
+import { readBuilds, TEST_RUN_DIR, type BuildRecord } from './test-run.js';
+
+/** How many of the slowest test files the summary names. */
+const SLOWEST = 10;
 
 /**
- * Ends every test run with one plain line, `N passed, N failed`, the contract `.ci/run` relies on.
- * Skipped or todo tests count as failed (CI must not pass by skipping); so do files that failed to
- * load and unhandled errors (each counts once).
+ * Ends every test run with the ten slowest test files, what was built during the run (the control
+ * plane, Go tools) and how long that took, then one plain line, `N passed, N failed`, the contract
+ * `.ci/run` relies on: always the last line. Skipped or todo tests count as failed (CI must not pass
+ * by skipping); so do files that failed to load and unhandled errors (each counts once).
+ *
+ * It also makes the run's directory (`test-run.ts`) when the run starts, and removes it at exit.
  */
 export default class SummaryReporter implements Reporter {
+  private root = process.cwd();
+  private started = Date.now();
+  private runDir: string | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+    this.started = Date.now();
+    if (process.env[TEST_RUN_DIR]) return;
+    const dir = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
+    this.runDir = dir;
+    process.env[TEST_RUN_DIR] = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = unhandledErrors.length;
@@ -18,6 +44,81 @@ export default class SummaryReporter implements Reporter {
       }
       if (tests === 0 && mod.state() === 'failed') failed++;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+    const lines = [
+      ...slowestFiles(modules, this.root),
+      ...buildLines(this.runDir ?? process.env[TEST_RUN_DIR], this.started, this.root),
+      `wall time ${formatElapsed(Date.now() - this.started)}`,
+    ];
+    process.stdout.write(`\n${lines.join('\n')}\n\n${passed} passed, ${failed} failed\n`);
   }
+}
+
+/** A test file's own time: environment, imports, setup files, its tests and hooks. */
+function fileMs(mod: TestModule): number {
+  const d = mod.diagnostic();
+  return d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+}
+
+function slowestFiles(modules: ReadonlyArray<TestModule>, root: string): string[] {
+  const timed = modules.map((mod) => ({ mod, ms: fileMs(mod) })).sort((a, b) => b.ms - a.ms);
+  if (timed.length === 0) return [];
+  const total = timed.reduce((sum, t) => sum + t.ms, 0);
+  return [
+    `Slowest test files (of ${timed.length}, ${formatElapsed(total)} in all):`,
+    ...timed
+      .slice(0, SLOWEST)
+      .map(
+        ({ mod, ms }) =>
+          `  ${formatElapsed(ms).padStart(7)}  ${mod.project.name.padEnd(4)}  ${relative(root, mod.moduleId)}`,
+      ),
+  ];
+}
+
+/**
+ * What the run built (or found cached) and how long it took: the records of the global setup and
+ * of `test/harness/tools.ts`, and any tool that product code built into the cache during the run
+ * without asking the harness (its `tool.json`).
+ */
+function buildLines(runDir: string | undefined, started: number, root: string): string[] {
+  const records = runDir ? readBuilds(runDir) : [];
+  for (const extra of toolsBuiltSince(started))
+    if (!records.some((r) => r.what === extra.what && r.how === 'built')) records.push(extra);
+  if (records.length === 0) return [];
+  const of = (how: BuildRecord['how']) => records.filter((r) => r.how === how);
+  const ms = (list: BuildRecord[]) => formatElapsed(list.reduce((sum, r) => sum + r.ms, 0));
+  const by = (r: BuildRecord) => (r.by ? ` for ${relative(root, r.by)}` : '');
+  const [built, cached, services] = [of('built'), of('cached'), of('started')];
+  return [
+    built.length === 0 ? 'Built during the run: nothing' : `Built during the run: ${ms(built)}`,
+    ...built.map((r) => `  ${formatElapsed(r.ms).padStart(7)}  ${r.what}${by(r)}`),
+    ...(cached.length > 0 ? [`  cached: ${[...new Set(cached.map((r) => r.what))].join(', ')}`] : []),
+    ...(services.length > 0
+      ? [`Shared services started: ${services.map((r) => `${r.what} ${formatElapsed(r.ms)}`).join(', ')}`]
+      : []),
+  ];
+}
+
+/** Tools whose cache record says they were built after `since` (by anyone on this cache). */
+function toolsBuiltSince(since: number): BuildRecord[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(toolCacheDir());
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    try {
+      const record = JSON.parse(readFileSync(join(toolCacheDir(), entry, 'tool.json'), 'utf8')) as {
+        name?: unknown;
+        builtAt?: unknown;
+        buildSeconds?: unknown;
+      };
+      const builtAt = Date.parse(String(record.builtAt));
+      if (!(builtAt >= since) || typeof record.name !== 'string') return [];
+      const ms = typeof record.buildSeconds === 'number' ? record.buildSeconds * 1000 : 0;
+      return [{ what: record.name, how: 'built' as const, ms }];
+    } catch {
+      return [];
+    }
+  });
 }

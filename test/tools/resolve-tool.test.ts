@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasCode } from '../../src/core/errors.js';
+import { GITEA_RECIPE } from '../../src/dev/tools/gitea-recipe.js';
 import { resolveTool } from '../../src/tools/resolve-tool.js';
 
 // Stand-in binaries (shell scripts printing a version) test the lookup order, which is pure
@@ -55,12 +56,21 @@ describe('resolveTool', () => {
     expect(tool.path).not.toBe(old);
   });
 
+  it('with nothing found and no build allowed, says to build a product tool with groundwork tools build', async () => {
+    const err = await resolveTool('kustomize', { env: base, build: false }).catch((e) => e);
+    expect(hasCode(err, 'ToolNotUsable')).toBe(true);
+    expect(String(err.fix)).toContain(
+      'run `groundwork tools build kustomize` once, or set GROUNDWORK_KUSTOMIZE',
+    );
+  });
+
   it('never takes gitea from PATH (it needs its module source), and says how to build it', async () => {
     script(join(root, 'gitea-bin'), 'gitea', 'Gitea version 1.26.0 built with GNU Make');
     const env = { ...base, PATH: `${join(root, 'gitea-bin')}:/usr/bin:/bin` };
-    const err = await resolveTool('gitea', { env, build: false }).catch((e) => e);
+    const err = await resolveTool(GITEA_RECIPE, { env, build: false }).catch((e) => e);
     expect(hasCode(err, 'ToolNotUsable')).toBe(true);
-    expect(String(err.fix)).toContain('groundwork tools build gitea');
+    expect(String(err.fix)).toContain('test/harness/tools.ts builds it on first use');
+    expect(String(err.fix)).toContain('GROUNDWORK_GITEA');
   });
 
   it('takes a cached build with its record, and ignores a cache entry whose record is unreadable', async () => {

@@ -4,13 +4,11 @@ import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
 
 /**
- * `groundwork tools list|build [name...]`: the Go tools Groundwork runs (helm, kustomize, sops,
- * gitea), where each comes from, and building the missing ones once. Declarations only.
+ * `groundwork tools list|build [name...]`: the Go tools Groundwork runs (helm, kustomize, sops),
+ * where each comes from, and building the missing ones once. Declarations only.
  */
 export const registerTools: CommandModule = (program: Command, setExitCode) => {
-  const tools = program
-    .command('tools')
-    .description('the helm, kustomize, sops and gitea binaries Groundwork runs');
+  const tools = program.command('tools').description('the helm, kustomize and sops binaries Groundwork runs');
   withOutput(tools.command('list'), ['text', 'json', 'yaml'], 'text')
     .description('where each tool comes from (GROUNDWORK_<TOOL>, PATH, the cache) without building')
     .action(async (flags: ToolsFlags) =>

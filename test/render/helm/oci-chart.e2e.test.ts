@@ -1,6 +1,7 @@
-// Charts in a real OCI registry (distribution v3 on loopback), pushed with the real `helm push`:
-// locked by manifest digest, rendered as helm template renders them, offline from the cache, and a
-// tag pushed again with other bytes never rendered in place of the locked manifest.
+// Charts in a real OCI registry (Debian's docker-registry, distribution 2.8, on loopback), pushed
+// with the real `helm push`: locked by manifest digest, rendered as helm template renders them,
+// offline from the cache, and a tag pushed again with other bytes never rendered in place of the
+// locked manifest.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,64 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The variable naming this test run's directory: made by the summary reporter when the run starts
+ * (or by the e2e global setup when another reporter runs), inherited by every test worker, removed
+ * when vitest exits. It holds `builds/` (what was built during the run and how long it took, for
+ * the summary) and `services/` (the shared services, see `shared-service.ts`).
+ */
+export const TEST_RUN_DIR = 'GROUNDWORK_TEST_RUN_DIR';
+
+/** This run's directory, or undefined outside a vitest run of this repository. */
+export function testRunDir(): string | undefined {
+  return process.env[TEST_RUN_DIR] || undefined;
+}
+
+const buildSchema = z.object({
+  /** `control plane`, `helm`, `gitea`, … */
+  what: z.string(),
+  /**
+   * `built`: compiled during this run; `cached`: found ready (`ms` to find it); `started`: a shared
+   * service started for the run (`ms` to start it).
+   */
+  how: z.enum(['built', 'cached', 'started']),
+  ms: z.number(),
+  /** The test file that asked first, when a test file asked. */
+  by: z.string().optional(),
+});
+
+/** One thing tests needed that may have to be built or started first (the control plane, a Go tool, Gitea). */
+export type BuildRecord = z.infer<typeof buildSchema>;
+
+/** Writes a build record into this run's directory (nothing outside a run). */
+export function recordBuild(record: BuildRecord): void {
+  const dir = testRunDir();
+  if (!dir) return;
+  const builds = join(dir, 'builds');
+  mkdirSync(builds, { recursive: true });
+  const file = `${Date.now()}-${process.pid}-${record.what.replace(/\W+/g, '-')}.json`;
+  writeFileSync(join(builds, file), JSON.stringify(record));
+}
+
+/** The build records of a run, in the order they were written. */
+export function readBuilds(dir: string): BuildRecord[] {
+  let files: string[];
+  try {
+    files = readdirSync(join(dir, 'builds')).sort();
+  } catch {
+    return [];
+  }
+  return files.flatMap((file) => {
+    const parsed = buildSchema.safeParse(safeJson(readFileSync(join(dir, 'builds', file), 'utf8')));
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { membersFromKubeconfig, observeFleet } from '../cluster/fleet-reader.js';
+import { confineFleetKubeconfig } from '../cluster/kubeconfig-trust.js';
 import { readBoundedFile, readConfinedFile } from '../core/confined-file.js';
 import { errorMessage, GroundworkError } from '../core/errors.js';
 import { parseFleetFile, type FleetMember } from '../project/fleet-file.js';
@@ -21,11 +22,29 @@ const FLEET_FILE_MAX_BYTES = 1 << 20;
  * in the repository `dir` (a repository's file: confined to the checkout), else every context of
  * the kubeconfig. A missing, oversized or invalid fleet file is `InvalidFleetFile` (or
  * `FileTooLarge`, `NotARegularFile`, `PathOutsideCheckout`) naming the file, never quoting it.
+ * A kubeconfig a fleet file names is made absolute and confined (`confineFleetKubeconfig`): never
+ * inside the repository, and for the repository's own fleet.yaml only in the operator's kubeconfig
+ * directories (`KubeconfigRefused`); its credential plugins are refused when it is loaded.
  */
 export async function fleetMembers(
   flags: { readonly fleet?: string; readonly kubeconfig?: string },
   dir: string,
 ): Promise<FleetMember[]> {
+  const confined = (members: FleetMember[], fleetFile: string) =>
+    members.map((m) =>
+      m.kubeconfig
+        ? {
+            ...m,
+            kubeconfig: confineFleetKubeconfig(m.kubeconfig, {
+              fleetFile,
+              cluster: m.name,
+              repoDir: dir,
+              fromRepository: flags.fleet === undefined,
+              ...(flags.kubeconfig ? { explicit: flags.kubeconfig } : {}),
+            }),
+          }
+        : m,
+    );
   if (flags.fleet !== undefined) {
     if (!existsSync(flags.fleet))
       throw new GroundworkError({
@@ -35,7 +54,7 @@ export async function fleetMembers(
         fix: 'name a fleet file ("clusters:" with a list of {name?, context, kubeconfig?}), or leave --fleet out to read every context of the kubeconfig',
       });
     const text = await readBoundedFile(flags.fleet, { maxBytes: FLEET_FILE_MAX_BYTES, what: 'fleet file' });
-    return parseFleetFile(text, flags.fleet);
+    return confined(parseFleetFile(text, flags.fleet), flags.fleet);
   }
   if (existsSync(join(dir, FLEET_FILE))) {
     const text = await readConfinedFile({
@@ -44,7 +63,7 @@ export async function fleetMembers(
       maxBytes: FLEET_FILE_MAX_BYTES,
       what: 'fleet file',
     });
-    return parseFleetFile(text, FLEET_FILE);
+    return confined(parseFleetFile(text, FLEET_FILE), FLEET_FILE);
   }
   return membersFromKubeconfig(flags.kubeconfig);
 }

@@ -12,6 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { ApiError, ConnectionError } from './api-error.js';
 import { checkContext, kubeconfigInvalid, kubeconfigSource } from './kubeconfig-source.js';
+import { refuseCredentialPlugins } from './kubeconfig-trust.js';
 import { parseBody, parseStatus } from './response-body.js';
 import { checkRequestPath } from './request-path.js';
 
@@ -27,6 +28,12 @@ export interface KubeClientOptions {
   maxSockets?: number;
   /** Attempts for network errors and 429/503/504 responses. @default 4 */
   retries?: number;
+  /**
+   * The repository file (a fleet file) that named `kubeconfig`, when the operator does not name
+   * it too: the selected user may not run a credential plugin (`refuseCredentialPlugins`).
+   * @default the kubeconfig is the operator's own: plugins run as kubectl runs them
+   */
+  namedBy?: string;
 }
 
 export interface RequestOpts {
@@ -103,6 +110,9 @@ export class KubeClient {
       );
       kc.setCurrentContext(opts.context);
     }
+    // Before applyToHTTPSOptions: that is where client-node runs exec and auth-provider commands.
+    if (opts.namedBy && source.kind === 'file')
+      refuseCredentialPlugins(kc, { file: source.paths.join(', '), namedBy: opts.namedBy });
     const tls: RequestOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const client = new KubeClient(kc, pickTls(tls), opts);

@@ -6,20 +6,20 @@ import { SyncStatus } from '../report/sync-status.js';
 import { z } from 'zod';
 import { KubeClient } from './client.js';
 import { kubeconfigSource } from './kubeconfig-source.js';
+import { isOperatorKubeconfig } from './kubeconfig-trust.js';
 import { PLATFORM_SYNC_API_VERSION, platformSyncSchema } from './sync-status-store.js';
 
-/** Every context of a kubeconfig (`--kubeconfig`, else $KUBECONFIG, else ~/.kube/config) as a fleet member. */
+/**
+ * Every context of a kubeconfig (`--kubeconfig`, else $KUBECONFIG, else ~/.kube/config) as a fleet
+ * member. The members name no kubeconfig: `observeFleet` reaches them through the operator's own.
+ */
 export function membersFromKubeconfig(kubeconfig: string | undefined): FleetMember[] {
   const source = kubeconfigSource(kubeconfig);
   const kc = new KubeConfig();
   if (source.kind === 'in-cluster') return [];
   if (source.paths.length === 1) kc.loadFromFile(source.paths[0]!);
   else kc.loadFromDefault();
-  return kc.getContexts().map((c) => ({
-    name: c.name,
-    context: c.name,
-    ...(kubeconfig ? { kubeconfig } : {}),
-  }));
+  return kc.getContexts().map((c) => ({ name: c.name, context: c.name }));
 }
 
 /**
@@ -56,8 +56,14 @@ async function observeOne(
   let client: KubeClient | undefined;
   try {
     const file = m.kubeconfig ?? kubeconfig;
+    // A kubeconfig a fleet file named runs no credential plugin unless the operator names it too.
+    const namedBy =
+      m.kubeconfig && m.kubeconfigNamedBy && !isOperatorKubeconfig(m.kubeconfig, kubeconfig)
+        ? m.kubeconfigNamedBy
+        : undefined;
     client = await KubeClient.load({
       ...(file ? { kubeconfig: file } : {}),
+      ...(namedBy ? { namedBy } : {}),
       context: m.context,
       userAgent: 'groundwork-fleet',
       retries: 1,

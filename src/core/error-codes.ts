@@ -119,6 +119,7 @@ export const ERROR_CODES = [
   'InventoryReadFailed',
   'KubeconfigInvalid',
   'KubeconfigNotFound',
+  'KubeconfigRefused',
   'UnknownContext',
   'UnknownKind',
   // report

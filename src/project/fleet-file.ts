@@ -9,6 +9,11 @@ export interface FleetMember {
   readonly context: string;
   /** @default $KUBECONFIG, else ~/.kube/config */
   readonly kubeconfig?: string;
+  /**
+   * The fleet file that named `kubeconfig`: such a kubeconfig runs no credential plugin unless the
+   * operator names it too (src/cluster/kubeconfig-trust.ts).
+   */
+  readonly kubeconfigNamedBy?: string;
 }
 
 const schema = z
@@ -71,7 +76,7 @@ export function parseFleetFile(text: string, file: string): FleetMember[] {
   const members = parsed.data!.clusters.map((c) => ({
     name: c.name ?? c.context,
     context: c.context,
-    ...(c.kubeconfig ? { kubeconfig: c.kubeconfig } : {}),
+    ...(c.kubeconfig ? { kubeconfig: c.kubeconfig, kubeconfigNamedBy: file } : {}),
   }));
   const seen = new Set<string>();
   for (const m of members) {

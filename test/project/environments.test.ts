@@ -120,7 +120,7 @@ describe('fleet file', () => {
       ),
     ).toEqual([
       { name: 'dev-1', context: 'dev-1' },
-      { name: 'prod', context: 'prod-ctx', kubeconfig: '/k' },
+      { name: 'prod', context: 'prod-ctx', kubeconfig: '/k', kubeconfigNamedBy: 'fleet.yaml' },
     ]);
   });
 

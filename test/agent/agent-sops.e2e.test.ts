@@ -12,7 +12,9 @@ import { startAgent } from '../../src/agent/start.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { platformRepo, PLATFORM_MAIN } from '../harness/agent-repo.js';
 import { agentOptions, appliedRevision, stalledOnSynth, syncStatus } from '../harness/agent-run.js';
-import { toolPath } from '../harness/tools.js';
+import { toolPath, useTools } from '../harness/tools.js';
+
+useTools('sops');
 
 // Issue 24, done when: an htpasswd identity-provider secret and a pull secret, encrypted with the
 // real sops for an age key, are applied by the agent with the plaintext nowhere but in the Secret

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toolPath } from '../harness/tools.js';
+import { toolPath, useTools } from '../harness/tools.js';
+
+useTools('helm');
 
 // Installing by name, as a user would: `npm pack` this repository, install the tarball into an
 // empty directory (as a dependency, and with a global prefix), and run the installed `groundwork`.

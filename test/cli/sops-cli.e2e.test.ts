@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { groundwork } from '../harness/cli.js';
 import { useCluster } from '../harness/cluster.js';
 import { platformDir } from '../harness/platform-dir.js';
-import { toolPath } from '../harness/tools.js';
+import { toolPath, useTools } from '../harness/tools.js';
+
+useTools('sops');
 
 // plan, apply and drift on a laptop decrypt SopsSecrets with SOPS_AGE_KEY_FILE, in memory: no
 // output format of any of them carries a value, and drift of a decrypted Secret shows by tag.

@@ -15,7 +15,9 @@ import { sealedText } from '../../src/secrets/sealed-sops.js';
 import { SOPS_ANNOTATIONS } from '../../src/secrets/sops-annotations.js';
 import { encryptSops } from '../../src/secrets/encrypt-sops.js';
 import { groundwork } from '../harness/cli.js';
-import { toolPath } from '../harness/tools.js';
+import { toolPath, useTools } from '../harness/tools.js';
+
+useTools('sops');
 
 // Interop with the real sops v3.13.3 (built by the e2e global setup): files it writes decrypt
 // with Groundwork, files Groundwork writes decrypt with it, and its tampered files are refused.

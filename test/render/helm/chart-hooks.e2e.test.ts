@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { groundwork, type CliResult } from '../../harness/cli.js';
 import { auditedWrites, auditOffset, eventually, useCluster } from '../../harness/cluster.js';
 import { platformDir } from '../../harness/platform-dir.js';
+import { useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 const cluster = useCluster({ namespacePrefix: 'gw-hooks' });
 

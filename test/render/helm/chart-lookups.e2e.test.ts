@@ -14,7 +14,9 @@ import type { SynthValidationError } from '../../../src/render/synth/validation.
 import { serveChartRepository, type ChartRepositoryServer } from '../../harness/chart-repository-server.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 const run = promisify(execFile);
 const CM = (name: string, data: string) =>

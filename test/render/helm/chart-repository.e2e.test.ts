@@ -14,7 +14,9 @@ import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { serveChartRepository, type ChartRepositoryServer } from '../../harness/chart-repository-server.js';
 import { groundwork } from '../../harness/cli.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 const run = promisify(execFile);
 const CHARTS = fileURLToPath(new URL('../../fixtures/charts', import.meta.url));

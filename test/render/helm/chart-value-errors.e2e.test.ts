@@ -6,7 +6,9 @@ import type { RenderTools } from '../../../src/render/recorded/render-recorded.j
 import { SynthValidationError, type ValidationIssue } from '../../../src/render/synth/validation.js';
 import { childSynthError } from '../../harness/child-synth.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 let tools: RenderTools;
 beforeAll(async () => {

@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { groundwork } from '../../harness/cli.js';
 import { useCluster } from '../../harness/cluster.js';
 import { platformDir } from '../../harness/platform-dir.js';
+import { useTools } from '../../harness/tools.js';
+
+useTools('helm', 'kustomize');
 
 const cluster = useCluster({ namespacePrefix: 'gw-charts' });
 const CHARTS = fileURLToPath(new URL('../../fixtures/charts', import.meta.url));

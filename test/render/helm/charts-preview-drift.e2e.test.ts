@@ -7,6 +7,9 @@ import { groundwork } from '../../harness/cli.js';
 import { useCluster } from '../../harness/cluster.js';
 import { runGit } from '../../harness/git-repo.js';
 import { platformDir } from '../../harness/platform-dir.js';
+import { useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 const cluster = useCluster({ namespacePrefix: 'gw-chart-pd' });
 

@@ -13,7 +13,9 @@ import { SynthValidationError } from '../../../src/render/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { byKindAndName, helmTemplate } from '../../harness/helm-template.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 const CHARTS = fileURLToPath(new URL('../../fixtures/charts', import.meta.url));
 

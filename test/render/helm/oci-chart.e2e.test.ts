@@ -18,7 +18,9 @@ import { groundwork } from '../../harness/cli.js';
 import { startOciRegistry, type OciRegistry } from '../../harness/oci-registry.js';
 import { byKindAndName, helmTemplate } from '../../harness/helm-template.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 const run = promisify(execFile);
 const CHARTS = fileURLToPath(new URL('../../fixtures/charts', import.meta.url));

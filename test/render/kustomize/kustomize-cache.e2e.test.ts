@@ -17,7 +17,9 @@ import type { RenderTools } from '../../../src/render/recorded/render-recorded.j
 import { SynthValidationError } from '../../../src/render/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { kustomizePlatform } from '../../harness/kustomize-platform.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm', 'kustomize');
 
 let work: string;
 let calls: string;

@@ -12,7 +12,9 @@ import { SynthValidationError } from '../../../src/render/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { kustomizePlatform } from '../../harness/kustomize-platform.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm', 'kustomize');
 
 const run = promisify(execFile);
 

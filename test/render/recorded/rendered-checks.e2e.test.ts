@@ -5,7 +5,9 @@ import type { RenderTools } from '../../../src/render/recorded/render-recorded.j
 import { SynthValidationError } from '../../../src/render/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { platformDir } from '../../harness/platform-dir.js';
-import { toolPath } from '../../harness/tools.js';
+import { toolPath, useTools } from '../../harness/tools.js';
+
+useTools('helm');
 
 let tools: RenderTools;
 beforeAll(async () => {

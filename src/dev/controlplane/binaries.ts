@@ -13,6 +13,9 @@ export interface BinarySet {
   kubectl: string | undefined;
   /** Absent only when the user's envtest assets lack it; cascades and namespace deletion then do not run. */
   kubeControllerManager: string | undefined;
+  /** Set only on a control plane that runs pods (`resolveWorkloadBinaries`). */
+  kubeScheduler?: string;
+  kwok?: string;
   source: 'env' | 'cache' | 'built';
 }
 

@@ -9,6 +9,10 @@ import { freePort } from './free-port.js';
 import { logTail, registerScratchDir, startProcess, type ManagedProcess } from './process.js';
 import { formatElapsed, silentProgress, type Progress } from '../../core/progress.js';
 import { waitForServer } from './readiness.js';
+import { KubeClient } from '../../cluster/client.js';
+import type { NodeSpec } from './nodes.js';
+import { resolveWorkloadBinaries } from './workload-binaries.js';
+import { startWorkloads, WORKLOAD_CONTROLLERS } from './workloads.js';
 
 /** Controllers of kube-controller-manager that make deletion and cascades behave as on a cluster. */
 const DEFAULT_CONTROLLERS = [
@@ -30,8 +34,15 @@ interface ControlPlaneOptions {
   workDir?: string;
   /** Write an audit log of every request to `<workDir>/audit.log` (used to count writes). @default false */
   auditLog?: boolean;
-  /** kube-controller-manager controllers. @default DEFAULT_CONTROLLERS */
+  /** kube-controller-manager controllers. @default DEFAULT_CONTROLLERS, plus WORKLOAD_CONTROLLERS with `nodes` */
   controllers?: readonly string[];
+  /**
+   * Run pods: kube-scheduler, KWOK and the workload controllers, with these nodes registered and
+   * Ready (`clusterNodes`). Their binaries are found or built the first time (minutes; see
+   * `resolveWorkloadBinaries`) before anything starts.
+   * @default none: no nodes, no scheduler, so pods stay Pending
+   */
+  nodes?: readonly NodeSpec[];
   /**
    * Refuse to start without kube-controller-manager, instead of running without namespace deletion
    * and garbage collection (the test harness: tests of deletion must fail, not pass, without it).
@@ -47,7 +58,13 @@ export interface ControlPlaneInfo {
   workDir: string;
   etcdDir: string;
   etcdUrl: string;
-  pids: { etcd: number; kubeApiserver: number; kubeControllerManager?: number };
+  pids: {
+    etcd: number;
+    kubeApiserver: number;
+    kubeControllerManager?: number;
+    kubeScheduler?: number;
+    kwok?: number;
+  };
   binaries: BinarySet;
   auditLog?: string;
   startedAt: string;
@@ -72,10 +89,16 @@ export class LocalControlPlane {
     private readonly scratch: { release(): void }[],
   ) {}
 
-  /** Starts etcd, kube-apiserver and kube-controller-manager; resolves once `/readyz` and `default` exist. */
+  /**
+   * Starts etcd, kube-apiserver and kube-controller-manager (and with `nodes`, kube-scheduler and KWOK);
+   * resolves once `/readyz` and `default` exist (and every node is Ready).
+   */
   static async start(opts: ControlPlaneOptions = {}): Promise<LocalControlPlane> {
     const progress = opts.progress ?? silentProgress;
-    const binaries = opts.binaries ?? (await resolveBinaries({ progress, env: opts.env }));
+    const resolved = opts.binaries ?? (await resolveBinaries({ progress, env: opts.env }));
+    const binaries = opts.nodes
+      ? { ...resolved, ...(await resolveWorkloadBinaries(resolved, { progress, env: opts.env })) }
+      : resolved;
     if (
       opts.requireControllerManager &&
       (!binaries.kubeControllerManager || !existsSync(binaries.kubeControllerManager))
@@ -186,7 +209,7 @@ export class LocalControlPlane {
           binary: binaries.kubeControllerManager,
           args: [
             `--kubeconfig=${kcmConfig}`,
-            `--controllers=${(opts.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
+            `--controllers=${(opts.controllers ?? [...DEFAULT_CONTROLLERS, ...(opts.nodes ? WORKLOAD_CONTROLLERS : [])]).join(',')}`,
             '--leader-elect=false',
             '--secure-port=0',
             `--service-account-private-key-file=${credentials.serviceAccountKey}`,
@@ -204,6 +227,26 @@ export class LocalControlPlane {
           'kube-controller-manager not available: namespace deletion and garbage collection will not run',
         );
       }
+      const workloadPids: Pick<ControlPlaneInfo['pids'], 'kubeScheduler' | 'kwok'> = {};
+      if (opts.nodes && binaries.kubeScheduler && binaries.kwok) {
+        const admin = await KubeClient.load({ kubeconfig });
+        try {
+          const [scheduler, kwok] = await startWorkloads({
+            binaries: { kubeScheduler: binaries.kubeScheduler, kwok: binaries.kwok },
+            apiserver: { server, caPem },
+            credentials,
+            admin,
+            nodes: opts.nodes,
+            workDir,
+            detached: opts.detached,
+            progress,
+          });
+          processes.push(scheduler!, kwok!);
+          Object.assign(workloadPids, { kubeScheduler: scheduler!.pid, kwok: kwok!.pid });
+        } finally {
+          admin.close();
+        }
+      }
       progress.succeed(`control plane ready at ${server} (${formatElapsed(Date.now() - started)})`);
       const info: ControlPlaneInfo = {
         server,
@@ -215,6 +258,7 @@ export class LocalControlPlane {
           etcd: etcd.pid,
           kubeApiserver: apiserver.pid,
           ...(kcmPid ? { kubeControllerManager: kcmPid } : {}),
+          ...workloadPids,
         },
         binaries,
         ...(auditLog ? { auditLog } : {}),

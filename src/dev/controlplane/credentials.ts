@@ -9,6 +9,13 @@ export interface ControlPlaneCredentials {
   adminToken: string;
   /** Bearer token kube-controller-manager uses. */
   controllerManagerToken: string;
+  /**
+   * Bearer token of user `system:kube-scheduler` (no groups): what upstream's bootstrap RBAC grants
+   * that user (ClusterRoles `system:kube-scheduler` and `system:volume-scheduler`), nothing more.
+   */
+  schedulerToken: string;
+  /** Bearer token of user `kwok`, bound to KWOK's own ClusterRole (`data/kwok/role.yaml`) when KWOK runs. */
+  kwokToken: string;
   tokenFile: string;
   serviceAccountKey: string;
   serviceAccountPub: string;
@@ -18,12 +25,16 @@ export interface ControlPlaneCredentials {
 export async function writeCredentials(dir: string): Promise<ControlPlaneCredentials> {
   const adminToken = randomBytes(24).toString('hex');
   const controllerManagerToken = randomBytes(24).toString('hex');
+  const schedulerToken = randomBytes(24).toString('hex');
+  const kwokToken = randomBytes(24).toString('hex');
   const tokenFile = join(dir, 'tokens.csv');
   await writeFile(
     tokenFile,
     [
       `${adminToken},admin,admin-uid,"system:masters"`,
       `${controllerManagerToken},system:kube-controller-manager,kcm-uid,"system:masters"`,
+      `${schedulerToken},system:kube-scheduler,kube-scheduler-uid`,
+      `${kwokToken},kwok,kwok-uid`,
       '',
     ].join('\n'),
     { mode: 0o600 },
@@ -37,7 +48,15 @@ export async function writeCredentials(dir: string): Promise<ControlPlaneCredent
   const serviceAccountPub = join(dir, 'sa.pub');
   await writeFile(serviceAccountKey, privateKey, { mode: 0o600 });
   await writeFile(serviceAccountPub, publicKey);
-  return { adminToken, controllerManagerToken, tokenFile, serviceAccountKey, serviceAccountPub };
+  return {
+    adminToken,
+    controllerManagerToken,
+    schedulerToken,
+    kwokToken,
+    tokenFile,
+    serviceAccountKey,
+    serviceAccountPub,
+  };
 }
 
 /** A kubeconfig document for one server, CA bundle and bearer token. */

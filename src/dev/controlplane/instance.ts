@@ -11,6 +11,7 @@ import { clusterStateDir } from './paths.js';
 import { isAlive } from './process.js';
 import { silentProgress, type Progress } from '../../core/progress.js';
 import { checkCrdDirs } from '../../core/crd-dirs.js';
+import type { NodeSpec } from './nodes.js';
 
 /** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */
 export interface InstanceState extends ControlPlaneInfo {
@@ -51,7 +52,12 @@ export async function readInstance(name: string): Promise<InstanceState | undefi
  */
 export async function upInstance(
   name: string,
-  opts: { crdDirs: string[]; progress?: Progress },
+  opts: {
+    crdDirs: string[];
+    progress?: Progress;
+    /** Nodes to run pods on (`LocalControlPlane.start`'s `nodes`). @default none */
+    nodes?: readonly NodeSpec[];
+  },
 ): Promise<{ state: InstanceState; started: boolean }> {
   checkCrdDirs(opts.crdDirs); // before anything starts: a wrong --crds is an input error
   const existing = await readInstance(name);
@@ -62,7 +68,12 @@ export async function upInstance(
   const progress = opts.progress ?? silentProgress;
   const workDir = clusterStateDir(name);
   await mkdir(workDir, { recursive: true });
-  const cp = await LocalControlPlane.start({ progress, detached: true, workDir });
+  const cp = await LocalControlPlane.start({
+    progress,
+    detached: true,
+    workDir,
+    ...(opts.nodes ? { nodes: opts.nodes } : {}),
+  });
   try {
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     progress.start(`installing CRDs from ${opts.crdDirs.join(', ') || '(none)'}`);
@@ -140,6 +151,14 @@ function processesOf(state: InstanceState): { name: string; pid: number; binary:
       binary: state.binaries.kubeControllerManager,
     });
   }
+  if (state.pids.kubeScheduler && state.binaries.kubeScheduler)
+    list.push({
+      name: 'kube-scheduler',
+      pid: state.pids.kubeScheduler,
+      binary: state.binaries.kubeScheduler,
+    });
+  if (state.pids.kwok && state.binaries.kwok)
+    list.push({ name: 'kwok', pid: state.pids.kwok, binary: state.binaries.kwok });
   // Last, so `down` (which stops in reverse) ends the simulators before the apiserver they talk to.
   if (state.simulators)
     list.push({ name: 'openshift-simulators', pid: state.simulators.pid, binary: state.simulators.binary });

@@ -14,6 +14,31 @@ export async function waitForServer(opts: {
   processes: readonly ManagedProcess[];
   timeoutMs: number;
 }): Promise<void> {
+  await waitUntil({
+    subject: opts.server,
+    processes: opts.processes,
+    timeoutMs: opts.timeoutMs,
+    check: async () => {
+      if (!existsSync(opts.caFile)) return 'no serving certificate yet';
+      const ca = readFileSync(opts.caFile);
+      const ready = await httpsStatus(`${opts.server}/readyz`, ca, opts.token);
+      if (ready !== 200) return `/readyz ${ready}`;
+      const ns = await httpsStatus(`${opts.server}/api/v1/namespaces/default`, ca, opts.token);
+      return ns === 200 ? true : `namespace default ${ns}`;
+    },
+  });
+}
+
+/**
+ * Polls `check` every 200 ms until it returns `true`; any other value says what is still missing and
+ * goes into the timeout's message. Fails early, with the log tail, if one of `processes` exits.
+ */
+export async function waitUntil(opts: {
+  subject: string;
+  check: () => Promise<true | string>;
+  processes: readonly ManagedProcess[];
+  timeoutMs: number;
+}): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
   let exited: ManagedProcess | undefined;
   for (const p of opts.processes) void p.exited.then(() => (exited ??= p));
@@ -30,27 +55,22 @@ export async function waitForServer(opts: {
     if (Date.now() > deadline) {
       throw new GroundworkError({
         code: 'ControlPlaneStartFailed',
-        subject: opts.server,
+        subject: opts.subject,
         message: `not ready after ${opts.timeoutMs / 1000}s (last: ${last})`,
       });
     }
-    if (existsSync(opts.caFile)) {
-      const ca = readFileSync(opts.caFile);
-      const ready = await get(`${opts.server}/readyz`, ca, opts.token);
-      last = `/readyz ${ready}`;
-      if (ready === 200) {
-        const ns = await get(`${opts.server}/api/v1/namespaces/default`, ca, opts.token);
-        last = `namespace default ${ns}`;
-        if (ns === 200) return;
-      }
-    }
+    const result = await opts.check();
+    if (result === true) return;
+    last = result;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-function get(url: string, ca: Buffer, token: string): Promise<number | string> {
+/** The status code of a GET over TLS trusting `ca` (with a bearer token), or the error's message. */
+export function httpsStatus(url: string, ca: Buffer, token?: string): Promise<number | string> {
   return new Promise((resolve) => {
-    const req = request(url, { ca, headers: { Authorization: `Bearer ${token}` }, timeout: 2000 }, (res) => {
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    const req = request(url, { ca, headers, timeout: 2000 }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });

@@ -24,6 +24,8 @@ const BINARY_NAMES = ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'e
 const KUBE_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kubectl'].map(
   (c) => `k8s.io/kubernetes/cmd/${c}`,
 );
+/** Built only when a cluster needs running pods (`build/scheduler-build.ts`), from the same module. */
+export const KUBE_SCHEDULER = 'k8s.io/kubernetes/cmd/kube-scheduler';
 const ETCD_MAIN = 'go.etcd.io/etcd/server/v3';
 
 interface BuildOptions {
@@ -83,14 +85,13 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
   await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true });
   try {
-    const kubeModule = join(work, `kubernetes-${kube.version}`);
-    await mkdir(kubeModule, { recursive: true });
-    await writeFile(
-      join(kubeModule, 'go.mod'),
-      kubernetesBuildGoMod({ version: kube.version, goVersion: go, staging: stagingModules(kube.goMod) }),
-    );
-    await writeFile(join(kubeModule, 'tools.go'), toolsGo(KUBE_COMMANDS));
-    await tidy(kubeModule, `Kubernetes ${kube.version}`, progress);
+    const kubeModule = await kubernetesModule({
+      version: kube.version,
+      goMod: kube.goMod,
+      go,
+      env,
+      progress,
+    });
     for (const pkg of KUBE_COMMANDS) {
       await compile({
         moduleDir: kubeModule,
@@ -142,8 +143,32 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
   }
 }
 
+/**
+ * The throwaway module that builds Kubernetes `version`'s commands (`.work/kubernetes-<version>/`),
+ * written and tidied; returns its directory. Its tools.go names kube-scheduler too, so a later
+ * scheduler build reuses the module as it is.
+ */
+export async function kubernetesModule(opts: {
+  version: string;
+  /** The release's own go.mod (its staging modules are replaced by their published twins). */
+  goMod: string;
+  go: string;
+  env: NodeJS.ProcessEnv;
+  progress: Progress;
+}): Promise<string> {
+  const dir = join(cacheRoot(opts.env), 'controlplane', '.work', `kubernetes-${opts.version}`);
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, 'go.mod'),
+    kubernetesBuildGoMod({ version: opts.version, goVersion: opts.go, staging: stagingModules(opts.goMod) }),
+  );
+  await writeFile(join(dir, 'tools.go'), toolsGo([...KUBE_COMMANDS, KUBE_SCHEDULER]));
+  await tidy(dir, `Kubernetes ${opts.version}`, opts.progress);
+  return dir;
+}
+
 /** The `-X` flags that make `--version` report the real release instead of `v0.0.0-master`. */
-function versionLdflags(version: string): string {
+export function versionLdflags(version: string): string {
   const [major, minor] = version.replace(/^v/, '').split('.');
   const pkgs = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'];
   const vars = {

@@ -1,8 +1,8 @@
 // The one way Groundwork reads a file named by a repository: inside the checkout, a regular file,
 // and no larger than a bound chosen for what the file is.
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { GroundworkError } from './errors.js';
 
 /** Whether `path` is `dir` itself or lies under it (both absolute; compare real paths for a real answer). */
@@ -21,8 +21,10 @@ interface ConfinedPathOptions {
 /**
  * The real path of `path` when it lies inside the real path of `root` (`root` itself included).
  * A `..` or a symbolic link that leads out of the checkout is `PathOutsideCheckout`, naming
- * `path` as given (never the place it leads to). A path that does not exist rejects with Node's
- * `ENOENT` error, for the caller to word (a missing overlay, a missing catalog).
+ * `path` as given (never the place it leads to), whether or not the place it leads to exists: the
+ * answer is no oracle of the files outside the checkout. A path inside the checkout that does not
+ * exist rejects with Node's `ENOENT` error, for the caller to word (a missing overlay, a missing
+ * catalog).
  */
 export async function confinedRealPath(opts: ConfinedPathOptions): Promise<string> {
   const realRoot = await realpath(opts.root).catch((err: NodeJS.ErrnoException) => {
@@ -31,16 +33,51 @@ export async function confinedRealPath(opts: ConfinedPathOptions): Promise<strin
     if (err.code === 'ERR_ACCESS_DENIED') return resolve(opts.root);
     throw err;
   });
-  const real = await realpath(resolve(opts.root, opts.path));
-  if (!isWithin(realRoot, real)) {
-    throw new GroundworkError({
+  const outside = () =>
+    new GroundworkError({
       code: 'PathOutsideCheckout',
       subject: opts.path,
       message: 'leads outside the repository checkout (through ".." or a symbolic link); nothing was read',
       fix: 'keep the file in the repository: copy it in place of the symbolic link, and name it by a path inside the repository',
     });
+  const target = resolve(opts.root, opts.path);
+  // Lexically first, so a `..` out of the checkout is refused alike whether its target exists.
+  if (!isWithin(resolve(opts.root), target) && !isWithin(realRoot, target)) throw outside();
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch (err) {
+    const rel = relative(isWithin(resolve(opts.root), target) ? resolve(opts.root) : realRoot, target);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await linkLeadsOut(realRoot, rel)))
+      throw outside();
+    throw err;
   }
+  if (!isWithin(realRoot, real)) throw outside();
   return real;
+}
+
+/**
+ * For a path that does not resolve (`rel`, below the root): whether a symbolic link on its way leads out of `realRoot`
+ * (a dangling link to a missing file outside is refused like one to a file that exists). Follows
+ * at most 40 links, lexically; false once a component is missing inside the root.
+ */
+async function linkLeadsOut(realRoot: string, rel: string): Promise<boolean> {
+  const parts = rel.split(sep).filter(Boolean);
+  let current = realRoot;
+  let hops = 0;
+  for (let i = 0; i < parts.length; i++) {
+    let next = resolve(current, parts[i]!);
+    for (;;) {
+      const info = await lstat(next).catch(() => undefined);
+      if (!info) return false;
+      if (!info.isSymbolicLink()) break;
+      if (++hops > 40) return false;
+      next = resolve(dirname(next), await readlink(next));
+      if (!isWithin(realRoot, next)) return true;
+    }
+    current = next;
+  }
+  return false;
 }
 
 interface ReadBoundedOptions {

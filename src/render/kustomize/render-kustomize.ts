@@ -5,7 +5,8 @@ import { confinedRealPath } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
 import type { KustomizeRequest } from '../recorded/render-request.js';
 import type { RenderLimits, RenderOutcome } from '../recorded/render-outcome.js';
-import { oneLine } from '../helm/helm-args.js';
+import { kustomizeBuildArgs } from './kustomize-args.js';
+import { kustomizeFailure } from './kustomize-failure.js';
 import { limitProblem, missingOr } from '../helm/render-helm.js';
 import { binaryIdentity, cachedRender, directoryDigest, renderKey } from '../recorded/render-cache.js';
 import { runTool } from '../recorded/run-tool.js';
@@ -62,7 +63,7 @@ export async function renderKustomize(
   }
   const outcome = await runTool({
     binary: ctx.kustomize,
-    args: ['build', dir],
+    args: kustomizeBuildArgs(dir, ctx.dir),
     cwd: dir,
     timeoutMs: ctx.limits.timeoutMs,
     outputCapBytes: ctx.limits.outputCapBytes,
@@ -70,14 +71,8 @@ export async function renderKustomize(
   if (outcome.ok) return { ok: true, text: outcome.stdout, ...(cacheKey ? { cacheKey } : {}) };
   if (outcome.reason !== 'exit')
     return { ok: false, field: 'dir', problem: limitProblem(outcome.reason, 'kustomize build', ctx.limits) };
-  const first =
-    outcome.stderr.split('\n').find((l) => l.trim() !== '') ?? 'kustomize failed without a message';
-  return {
-    ok: false,
-    field: 'dir',
-    problem: `kustomize build failed: ${oneLine(first.replace(/^Error:\s*/, ''))}`,
-    fix: 'fix the kustomization named above (kustomize build shows the same error)',
-  };
+  // Scrubbed: what kustomize says of a path outside the kustomizations must not tell whether it exists.
+  return { ok: false, field: 'dir', ...kustomizeFailure(outcome.stderr, { dir: request.dir, roots }) };
 }
 
 /**
@@ -122,7 +117,8 @@ export function isRemoteReference(entry: string): boolean {
 
 /**
  * The first problem of the kustomization graph from `dir` (a real path in the checkout): a remote
- * entry, an entry outside the checkout, a kustomization that is not YAML. Undefined when none.
+ * entry, an entry outside the checkout (`confinedRealPath`: alike whether its target exists), a
+ * kustomization that is not YAML. Undefined when none.
  */
 async function walkKustomizations(
   dir: string,

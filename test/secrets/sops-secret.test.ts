@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateX25519Identity } from 'age-encryption';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeInChild } from '../../src/render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../src/render/render-platform.js';
 import { parseAgeIdentities, type AgeIdentities } from '../../src/secrets/age-identities.js';
 import { decryptSopsSecrets } from '../../src/secrets/decrypt-secrets.js';
 import { encryptSops } from '../../src/secrets/encrypt-sops.js';
@@ -52,7 +52,7 @@ describe('SopsSecret', () => {
     new SopsSecret(p, 'pull', { file: 'secrets/pull.sops.yaml' });`),
       { files: { 'secrets/htpasswd.sops.yaml': flat, 'secrets/pull.sops.yaml': manifest } },
     );
-    const [result] = await synthesizeInChild({ dir, overlay: 'dev' });
+    const [result] = await renderPlatform(dir, { overlay: 'dev', domain: 'local' });
     expect(JSON.stringify(result)).not.toContain(PLANTED);
     const sealed = result!.manifests.map((m) => m.object);
     expect(sealed.map((o) => `${o.metadata.namespace}/${o.metadata.name} ${String(o.type)}`).sort()).toEqual([
@@ -111,7 +111,7 @@ export default definePlatform({
 `,
       { files: { 'secrets/pull.sops.yaml': manifest } },
     );
-    const [result] = await synthesizeInChild({ dir, overlay: 'dev' });
+    const [result] = await renderPlatform(dir, { overlay: 'dev', domain: 'local' });
     const err = await decryptSopsSecrets(result!, async () => ids).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SopsFileInvalid' });
     expect(String(err)).toContain('bring it in with SopsSecret');
@@ -134,7 +134,7 @@ export default definePlatform({
     new SopsSecret(p, 'f', { file: 'secrets/htpasswd.sops.yaml' });`),
       { files: { 'secrets/plain.yaml': `password: ${PLANTED}\n`, 'secrets/htpasswd.sops.yaml': flat } },
     );
-    const err = await synthesizeInChild({ dir, overlay: 'dev' }).catch((e: unknown) => e);
+    const err = await renderPlatform(dir, { overlay: 'dev', domain: 'local' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SynthValidationError);
     const issues = (err as SynthValidationError).issues;
     const text = issues.map(formatIssue).join('\n');
@@ -152,6 +152,35 @@ export default definePlatform({
     expect(text).toContain('a namespace is required');
   });
 
+  it('a file with a value sops cannot protect is a validation error at the construct, naming file and key', async () => {
+    const flatWith = async (extra: string) => {
+      const text = await encryptSops({ token: PLANTED }, { recipients: ids.recipients });
+      const at = text.indexOf('sops:');
+      return `${text.slice(0, at)}${extra}${text.slice(at)}`;
+    };
+    const dir = platformDir(
+      platform(`new SopsSecret(p, 'empty', { file: 'secrets/empty.sops.yaml', namespace: 'ns' });
+    new SopsSecret(p, 'readable', { file: 'secrets/readable.sops.yaml', namespace: 'ns' });`),
+      {
+        files: {
+          'secrets/empty.sops.yaml': await flatWith('blank: ""\n'),
+          'secrets/readable.sops.yaml': await flatWith(`note_unencrypted: ${PLANTED}\n`),
+        },
+      },
+    );
+    const err = await renderPlatform(dir, { overlay: 'dev', domain: 'local' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SynthValidationError);
+    const issues = (err as SynthValidationError).issues;
+    expect(issues.map((i) => [i.path, i.field])).toEqual([
+      ['platform/empty', 'file'],
+      ['platform/readable', 'file'],
+    ]);
+    const text = issues.map(formatIssue).join('\n');
+    expect(text).toContain('the value at blank is empty');
+    expect(text).toContain('the value at note_unencrypted is not encrypted');
+    expect(text).not.toContain(PLANTED);
+  });
+
   it('a link out of the repository is refused, and what it points at is never read into synth', async () => {
     const outside = join(mkdtempSync(join(tmpdir(), 'gw-outside-')), 'shadow.sops.yaml');
     writeFileSync(outside, flat);
@@ -160,7 +189,7 @@ export default definePlatform({
     );
     mkdirSync(join(dir, 'secrets'), { recursive: true });
     symlinkSync(outside, join(dir, 'secrets/link.sops.yaml'));
-    const err = await synthesizeInChild({ dir, overlay: 'dev' }).catch((e: unknown) => e);
+    const err = await renderPlatform(dir, { overlay: 'dev', domain: 'local' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SymlinkOutsideCheckout', subject: 'secrets/link.sops.yaml' });
   });
 });

@@ -21,6 +21,12 @@ export class AccessCache {
 
   constructor(private readonly opts: AccessCacheOptions = {}) {}
 
+  /** The kept answer for `key` when there is one still valid; asks nothing. */
+  peek(key: string): boolean | undefined {
+    const hit = this.answers.get(key);
+    return hit && hit.until > (this.opts.now ?? Date.now)() ? hit.allowed : undefined;
+  }
+
   /** The kept answer for `key`, else `review()`'s (kept when it resolves). */
   get(key: string, review: () => Promise<boolean>): Promise<boolean> {
     const now = (this.opts.now ?? Date.now)();

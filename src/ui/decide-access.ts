@@ -5,6 +5,11 @@ export interface DecideAccessOptions {
   maxReviews?: number;
   /** Reviews in flight at once. @default 8 */
   concurrency?: number;
+  /**
+   * An answer already known (the caller's cache), used without a review and outside the budget, so
+   * that a page too large for one request's budget is checked further on each reload. @default none
+   */
+  known?: (a: AccessAttributes) => boolean | undefined;
 }
 
 /**
@@ -17,8 +22,9 @@ export interface DecideAccessOptions {
  * 3. a need naming an object (`name`) is asked by name only when its namespace was denied (RBAC
  *    rules with `resourceNames`).
  * So a page of 5,000 objects costs at most (resources) + (resources × namespaces) reviews, and never
- * more than `maxReviews`: needs past the budget are denied and counted in `unchecked`, as are needs
- * whose review threw. `review` is the caller's (cached, coalesced); this function does no I/O itself.
+ * more than `maxReviews` (answers `known` do not count): needs past the budget are denied and counted
+ * in `unchecked`, as are needs whose review threw. `review` is the caller's (cached, coalesced); this
+ * function does no I/O itself.
  */
 export async function decideAccess(
   needs: readonly AccessAttributes[],
@@ -28,7 +34,13 @@ export async function decideAccess(
   const budget = { left: opts.maxReviews ?? 200, unchecked: 0 };
   const answers = new Map<string, boolean>();
   const ask = async (batch: readonly AccessAttributes[]) => {
-    const todo = batch.filter((a) => !answers.has(accessKey(a)));
+    const todo: AccessAttributes[] = [];
+    for (const a of batch) {
+      if (answers.has(accessKey(a))) continue;
+      const known = opts.known?.(a);
+      if (known === undefined) todo.push(a);
+      else answers.set(accessKey(a), known);
+    }
     const allowedNow = todo.slice(0, Math.max(0, budget.left));
     budget.left -= allowedNow.length;
     for (const a of todo.slice(allowedNow.length)) {

@@ -67,5 +67,6 @@ export function subjectAccess(opts: {
       });
       return sar.status?.allowed === true;
     });
-  return { decide: (needs) => decideAccess(needs, review, opts.decide) };
+  const known = (a: AccessAttributes) => opts.cache.peek(`${who}\n${accessKey(a)}`);
+  return { decide: (needs) => decideAccess(needs, review, { ...opts.decide, known }) };
 }

@@ -9,9 +9,11 @@ describe('AccessCache', () => {
     const review = () => Promise.resolve(++asked % 2 === 1);
     expect(await cache.get('k', review)).toBe(true);
     now = 999;
+    expect(cache.peek('k')).toBe(true);
     expect(await cache.get('k', review)).toBe(true);
     expect(asked).toBe(1);
     now = 1000;
+    expect(cache.peek('k')).toBeUndefined();
     expect(await cache.get('k', review)).toBe(false);
     expect(asked).toBe(2);
     expect(cache.reviews).toBe(2);

@@ -131,3 +131,23 @@ describe('decideAccess', () => {
     expect(most).toBe(3);
   });
 });
+
+describe('decideAccess with known answers', () => {
+  it('uses them outside the budget, so each reload checks further', async () => {
+    const known = new Map<string, boolean>();
+    const { review, asked } = authorizer([]);
+    const keep = async (a: AccessAttributes) => {
+      const ok = await review(a);
+      known.set(JSON.stringify(a), ok);
+      return ok;
+    };
+    const opts = { maxReviews: 40, known: (a: AccessAttributes) => known.get(JSON.stringify(a)) };
+    const first = await decideAccess(page, keep, opts);
+    expect(first.unchecked).toBe(62);
+    const second = await decideAccess(page, keep, opts);
+    expect(second.unchecked).toBe(22);
+    const third = await decideAccess(page, keep, opts);
+    expect(third.unchecked).toBe(0);
+    expect(asked).toHaveLength(102);
+  });
+});

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { platformHooks, type OpenShiftDecisions } from '../../src/reconcile/domains.js';
 import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
@@ -24,6 +24,7 @@ import { catalogFromFiles } from '../../src/dev/simulators/olm-catalog.js';
 import { OlmSimulator } from '../../src/dev/simulators/olm.js';
 import type { Simulator } from '../../src/dev/simulators/loop.js';
 import type { SynthResult } from '../../src/render/synth/synthesize.js';
+import type { MaintenanceWindow } from '../../src/core/window.js';
 import {
   auditedWrites,
   auditOffset,
@@ -44,6 +45,20 @@ const cluster = useCluster({ namespacePrefix: 'gw-sem', controlPlane: dedicated 
 const running: Simulator[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+/**
+ * Each test's Groundwork session (user agent `groundwork-e2e`, what the audit log checks) and the
+ * simulators' client, fresh for every test (a session keeps what it observed) and closed after it.
+ */
+let s: ClusterSession;
+let simClient: KubeClient;
+beforeEach(async () => {
+  s = await session();
+  simClient = await simulatorsClient();
+});
+afterEach(() => {
+  s?.client.close();
+  simClient?.close();
 });
 
 const KEPLER = fixturePath('catalogs/kepler-operator.yaml');
@@ -152,9 +167,7 @@ const subscription = (s: ClusterSession, ns: string, name: string) =>
 describe('pinned operator versions through InstallPlan approval', () => {
   it('installs a pinned operator at its pin and keeps it there while newer versions appear', async () => {
     const ns = cluster.namespace;
-    const simClient = await simulatorsClient();
     const olm = await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.22.0'));
-    const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     const desired = await synth(
       (p) =>
@@ -212,15 +225,11 @@ describe('pinned operator versions through InstallPlan approval', () => {
     expect((await subscription(s, ns, 'kepler-operator')).status?.installedCSV).toBe(
       'kepler-operator.v0.21.0',
     );
-    s.client.close();
-    simClient.close();
   });
 
   it('walks a pin bump hop by hop, one approved InstallPlan per hop', async () => {
     const ns = cluster.namespace;
-    const simClient = await simulatorsClient();
     await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.24.0'));
-    const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     const at = (pin: string) =>
       synth(
@@ -248,13 +257,10 @@ describe('pinned operator versions through InstallPlan approval', () => {
       (e) => e.type === 'notice' && e.message.startsWith('approved InstallPlan'),
     );
     expect(approvals).toHaveLength(2); // 0.21.0 -> 0.22.0 -> 0.23.0
-    s.client.close();
-    simClient.close();
   });
 
   it('refuses an unreachable pin before approving or writing anything', async () => {
     const ns = cluster.namespace;
-    const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     const desired = await synth(
       (p) =>
@@ -273,12 +279,10 @@ describe('pinned operator versions through InstallPlan approval', () => {
     expect((changes.error as { code?: string }).code).toBe('PreflightFailed');
     expect(changes.error?.message).toContain('kepler-operator.v0.99.0');
     expect(auditedWrites(offset, 'groundwork-e2e', { log: dedicated.auditLog })).toEqual([]);
-    s.client.close();
   });
 
   it("never approves a batched InstallPlan that carries another operator's CSV, and says how to fix it", async () => {
     const ns = cluster.namespace;
-    const simClient = await simulatorsClient();
     await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.24.0'), {
       synthetic: [
         {
@@ -289,7 +293,6 @@ describe('pinned operator versions through InstallPlan approval', () => {
         },
       ],
     });
-    const s = await session();
     const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
     // Two operators in one namespace: the pinned Manual one makes every InstallPlan there Manual and batched.
     const desired = await synth((p) => {
@@ -323,18 +326,14 @@ describe('pinned operator versions through InstallPlan approval', () => {
       'kepler-operator.v0.21.0',
       'other-operator.v1.0.0',
     ]);
-    s.client.close();
-    simClient.close();
   });
 });
 
 describe('a pinned operator whose bundle declares dependencies', () => {
   it('approves the InstallPlan that brings the declared dependency with the pinned CSV, and installs both', async () => {
     const ns = cluster.namespace;
-    const simClient = await simulatorsClient();
     const DEPS = fixturePath('catalogs/dependencies.yaml');
     await startOlm(simClient, ns, 'deps', [{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]);
-    const s = await session();
     const catalog = parseCatalog([{ path: DEPS, text: readFileSync(DEPS, 'utf8') }]);
     const desired = await synth(
       (p) =>
@@ -373,17 +372,13 @@ describe('a pinned operator whose bundle declares dependencies', () => {
       20_000,
       'the dependency Subscription at etcdoperator.v0.9.4',
     );
-    s.client.close();
-    simClient.close();
   });
 
   it('stops with DependencyUnresolvable, not at the timeout, when OLM cannot resolve the pinned CSV (registry testdata)', async () => {
     const ns = cluster.namespace;
-    const simClient = await simulatorsClient();
     const TESTDATA = fixturePath('catalogs/registry-testdata-latest.yaml');
     const files = [{ path: TESTDATA, text: readFileSync(TESTDATA, 'utf8') }];
     await startOlm(simClient, ns, 'testdata', files);
-    const s = await session();
     // foo.v0.2.0 requires package bar in <0.1.0; every bar on a channel's chain is newer.
     const desired = await synth(
       (p) =>
@@ -405,13 +400,10 @@ describe('a pinned operator whose bundle declares dependencies', () => {
     expect(changes.error?.message).toContain(
       'bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0',
     );
-    s.client.close();
-    simClient.close();
   });
 
   it('stops with DependencyUnresolvable when OLM keeps the installed CSV because the next hop needs an operator no catalog has', async () => {
     const ns = cluster.namespace;
-    const simClient = await simulatorsClient();
     // A variant of dependencies.yaml: etcd-app.v1.1.0 requires a package no catalog carries.
     const DEPS = fixturePath('catalogs/dependencies.yaml');
     const text = readFileSync(DEPS, 'utf8').replace(
@@ -420,7 +412,6 @@ describe('a pinned operator whose bundle declares dependencies', () => {
     );
     const files = [{ path: 'dependencies-variant.yaml', text }];
     const olm = await startOlm(simClient, ns, 'deps', files);
-    const s = await session();
     const catalog = parseCatalog(files);
     const pinned = (pin: string) =>
       synth(
@@ -453,8 +444,6 @@ describe('a pinned operator whose bundle declares dependencies', () => {
     expect(bump.error?.message).toContain(
       'OLM keeps etcd-app.v1.0.0: bundle etcd-app.v1.1.0 requires an operator with package: etcd-restore-operator',
     );
-    s.client.close();
-    simClient.close();
   });
 });
 
@@ -476,7 +465,6 @@ describe('graph-aware cluster version steps', () => {
       updateTicks?: number;
     } = {},
   ) {
-    const simClient = await simulatorsClient();
     const g = graph();
     const updateService = opts.updateService ?? fixtureUpdateService('stable-4.8.json', 'stable-4.9.json');
     const cv = await installClusterVersion(simClient, { name, version, channel, updateService });
@@ -489,7 +477,7 @@ describe('graph-aware cluster version steps', () => {
     });
     cvo.start(100);
     running.push(cvo);
-    return { simClient, g };
+    return { g };
   }
 
   const target = (
@@ -503,10 +491,9 @@ describe('graph-aware cluster version steps', () => {
     const name = `cv-${cluster.namespace}`;
     // 40 passes of 100 ms: longer than the 2 s between wait reports and the target's 2 s Failing
     // grace, which applies only to a Failing no operator condition explains.
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', {
+    const { g } = await installed(name, '4.8.2', 'stable-4.9', {
       transientFailing: { afterPasses: 1, passes: 40 },
     });
-    const s = await session();
     const events: ApplyEvent[] = [];
     const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54', { failingGraceSeconds: 2 }), {
       graphs: [g],
@@ -522,14 +509,12 @@ describe('graph-aware cluster version steps', () => {
       `/apis/config.openshift.io/v1/clusterversions/${name}`,
     );
     expect(cv.status.history[0]).toMatchObject({ version: '4.8.54', state: 'Completed' });
-    s.client.close();
-    simClient.close();
   });
 
   it("calls the update failed as soon as it is in flight when an operator has been Degraded past oc's 40 minutes", async () => {
     const name = `cv-${cluster.namespace}`;
     // 100 passes of 100 ms in flight: without oc's thresholds the update completes.
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', { updateTicks: 100 });
+    const { g } = await installed(name, '4.8.2', 'stable-4.9', { updateTicks: 100 });
     // Written with a clock 41 minutes behind: Degraded=True since 41 minutes ago.
     const degraded = { type: 'Degraded', reason: 'NodeController_MasterNodesReady' } as const;
     await setClusterOperatorCondition(
@@ -538,7 +523,6 @@ describe('graph-aware cluster version steps', () => {
       { ...degraded, status: 'True', message: 'NodeControllerDegraded: The master nodes not ready' },
       () => new Date(Date.now() - 41 * 60_000),
     );
-    const s = await session();
     try {
       const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), { graphs: [g] });
       expect(changes.error?.message).toMatch(
@@ -551,8 +535,6 @@ describe('graph-aware cluster version steps', () => {
         status: 'False',
         reason: 'AsExpected',
       });
-      s.client.close();
-      simClient.close();
     }
   });
 
@@ -565,8 +547,7 @@ describe('graph-aware cluster version steps', () => {
       ...response,
       edges: response.edges.filter(([a]) => a !== from),
     });
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9', { updateService: disagreeing });
-    const s = await session();
+    const { g } = await installed(name, '4.8.2', 'stable-4.9', { updateService: disagreeing });
     const changes = await apply(s, await target(name, 'stable-4.9', '4.8.54'), {
       graphs: [g],
       timeoutMs: 3_000,
@@ -579,14 +560,11 @@ describe('graph-aware cluster version steps', () => {
       `/apis/config.openshift.io/v1/clusterversions/${name}`,
     );
     expect(cv.spec.desiredUpdate).toBeUndefined();
-    s.client.close();
-    simClient.close();
   });
 
   it('walks a target across a minor one step at a time, each step Completed and Available before the next', async () => {
     const name = `cv-${cluster.namespace}`;
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9');
-    const s = await session();
+    const { g } = await installed(name, '4.8.2', 'stable-4.9');
     const events: ApplyEvent[] = [];
     const changes = await apply(s, await target(name, 'stable-4.9', '4.9.53'), { graphs: [g], events });
     expect(changes.error?.message ?? '').toBe('');
@@ -605,13 +583,11 @@ describe('graph-aware cluster version steps', () => {
     expect(requested).toHaveLength(2);
     expect(requested[0]).toContain('4.8.54');
     expect(requested[1]).toContain('4.9.53');
-    s.client.close();
-    simClient.close();
   });
 
   it('takes the patch step, waits on Upgradeable=False before the minor step (naming the ClusterOperator), and goes on once it clears', async () => {
     const name = `cv-${cluster.namespace}`;
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.9');
+    const { g } = await installed(name, '4.8.2', 'stable-4.9');
     const upgradeable = (status: 'True' | 'False') =>
       setClusterOperatorCondition(simClient, 'etcd', {
         type: 'Upgradeable',
@@ -620,7 +596,6 @@ describe('graph-aware cluster version steps', () => {
         message: status === 'False' ? 'etcd backups need checking' : '',
       });
     await upgradeable('False');
-    const s = await session();
     const cvPath = `/apis/config.openshift.io/v1/clusterversions/${name}`;
     const history = async () =>
       (
@@ -643,8 +618,6 @@ describe('graph-aware cluster version steps', () => {
       expect(await history()).toEqual(['4.9.53 Completed', '4.8.54 Completed', '4.8.2 Completed']);
     } finally {
       await upgradeable('True');
-      s.client.close();
-      simClient.close();
     }
   });
 
@@ -654,8 +627,7 @@ describe('graph-aware cluster version steps', () => {
     ['a target outside the channel', 'stable-4.9', '4.7.60'],
   ])('refuses %s before any write', async (_what, channel, version) => {
     const name = `cv-${cluster.namespace}`;
-    const { simClient, g } = await installed(name, '4.8.2', 'stable-4.8');
-    const s = await session();
+    const { g } = await installed(name, '4.8.2', 'stable-4.8');
     const offset = auditOffset(dedicated.auditLog);
     const desired = await synth(
       (p) => new ClusterVersionTarget(p, 'version', { name, channel, version }),
@@ -669,29 +641,31 @@ describe('graph-aware cluster version steps', () => {
       expect((changes.error as { code?: string } | undefined)?.code).toBe('PreflightFailed');
     }
     expect(auditedWrites(offset, 'groundwork-e2e', { log: dedicated.auditLog })).toEqual([]);
-    s.client.close();
-    simClient.close();
   });
 });
 
 describe('pool-aware machine config rollouts', () => {
-  it('keeps a change outside its maintenance window pending, and applies it inside the window', async () => {
-    const pool = `w${cluster.namespace.slice(-6)}`;
-    const simClient = await simulatorsClient();
+  /**
+   * The MCO simulator playing `pool` (two nodes, a pass every 100 ms, stopped after the test), the
+   * pool's API path, and the platform of that pool (with `props`) and one MachineConfig writing
+   * `/etc/motd` into it.
+   */
+  function mcoPool(pool: string, props: { maintenanceWindows?: MaintenanceWindow[] } = {}) {
     const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
     mco.start(100);
     running.push(mco);
-    const s = await session();
-    const windows = [{ days: ['Sat' as const], start: '02:00', duration: '2h', timezone: 'UTC' }];
-    const desired = (content: string) =>
+    const desired = (contents: string, more: { kernelType?: 'default' } = {}) =>
       synth((p) => {
-        const mcp = new MachineConfigPool(p, 'pool', {
-          name: pool,
-          inheritsWorker: false,
-          maintenanceWindows: windows,
-        });
-        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents: content }] });
+        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false, ...props });
+        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents }], ...more });
       });
+    return { mco, desired, path: `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}` };
+  }
+
+  it('keeps a change outside its maintenance window pending, and applies it inside the window', async () => {
+    const { desired, path } = mcoPool(`w${cluster.namespace.slice(-6)}`, {
+      maintenanceWindows: [{ days: ['Sat'], start: '02:00', duration: '2h', timezone: 'UTC' }],
+    });
     const saturday3am = () => new Date('2026-11-21T03:00:00Z');
     const monday = () => new Date('2026-11-23T12:00:00Z');
     // First apply inside the window: the pool is created and rolled.
@@ -704,7 +678,7 @@ describe('pool-aware machine config rollouts', () => {
     const paused = await s.client.request<{
       spec: { paused?: boolean };
       status: { updatedMachineCount: number; machineCount: number };
-    }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
+    }>('GET', path);
     expect(paused.spec.paused).toBe(true);
     // Inside the window the pool is unpaused and the change rolls out.
     const inWindow = await apply(s, await desired('v2\n'), { now: saturday3am });
@@ -713,39 +687,25 @@ describe('pool-aware machine config rollouts', () => {
     const done = await s.client.request<{
       spec: { paused?: boolean };
       status: { updatedMachineCount: number; machineCount: number };
-    }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
+    }>('GET', path);
     expect(done.spec.paused).toBe(false);
     expect(done.status.updatedMachineCount).toBe(done.status.machineCount);
-    s.client.close();
-    simClient.close();
   });
 
   it('finishes a MachineConfig change that renders to the same content without waiting for a new rendered name', async () => {
-    const pool = `s${cluster.namespace.slice(-6)}`;
-    const simClient = await simulatorsClient();
-    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
-    mco.start(100);
-    running.push(mco);
-    const s = await session();
-    const desired = (kernelType?: 'default') =>
-      synth((p) => {
-        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false });
-        new MachineConfig(p, 'motd', {
-          pool: mcp,
-          files: [{ path: '/etc/motd', contents: 'hello\n' }],
-          ...(kernelType ? { kernelType } : {}),
-        });
-      });
+    const { mco, desired, path } = mcoPool(`s${cluster.namespace.slice(-6)}`);
     const readPool = () =>
       s.client.request<{
         spec: { configuration: { name: string } };
         status: { configuration: { name: string } };
-      }>('GET', `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`);
-    expect((await apply(s, await desired())).error?.message ?? '').toBe('');
+      }>('GET', path);
+    expect((await apply(s, await desired('hello\n'))).error?.message ?? '').toBe('');
     const before = await readPool();
     // An explicit kernelType 'default' changes the MachineConfig; the MCO merges an unset kernelType
     // to 'default' too, so the rendered configuration (and its content-hashed name) stays the same.
-    const changes = await apply(s, await desired('default'), { timeoutMs: 20_000 });
+    const changes = await apply(s, await desired('hello\n', { kernelType: 'default' }), {
+      timeoutMs: 20_000,
+    });
     expect(
       changes.entries.filter((e) => e.ref.kind === 'MachineConfig' && e.action === 'configured'),
     ).toHaveLength(1);
@@ -755,23 +715,11 @@ describe('pool-aware machine config rollouts', () => {
     const after = await readPool();
     expect(after.spec.configuration.name).toBe(before.spec.configuration.name);
     expect(after.status.configuration.name).toBe(after.spec.configuration.name);
-    s.client.close();
-    simClient.close();
   });
 
   it('stops the stage before writing on a pool the MCO would never write (a negative machine count), naming the pool and the field', async () => {
     const pool = `n${cluster.namespace.slice(-6)}`;
-    const path = `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${pool}`;
-    const simClient = await simulatorsClient();
-    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
-    mco.start(100);
-    running.push(mco);
-    const s = await session();
-    const desired = (content: string) =>
-      synth((p) => {
-        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false });
-        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents: content }] });
-      });
+    const { mco, desired, path } = mcoPool(pool);
     try {
       expect((await apply(s, await desired('hello\n'))).error?.message ?? '').toBe('');
       await mco.stop();
@@ -790,29 +738,16 @@ describe('pool-aware machine config rollouts', () => {
     } finally {
       // Other tests here list every pool: this one must not outlive the test.
       await s.client.request('DELETE', path).catch(() => undefined);
-      s.client.close();
-      simClient.close();
     }
   });
 
   it("stops the rollout of a Degraded pool with the MCO's message", async () => {
     const pool = `d${cluster.namespace.slice(-6)}`;
-    const simClient = await simulatorsClient();
-    const mco = new McoSimulator(simClient, { pools: [pool], nodes: { [pool]: 2 } });
-    mco.start(100);
-    running.push(mco);
-    const s = await session();
-    const desired = (content: string) =>
-      synth((p) => {
-        const mcp = new MachineConfigPool(p, 'pool', { name: pool, inheritsWorker: false });
-        new MachineConfig(p, 'motd', { pool: mcp, files: [{ path: '/etc/motd', contents: content }] });
-      });
+    const { mco, desired } = mcoPool(pool);
     expect((await apply(s, await desired('hello\n'))).error?.message ?? '').toBe('');
     mco.degradeNode(pool, 'failed to drain node: pod-disruption budget blocks eviction');
     const changes = await apply(s, await desired('changed\n'), { timeoutMs: 30_000 });
     expect((changes.error as { code?: string }).code).toBe('WaitFailed');
     expect(changes.error?.message).toContain('pod-disruption budget blocks eviction');
-    s.client.close();
-    simClient.close();
   });
 });

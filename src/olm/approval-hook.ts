@@ -6,7 +6,7 @@ import type { K8sObject } from '../core/object.js';
 import { decideApprovals } from './approval.js';
 import { dependencyLookup, type DependencyLookup } from './dependencies.js';
 import { DependencyUnresolvableError, unresolvableDependency } from './dependency-blocked.js';
-import type { NamedCatalog } from './dependency-plan.js';
+import type { NamedCatalog } from './present-operator.js';
 import type { ApprovalReport } from './approval-report.js';
 import type { Catalog } from './catalog/model.js';
 import {
@@ -206,9 +206,8 @@ async function pinnedCheck(
   }
   const pinned = new Map(pinsOf(ctx.items.map((i) => i.desired!)).map((p) => [`${p.namespace}/${p.sub}`, p]));
   for (const item of ctx.items) {
-    const found = (await ctx.target.list(OLM, 'Subscription', item.ref.namespace)).find(
-      (s) => s.metadata.name === item.ref.name,
-    );
+    const subscriptions = await ctx.target.list(OLM, 'Subscription', item.ref.namespace);
+    const found = subscriptions.find((s) => s.metadata.name === item.ref.name);
     const live = found && toSubscription(found);
     const installed = live?.status?.installedCSV;
     const p = pinned.get(`${item.ref.namespace}/${item.ref.name}`);
@@ -220,6 +219,7 @@ async function pinnedCheck(
         pinned: p,
         catalogs,
         namespaceCSVs: csvs.map((c) => c.metadata.name),
+        namespaceSubscriptions: subscriptions.map(toSubscription),
       });
       if (why) throw new DependencyUnresolvableError(describeRef(item.ref), why);
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
-import { presentOf, type NamedCatalog, type PresentOperator } from './dependency-plan.js';
-import { pathDependencies } from './path-dependencies.js';
+import { pathDependencies, unmetCause } from './path-dependencies.js';
+import { presentOf, type NamedCatalog, type PresentOperator } from './present-operator.js';
 import { wantedCSVs } from './pin.js';
 import type { SubscriptionLike } from './olm-objects.js';
 
@@ -45,14 +45,21 @@ export interface PinnedSubscription {
  * - OLM keeps the installed CSV without a word when every update candidate has a requirement it
  *   cannot meet (the Subscription's constraint includes the installed CSV, `getSubscriptionVariables`):
  *   so a Subscription `AtLatestKnown` short of its pin whose next hop, by the catalog files, has a
- *   requirement nothing satisfies (`planDependencies`) is blocked too.
- * `namespaceCSVs` are the CSVs in the Subscription's namespace (they may meet requirements). Pure.
+ *   requirement nothing satisfies (`planDependencies`) is blocked too. The operators in the
+ *   namespace count as OLM counts them: the installed CSV's own requirements hold; a CSV another
+ *   Subscription has installed may move one hop along that Subscription's channel; a CSV no
+ *   Subscription references stays (so a dependency it fails, e.g. `>2.0.0` against an installed
+ *   2.0.0 without a Subscription, blocks the hop).
+ * `namespaceCSVs` are the CSVs in the Subscription's namespace and `namespaceSubscriptions` its
+ * Subscriptions (they say which CSVs may move, and along which channel). Pure.
  */
 export function unresolvableDependency(input: {
   readonly live: SubscriptionLike;
   readonly pinned: PinnedSubscription;
   readonly catalogs: readonly NamedCatalog[];
   readonly namespaceCSVs: readonly string[];
+  /** @default none: every CSV of the namespace is one no Subscription references */
+  readonly namespaceSubscriptions?: readonly SubscriptionLike[];
 }): string | undefined {
   const { live, pinned, catalogs } = input;
   const conditions = conditionsSchema.safeParse(live).data?.status?.conditions ?? [];
@@ -77,20 +84,31 @@ export function unresolvableDependency(input: {
     hops: [next],
     catalog: named,
     catalogs,
-    present: presentIn(input.namespaceCSVs, catalogs),
+    installed,
+    channel: pinned.channel,
+    present: presentIn(input.namespaceCSVs, input.namespaceSubscriptions ?? [], catalogs),
   });
   const unmet = hop?.unmet[0];
   return unmet
-    ? `OLM keeps ${installed}: ${unmet.message}, and no bundle of the catalog files satisfies it, so the next CSV ${next.csv} is never planned`
+    ? `OLM keeps ${installed}: ${unmet.message}, ${unmetCause(unmet, 'the catalog files')}, so the next CSV ${next.csv} is never planned`
     : undefined;
 }
 
-function presentIn(csvs: readonly string[], catalogs: readonly NamedCatalog[]): PresentOperator[] {
+/** The CSVs of the namespace the catalogs know, each with the Subscription that installed it, if any. */
+function presentIn(
+  csvs: readonly string[],
+  subscriptions: readonly SubscriptionLike[],
+  catalogs: readonly NamedCatalog[],
+): PresentOperator[] {
   return csvs.flatMap((csv) => {
     for (const { catalog } of catalogs)
       for (const pkg of catalog.packages.values()) {
         const b = pkg.bundles.get(csv);
-        if (b) return [presentOf(b)];
+        if (!b) continue;
+        const sub = subscriptions.find((s) => s.status?.installedCSV === csv);
+        // An empty channel is the package's default channel, as OLM reads it.
+        const channel = sub && (sub.spec.channel || pkg.defaultChannel);
+        return [presentOf(b, channel ? { channel, catalog: undefined } : undefined)];
       }
     return [];
   });

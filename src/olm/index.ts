@@ -15,10 +15,15 @@ export {
   planDependencies,
   type DependencyJoin,
   type DependencyPlan,
-  type NamedCatalog,
-  type PresentOperator,
   type UnmetRequirement,
 } from './dependency-plan.js';
+export {
+  presentOf,
+  successorsOf,
+  type NamedCatalog,
+  type OperatorSubscription,
+  type PresentOperator,
+} from './present-operator.js';
 export { pathDependencies, renderPathDependencies, type HopDependencies } from './path-dependencies.js';
 export { DependencyUnresolvableError, unresolvableDependency } from './dependency-blocked.js';
 export {

@@ -3,7 +3,7 @@ import type { Manifest } from '../render/synth/manifest.js';
 import type { PostSynthContext } from '../render/synth/post-synth-checks.js';
 import type { ValidationIssue } from '../render/synth/validation.js';
 import { loadCatalog } from './catalog/index.js';
-import type { NamedCatalog } from './dependency-plan.js';
+import type { NamedCatalog } from './present-operator.js';
 import { pathDependencies } from './path-dependencies.js';
 import { wantedCSVs } from './pin.js';
 import type { Hop } from './upgrade-path-result.js';

@@ -32,7 +32,7 @@ describe('groundwork catalog path', () => {
     ]);
     expect(explicit.stderr).toBe('');
     expect(explicit.code).toBe(0);
-  });
+  }, 60_000);
 
   it('names the packages when the package is unknown', async () => {
     const r = await groundwork([
@@ -82,25 +82,82 @@ describe('groundwork catalog path', () => {
         unmet: [],
       },
     ]);
-    // Real registry testdata: foo requires package bar in <0.1.0, which no bar on a channel's chain is.
+    // Real registry testdata: foo requires package bar in <0.1.0, which no bar on a channel's chain
+    // is. A fresh install of foo.v0.2.0 cannot be planned: exit 2, as the help says.
     const testdata = fixturePath('catalogs/registry-testdata-latest.yaml');
-    const text = await groundwork([
-      'catalog',
-      'path',
-      'foo',
-      '-f',
-      testdata,
-      '--from',
-      'foo.v0.1.0',
-      '--to',
-      'foo.v0.2.0',
-    ]);
+    const text = await groundwork(['catalog', 'path', 'foo', '-f', testdata, '--to', 'foo.v0.2.0']);
     expect(text.stdout).toBe(
       [
-        'foo/beta: foo.v0.1.0 -> foo.v0.2.0 (replaces, skipRange): 1 InstallPlan',
+        'foo/beta: (fresh install) -> foo.v0.2.0 (startingCSV): 1 InstallPlan',
         '  foo.v0.2.0 cannot be planned: bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0, and no bundle of the catalogs satisfies it',
         '',
       ].join('\n'),
     );
-  });
+    expect(text.code).toBe(2);
+  }, 60_000);
+
+  it('counts what the installed CSV required as there: alloydb-omni-operator v1.3.0 needed cert-manager', async () => {
+    const r = await groundwork([
+      'catalog',
+      'path',
+      'alloydb-omni-operator',
+      '-f',
+      fixturePath('catalogs/alloydb-omni-operator.yaml'),
+      '--from',
+      'alloydb-omni-operator.v1.3.0',
+      '--to',
+      'alloydb-omni-operator.v1.4.1',
+      '-o',
+      'json',
+    ]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { ok: boolean; dependencies: { csv: string; unmet: unknown[] }[] };
+    expect(out.ok).toBe(true);
+    expect(out.dependencies.map((h) => [h.csv, h.unmet.length])).toEqual([
+      ['alloydb-omni-operator.v1.4.0', 0],
+      ['alloydb-omni-operator.v1.4.1', 0],
+    ]);
+  }, 60_000);
+
+  it('keeps a dependency no Subscription references, and says no (exit 2, "ok": false) when a hop needs it moved', async () => {
+    const rabbitmq = fixturePath('catalogs/rabbitmq-operators.yaml');
+    const base = [
+      'catalog',
+      'path',
+      'rabbitmq-messaging-topology-operator',
+      '-f',
+      rabbitmq,
+      '--channel',
+      'stable',
+    ];
+    const hop = [
+      '--from',
+      'rabbitmq-messaging-topology-operator.v1.14.2',
+      '--to',
+      'rabbitmq-messaging-topology-operator.v1.15.0',
+    ];
+    const r = await groundwork([
+      ...base,
+      ...hop,
+      '--unsubscribed',
+      'rabbitmq-cluster-operator.v2.0.0',
+      '-o',
+      'json',
+    ]);
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as {
+      ok: boolean;
+      reason: string;
+      dependencies: { unmet: { heldBack: string }[] }[];
+    };
+    expect([out.ok, out.reason]).toEqual([false, 'dependency-unresolvable']);
+    expect(out.dependencies[0]?.unmet[0]?.heldBack).toBe(
+      'rabbitmq-cluster-operator.v2.0.0 is installed and no Subscription references it, so OLM keeps it',
+    );
+    const bad = await groundwork([...base, ...hop, '--installed', 'rabbitmq-cluster-operator.v9.9.9']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--installed rabbitmq-cluster-operator.v9.9.9: no bundle rabbitmq-cluster-operator.v9.9.9 in the catalog',
+    );
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unresolvableDependency } from '../../src/olm/dependency-blocked.js';
+import type { Catalog } from '../../src/olm/catalog/model.js';
 import type { SubscriptionLike } from '../../src/olm/olm-objects.js';
 import { loadCatalogFixture } from './helpers.js';
 
@@ -22,6 +23,12 @@ const resolutionFailed = (message: string) => ({
 const FOO_MESSAGE =
   'constraints not satisfiable: bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0, subscription foo exists';
 const foo = { package: 'foo', channel: 'beta', pin: 'foo.v0.2.0' };
+const TOPOLOGY = 'rabbitmq-messaging-topology-operator';
+const CLUSTER = 'rabbitmq-cluster-operator';
+const rabbitmq = await loadCatalogFixture('rabbitmq-operators');
+const topology = { package: TOPOLOGY, channel: 'stable', pin: `${TOPOLOGY}.v1.15.0` };
+/** A catalog with one package of `c`. */
+const only = (c: Catalog, pkg: string): Catalog => ({ packages: new Map([[pkg, c.packages.get(pkg)!]]) });
 
 describe('unresolvableDependency', () => {
   it("reports OLM's ResolutionFailed that names a requirement, unless a catalog source is unhealthy", () => {
@@ -44,18 +51,59 @@ describe('unresolvableDependency', () => {
   });
 
   it('reports an installed CSV OLM keeps because the next hop has a requirement no catalog file meets', () => {
+    // The rabbitmq topology operator's catalog alone: v1.15.0 newly requires rabbitmq-cluster-operator >2.0.0.
+    const topologyOnly = [{ name: 'topology', catalog: only(rabbitmq, TOPOLOGY) }];
+    const kept = live(TOPOLOGY, { installedCSV: `${TOPOLOGY}.v1.14.2`, state: 'AtLatestKnown' });
+    expect(
+      unresolvableDependency({
+        live: kept,
+        pinned: topology,
+        catalogs: topologyOnly,
+        namespaceCSVs: [`${TOPOLOGY}.v1.14.2`],
+      }),
+    ).toBe(
+      `OLM keeps ${TOPOLOGY}.v1.14.2: bundle ${TOPOLOGY}.v1.15.0 requires an operator providing an API with group: rabbitmq.com, version: v1beta1, kind: RabbitmqCluster, and no bundle of the catalog files satisfies it, so the next CSV ${TOPOLOGY}.v1.15.0 is never planned`,
+    );
+    // A plan is offered (UpgradePending): OLM found a way; at the pin: nothing to say.
+    const pending = live(TOPOLOGY, { installedCSV: `${TOPOLOGY}.v1.14.2`, state: 'UpgradePending' });
+    expect(
+      unresolvableDependency({ live: pending, pinned: topology, catalogs: topologyOnly, namespaceCSVs: [] }),
+    ).toBeUndefined();
+  });
+
+  it('counts the installed CSV’s own requirements as met (they held when it was installed)', () => {
+    // foo.v0.2.0 requires what foo.v0.1.0 required (bar <0.1.0, which no catalog bundle on a chain is):
+    // since foo.v0.1.0 runs, an operator meeting it is in the namespace, and OLM plans the hop.
     const kept = live('foo', {
       installedCSV: 'foo.v0.1.0',
       currentCSV: 'foo.v0.1.0',
       state: 'AtLatestKnown',
     });
-    expect(unresolvableDependency({ live: kept, pinned: foo, catalogs, namespaceCSVs: ['foo.v0.1.0'] })).toBe(
-      'OLM keeps foo.v0.1.0: bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0, and no bundle of the catalog files satisfies it, so the next CSV foo.v0.2.0 is never planned',
-    );
-    // A plan is offered (UpgradePending): OLM found a way; at the pin: nothing to say.
-    const pending = live('foo', { installedCSV: 'foo.v0.1.0', state: 'UpgradePending' });
     expect(
-      unresolvableDependency({ live: pending, pinned: foo, catalogs, namespaceCSVs: [] }),
+      unresolvableDependency({ live: kept, pinned: foo, catalogs, namespaceCSVs: ['foo.v0.1.0'] }),
+    ).toBeUndefined();
+  });
+
+  it('blocks on a dependency installed without a Subscription that fails the range, not on one its Subscription moves', () => {
+    const kept = live(TOPOLOGY, { installedCSV: `${TOPOLOGY}.v1.14.2`, state: 'AtLatestKnown' });
+    const namespaceCSVs = [`${TOPOLOGY}.v1.14.2`, `${CLUSTER}.v2.0.0`];
+    const all = [{ name: 'rabbitmq', catalog: rabbitmq }];
+    expect(unresolvableDependency({ live: kept, pinned: topology, catalogs: all, namespaceCSVs })).toBe(
+      `OLM keeps ${TOPOLOGY}.v1.14.2: bundle ${TOPOLOGY}.v1.15.0 requires an operator with package: ${CLUSTER} and with version in range: >2.0.0, and the bundles of the catalog files that satisfy it cannot join: ${CLUSTER}.v2.0.0 is installed and no Subscription references it, so OLM keeps it, so the next CSV ${TOPOLOGY}.v1.15.0 is never planned`,
+    );
+    // With its Subscription (stable) OLM moves it to v2.1.0 in the same InstallPlan.
+    const clusterSub = {
+      ...live(CLUSTER, { installedCSV: `${CLUSTER}.v2.0.0` }),
+      spec: { name: CLUSTER, channel: 'stable' },
+    };
+    expect(
+      unresolvableDependency({
+        live: kept,
+        pinned: topology,
+        catalogs: all,
+        namespaceCSVs,
+        namespaceSubscriptions: [kept, clusterSub],
+      }),
     ).toBeUndefined();
   });
 

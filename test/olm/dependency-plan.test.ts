@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCatalog } from '../../src/olm/catalog/index.js';
 import { dependencyLookup } from '../../src/olm/dependencies.js';
-import { planDependencies, type NamedCatalog } from '../../src/olm/dependency-plan.js';
+import { planDependencies } from '../../src/olm/dependency-plan.js';
+import type { NamedCatalog } from '../../src/olm/present-operator.js';
 import { pathDependencies, renderPathDependencies } from '../../src/olm/path-dependencies.js';
 import { upgradePath } from '../../src/olm/upgrade-path.js';
 import { loadCatalogFixture } from './helpers.js';
@@ -62,12 +63,23 @@ describe('planDependencies (OLM getBundleVariables + the solver)', () => {
 
   it('needs nothing for a requirement an operator of the namespace meets, and nothing outside its range', () => {
     const root = bundle(deps, 'etcd-app', 'etcd-app.v1.1.0');
-    const etcd = { csv: 'etcdoperator.v0.9.2', package: 'etcd', version: '0.9.2', provides: [] };
+    const subscription = { channel: 'singlenamespace-alpha', catalog: 'dependencies.yaml' };
+    const etcd = {
+      csv: 'etcdoperator.v0.9.2',
+      package: 'etcd',
+      version: '0.9.2',
+      provides: [],
+      subscription,
+    };
     expect(planDependencies({ root, rootCatalog: undefined, catalogs, present: [etcd] }).joins).toEqual([]);
-    // An older etcd out of the range is updated in the same plan (one operator per package).
+    // An older etcd out of the range can only move along its Subscription, one hop: no entry of
+    // its channel replaces v0.6.1, so OLM keeps it and cannot plan etcd-app.v1.1.0.
     const old = { ...etcd, csv: 'etcdoperator.v0.6.1', version: '0.6.1' };
     const plan = planDependencies({ root, rootCatalog: undefined, catalogs, present: [old] });
-    expect(plan.joins.map((j) => j.csv)).toEqual(['etcdoperator.v0.9.4']);
+    expect(plan.joins).toEqual([]);
+    expect(plan.unmet.map((u) => u.heldBack)).toEqual([
+      'etcdoperator.v0.6.1 is installed and its Subscription (channel singlenamespace-alpha) can move it only to nothing (no update edge from it)',
+    ]);
   });
 
   it('goes back to a later candidate when the first one leaves another requirement unmet', () => {

@@ -14,7 +14,9 @@ export type CatalogFixture =
   | 'dependencies'
   | 'ecr-secret-operator'
   | 'nfs-provisioner-operator'
-  | 'kepler-operator';
+  | 'kepler-operator'
+  | 'alloydb-omni-operator'
+  | 'rabbitmq-operators';
 
 export function catalogFixturePath(name: CatalogFixture): string {
   return `${FIXTURES}catalogs/${name}.yaml`;

@@ -11,8 +11,8 @@ import {
   type Catalog,
 } from '../../olm/catalog/index.js';
 import { pathDependencies, renderPathDependencies } from '../../olm/path-dependencies.js';
+import { presentOf, type NamedCatalog, type PresentOperator } from '../../olm/present-operator.js';
 import { upgradePath } from '../../olm/upgrade-path.js';
-import type { Hop } from '../../olm/upgrade-path-result.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { connectionOf } from '../cluster-flags.js';
 import { ExitCode } from '../exit-code.js';
@@ -31,6 +31,10 @@ export interface CatalogPathFlags extends CatalogSourceFlags {
   channel?: string;
   to: string;
   from?: string;
+  /** CSVs installed by a Subscription: `<csv>` (its package's default channel) or `<csv>@<channel>`. */
+  installed?: string[];
+  /** CSVs in the namespace that no Subscription references. */
+  unsubscribed?: string[];
 }
 
 /** `catalog packages`: every package with its default channel and channels. */
@@ -66,7 +70,10 @@ export async function runCatalogChannels(pkg: string, flags: CatalogSourceFlags)
   );
 }
 
-/** `catalog path <package>`: the InstallPlans from `--from` to `--to` (exit 2 when there is no path). */
+/**
+ * `catalog path <package>`: the InstallPlans from `--from` to `--to`. Exit 2 (and `"ok": false`)
+ * when there is no path, or when OLM cannot plan a hop of it for a dependency.
+ */
 export async function runCatalogPath(
   pkg: string,
   flags: CatalogPathFlags,
@@ -75,39 +82,67 @@ export async function runCatalogPath(
   const catalog = await load(flags);
   const channel = flags.channel ?? defaultChannelOf(catalog, pkg);
   if (!flags.channel) process.stderr.write(`channel: ${channel} (the default channel of ${pkg})\n`);
+  const named = { name: flags.file ?? 'PackageManifests', catalog };
+  const present = namespaceOperators(named, flags);
   const result = upgradePath(catalog, { package: pkg, channel, from: flags.from, to: flags.to });
-  const dependencies = result.ok ? hopDependencies(catalog, pkg, result.hops, flags) : [];
-  print(flags, { ...result, dependencies }, () =>
-    [result.toString(), ...renderPathDependencies(dependencies)].join('\n'),
-  );
-  setExitCode(result.ok ? ExitCode.Ok : ExitCode.Error);
+  const dependencies = result.ok
+    ? pathDependencies({
+        package: pkg,
+        hops: result.hops,
+        catalog: named,
+        catalogs: [named],
+        channel,
+        present,
+        ...(flags.from ? { installed: flags.from } : {}),
+      })
+    : [];
+  const blocked = dependencies.find((h) => h.unmet.length > 0);
+  const ok = result.ok && !blocked;
+  const data = {
+    ...result,
+    ok,
+    ...(blocked ? { reason: 'dependency-unresolvable', message: `OLM cannot plan ${blocked.csv}` } : {}),
+    dependencies,
+  };
+  print(flags, data, () => [result.toString(), ...renderPathDependencies(dependencies)].join('\n'));
+  setExitCode(ok ? ExitCode.Ok : ExitCode.Error);
 }
 
 /**
- * What each hop brings into its InstallPlan from the one catalog given (`-f`, or the cluster's
- * PackageManifests, which carry no dependencies); the installed `--from` counts with its own.
+ * The operators `--installed` (`<csv>` in its package's default channel, or `<csv>@<channel>`) and
+ * `--unsubscribed` name, as bundles of the catalog.
+ * @throws GroundworkError `InvalidFlag` for a CSV or channel the catalog does not have.
  */
-function hopDependencies(catalog: Catalog, pkg: string, hops: readonly Hop[], flags: CatalogPathFlags) {
-  const named = { name: flags.file ?? 'PackageManifests', catalog };
-  const version = flags.from ? catalog.packages.get(pkg)?.bundles.get(flags.from)?.version : undefined;
-  const start: Hop[] = flags.from
-    ? [
-        {
-          csv: flags.from,
-          version: version ?? '?',
-          via: ['startingCSV'],
-          replaces: undefined,
-          replacesVersion: undefined,
-        },
-      ]
-    : [];
-  const all = pathDependencies({
-    package: pkg,
-    hops: [...start, ...hops],
-    catalog: named,
-    catalogs: [named],
+function namespaceOperators(named: NamedCatalog, flags: CatalogPathFlags): PresentOperator[] {
+  const find = (flag: string, value: string, csv: string) => {
+    for (const p of named.catalog.packages.values()) {
+      const bundle = p.bundles.get(csv);
+      if (bundle) return { bundle, pkg: p };
+    }
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: `${flag} ${value}`,
+      message: `no bundle ${csv} in the catalog`,
+      fix: 'name a CSV of the catalog (groundwork catalog channels <package> lists them)',
+    });
+  };
+  const subscribed = (flags.installed ?? []).map((value) => {
+    const [csv = '', wanted] = value.split('@');
+    const { bundle, pkg } = find('--installed', value, csv);
+    const channel = wanted ?? pkg.defaultChannel;
+    if (!channel || !pkg.channels.has(channel))
+      throw new GroundworkError({
+        code: 'InvalidFlag',
+        subject: `--installed ${value}`,
+        message: `package ${pkg.name} has no channel ${channel ?? '(no default channel)'}`,
+        fix: `write <csv>@<channel>, one of: ${[...pkg.channels.keys()].join(', ')}`,
+      });
+    return presentOf(bundle, { channel, catalog: named.name });
   });
-  return all.slice(start.length);
+  const alone = (flags.unsubscribed ?? []).map((csv) =>
+    presentOf(find('--unsubscribed', csv, csv).bundle, undefined),
+  );
+  return [...subscribed, ...alone];
 }
 
 async function load(flags: CatalogSourceFlags): Promise<Catalog> {

@@ -26,13 +26,23 @@ export const registerCatalog: CommandModule = (program: Command, setExitCode) =>
     );
 
   source2(catalog.command('path <package>'))
-    .description('the InstallPlans (one per hop) from an installed CSV to a target, under OLM rules')
+    .description(
+      'the InstallPlans (one per hop) from an installed CSV to a target, under OLM rules, with the dependencies each brings (exit 2 when there is no path or a hop cannot be planned)',
+    )
     .option(
       '--channel <channel>',
       "channel the Subscription follows (default: the package's default channel)",
     )
     .requiredOption('--to <csv>', 'target CSV (the pin)')
     .option('--from <csv>', 'installed CSV (omit for a fresh install)')
+    .option(
+      '--installed <csv...>',
+      'other operators in the namespace, installed by a Subscription: <csv> (default channel) or <csv>@<channel>',
+    )
+    .option(
+      '--unsubscribed <csv...>',
+      'CSVs in the namespace that no Subscription references (OLM keeps them)',
+    )
     .action(async (pkg: string, flags: CatalogPathFlags) =>
       (await import('../actions/catalog.js')).runCatalogPath(pkg, flags, setExitCode),
     );

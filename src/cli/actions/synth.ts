@@ -6,6 +6,7 @@ import { loadProjectConfig } from '../../project/config.js';
 import type { SynthResult } from '../../render/synth/synthesize.js';
 import { checkOutputDir } from '../../render/output/out-dir.js';
 import { renderStream, writeSynthOutput, type OutputFormat } from '../../render/output/write.js';
+import { expectedOverlays } from '../../render/output/expected-overlays.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
@@ -45,7 +46,12 @@ export async function runSynth(flags: SynthFlags, setExitCode: SetExitCode): Pro
   }
   for (const r of results) for (const w of r.warnings) process.stderr.write(`${formatIssue(w)}\n`);
   if (flags.out) {
-    const dirs = await writeSynthOutput(results, resolve(flags.out), format);
+    // The overlays asked for, from the checkout: an overlay only the renderer's answer names is refused.
+    const overlays = await expectedOverlays(
+      dir,
+      flags.allOverlays ? { all: true } : (flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay),
+    );
+    const dirs = await writeSynthOutput(results, resolve(flags.out), format, { overlays });
     for (const [i, r] of results.entries()) {
       process.stdout.write(`${r.overlay}: ${r.manifests.length} objects, ${r.hash} -> ${dirs[i]}\n`);
     }

@@ -1,7 +1,9 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { GroundworkError } from '../../core/errors.js';
 import { toJson, toYaml } from '../synth/canonical.js';
-import { manifestFile, type ManifestIndex } from '../synth/manifest.js';
+import type { ManifestIndex } from '../synth/manifest.js';
+import { objectFile, overlayOutputDir } from './output-paths.js';
 import type { SynthResult } from '../synth/synthesize.js';
 
 export type OutputFormat = 'yaml' | 'json';
@@ -18,7 +20,7 @@ export function manifestIndex(result: SynthResult, format: OutputFormat): Manife
     objects: result.manifests.map((m) => ({
       id: m.id,
       stage: m.stage,
-      file: manifestFile(m, format),
+      file: objectFile(m, format),
       hash: m.hash,
       source: m.source,
     })),
@@ -35,26 +37,48 @@ export function renderStream(result: SynthResult, format: OutputFormat): string 
  * Writes each overlay to `<out>/<overlay>/`: one file per object under `<NN>-<stage>/` and
  * `index.json`. Each overlay directory is built beside the target and swapped in by rename, so a
  * reader never sees a half-written or stale mix; other overlays' directories are left alone.
+ *
+ * Nothing outside `out` is written, removed or replaced: `out` is created and taken by its real
+ * path; each overlay must be one of `opts.overlays` (the overlays this synth asked for, listed by
+ * the caller from the checkout, never from the results) and is placed by `overlayOutputDir`; each
+ * file is named by `objectFile` (valid names only). Every path is checked before the first write,
+ * so a refused result writes nothing at all. Throws `OutputPathRefused`.
  */
 export async function writeSynthOutput(
   results: readonly SynthResult[],
   out: string,
   format: OutputFormat,
+  opts: { overlays: readonly string[] },
 ): Promise<string[]> {
-  const written: string[] = [];
+  await mkdir(out, { recursive: true });
+  const outReal = await realpath(out);
+  const seen = new Set<string>();
+  const planned: { result: SynthResult; target: string; files: string[] }[] = [];
   for (const result of results) {
-    const target = join(out, result.overlay);
+    if (seen.has(result.overlay))
+      throw new GroundworkError({
+        code: 'OutputPathRefused',
+        subject: `--out ${out}`,
+        message: `overlay ${JSON.stringify(result.overlay.slice(0, 80))} was answered twice; nothing was written`,
+        fix: 'report this: the renderer answered something it was not asked',
+      });
+    seen.add(result.overlay);
+    const target = await overlayOutputDir(outReal, result.overlay, opts.overlays);
+    planned.push({ result, target, files: result.manifests.map((m) => objectFile(m, format)) });
+  }
+  const written: string[] = [];
+  for (const { result, target, files } of planned) {
     const tmp = `${target}.tmp-${process.pid}`;
     await rm(tmp, { recursive: true, force: true });
-    for (const m of result.manifests) {
-      const file = join(tmp, manifestFile(m, format));
+    await mkdir(tmp);
+    for (const [i, m] of result.manifests.entries()) {
+      const file = join(tmp, files[i]!);
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, format === 'json' ? toJson(m.object) : toYaml(m.object));
+      await writeFile(file, format === 'json' ? toJson(m.object) : toYaml(m.object), { flag: 'wx' });
     }
-    await mkdir(tmp, { recursive: true });
-    await writeFile(join(tmp, 'index.json'), toJson(manifestIndex(result, format)));
+    await writeFile(join(tmp, 'index.json'), toJson(manifestIndex(result, format)), { flag: 'wx' });
+    // A link in the target's place is removed itself, never what it points to.
     await rm(target, { recursive: true, force: true });
-    await mkdir(dirname(target), { recursive: true });
     await rename(tmp, target);
     written.push(target);
   }

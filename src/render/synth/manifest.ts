@@ -56,16 +56,3 @@ export interface ManifestIndex {
 export function setHash(manifests: readonly Manifest[]): string {
   return contentHash(manifests.map((m) => `${m.id} ${m.hash}`).sort());
 }
-
-/** File name of one object inside an overlay's output directory: `<NN>-<stage>/<kind>-<ns>-<name>.<ext>`. */
-export function manifestFile(m: Manifest, ext: 'yaml' | 'json'): string {
-  const n = String(stageIndex(m.stage) + 1).padStart(2, '0');
-  const group = m.id.split('_')[2];
-  const parts = [
-    m.object.kind.toLowerCase(),
-    group ? group : undefined,
-    m.object.metadata.namespace,
-    m.object.metadata.name,
-  ].filter(Boolean);
-  return `${n}-${m.stage}/${parts.join('_')}.${ext}`;
-}

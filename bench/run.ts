@@ -8,8 +8,9 @@ import { benchCli } from './cli.js';
 import { benchSoak } from './soak.js';
 import { benchUi } from './ui.js';
 import { benchUiIdle } from './ui-idle.js';
+import { benchDashboardAuthz } from './dashboard-authz.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
-import { parseDuration } from '../src/cli/duration.js';
+import { parseDuration } from '../src/core/duration.js';
 
 const args = process.argv.slice(2);
 const which = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<string>> = {
       ...(flag('--window') ? { windowMs: parseDuration(flag('--window')!) } : {}),
       ...(sizes ? { objects: sizes[0]! } : {}),
     }),
+  'dashboard-authz': () => benchDashboardAuthz(sizes ?? [5000], reps),
   engine: () => benchEngine(sizes ?? [1000, 5000], reps),
   agent: () => benchAgent(sizes ?? [5000]),
   'real-sets': () => benchRealSets(),

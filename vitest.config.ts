@@ -16,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          setupFiles: ['test/harness/file-cpu.ts'],
           exclude: ['test/**/*.e2e.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
         },
@@ -26,6 +27,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/**/*.e2e.test.ts'],
           globalSetup: ['test/harness/global-setup.ts'],
+          setupFiles: ['test/harness/file-cpu.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
           pool: 'forks',

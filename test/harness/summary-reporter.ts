@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { formatElapsed } from '../../src/core/progress.js';
 import { toolCacheDir } from '../../src/tools/tool-cache.js';
-import { readBuilds, TEST_RUN_DIR, type BuildRecord } from './test-run.js';
+import { readBuilds, readFileCpu, TEST_RUN_DIR, type BuildRecord, type FileCpu } from './test-run.js';
 
 /** How many of the slowest test files the summary names. */
 const SLOWEST = 10;
@@ -44,9 +44,10 @@ export default class SummaryReporter implements Reporter {
       }
       if (tests === 0 && mod.state() === 'failed') failed++;
     }
+    const runDir = this.runDir ?? process.env[TEST_RUN_DIR];
     const lines = [
-      ...slowestFiles(modules, this.root),
-      ...buildLines(this.runDir ?? process.env[TEST_RUN_DIR], this.started, this.root),
+      ...slowestFiles(modules, this.root, runDir ? readFileCpu(runDir) : new Map()),
+      ...buildLines(runDir, this.started, this.root),
       `wall time ${formatElapsed(Date.now() - this.started)}`,
     ];
     process.stdout.write(`\n${lines.join('\n')}\n\n${passed} passed, ${failed} failed\n`);
@@ -59,17 +60,38 @@ function fileMs(mod: TestModule): number {
   return d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
 }
 
-function slowestFiles(modules: ReadonlyArray<TestModule>, root: string): string[] {
+/**
+ * The ten slowest files by wall time, each with its CPU time (its process and the children it ran;
+ * `+N cp` the shared control plane's CPU while it ran), and the totals per project.
+ */
+function slowestFiles(
+  modules: ReadonlyArray<TestModule>,
+  root: string,
+  cpu: ReadonlyMap<string, FileCpu>,
+): string[] {
   const timed = modules.map((mod) => ({ mod, ms: fileMs(mod) })).sort((a, b) => b.ms - a.ms);
   if (timed.length === 0) return [];
-  const total = timed.reduce((sum, t) => sum + t.ms, 0);
+  const cpuOf = (mod: TestModule) => {
+    const c = cpu.get(mod.moduleId);
+    if (!c) return ''.padStart(22);
+    const cp = c.controlPlaneMs > 0 ? ` +${formatElapsed(c.controlPlaneMs)} cp` : '';
+    return `${formatElapsed(c.cpuMs)} CPU${cp}`.padEnd(22);
+  };
+  const totals = [...new Set(timed.map((t) => t.mod.project.name))].map((project) => {
+    const mods = timed.filter((t) => t.mod.project.name === project);
+    const wall = mods.reduce((sum, t) => sum + t.ms, 0);
+    const own = mods.reduce((sum, t) => sum + (cpu.get(t.mod.moduleId)?.cpuMs ?? 0), 0);
+    const cp = mods.reduce((sum, t) => sum + (cpu.get(t.mod.moduleId)?.controlPlaneMs ?? 0), 0);
+    return `${project}: ${mods.length} files, ${formatElapsed(wall)} of file time, ${formatElapsed(own)} CPU${cp > 0 ? ` +${formatElapsed(cp)} control plane` : ''}`;
+  });
   return [
-    `Slowest test files (of ${timed.length}, ${formatElapsed(total)} in all):`,
+    `Test files: ${totals.join('; ')}`,
+    `Slowest ${Math.min(SLOWEST, timed.length)}:`,
     ...timed
       .slice(0, SLOWEST)
       .map(
         ({ mod, ms }) =>
-          `  ${formatElapsed(ms).padStart(7)}  ${mod.project.name.padEnd(4)}  ${relative(root, mod.moduleId)}`,
+          `  ${formatElapsed(ms).padStart(7)}  ${cpuOf(mod)}  ${mod.project.name.padEnd(4)}  ${relative(root, mod.moduleId)}`,
       ),
   ];
 }

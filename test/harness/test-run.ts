@@ -62,3 +62,32 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+const fileCpuSchema = z.object({ file: z.string(), cpuMs: z.number(), controlPlaneMs: z.number() });
+
+/** What one test file cost in CPU: its process and children, and the shared control plane's share. */
+export type FileCpu = z.infer<typeof fileCpuSchema>;
+
+/** Writes a file's CPU record into this run's directory (nothing outside a run). */
+export function recordFileCpu(record: FileCpu): void {
+  const dir = testRunDir();
+  if (!dir) return;
+  mkdirSync(join(dir, 'cpu'), { recursive: true });
+  writeFileSync(join(dir, 'cpu', `${process.pid}-${Date.now()}.json`), JSON.stringify(record));
+}
+
+/** The CPU records of a run, by test file. */
+export function readFileCpu(dir: string): Map<string, FileCpu> {
+  const out = new Map<string, FileCpu>();
+  let files: string[];
+  try {
+    files = readdirSync(join(dir, 'cpu'));
+  } catch {
+    return out;
+  }
+  for (const file of files) {
+    const parsed = fileCpuSchema.safeParse(safeJson(readFileSync(join(dir, 'cpu', file), 'utf8')));
+    if (parsed.success) out.set(parsed.data.file, parsed.data);
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import type { CommitStatusOptions } from '../agent/notifications.js';
+import type { CommitStatusOptions } from './notifications.js';
 import { GroundworkError } from '../core/errors.js';
 import { FORGES, type Forge } from '../report/notifications/forge.js';
 import { urlProblem } from '../project/notifications-config.js';

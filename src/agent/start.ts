@@ -1,7 +1,7 @@
 import { POST_SYNTH_CHECKS } from '../reconcile/domains.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
 import { KubeClient } from '../cluster/client.js';
 import { EventRecorder } from '../cluster/event-recorder.js';
 import { dataObjectSchema } from '../cluster/response-body.js';
@@ -10,14 +10,16 @@ import { cacheRoot } from '../core/cache-root.js';
 import { useRedactionKey } from '../core/redaction-key.js';
 import { GroundworkMetrics } from '../report/metrics.js';
 import { credentialsFromEnv, credentialsFromSecretData, type GitAuth } from '../source/credentials.js';
+import type { AgentOptions } from './options.js';
+import { AGENT_DEFAULTS } from './options-schema.js';
 import { checkoutRoot } from '../source/checkouts.js';
-import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
+import { fetchRevision } from '../source/fetch-revision.js';
 import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
 import { synthesizeInChild, synthSandboxSummary } from '../render/sandbox/run-in-child.js';
 import { installDependencies } from '../source/dependencies/install.js';
 import { npmRegistryOf } from '../source/dependencies/registry-url.js';
-import { Agent, type AgentMode } from './agent.js';
+import { Agent } from './agent.js';
 import { loadPlatformData } from '../reconcile/domains.js';
 import { agentDesired } from './agent-desired.js';
 import { AgentHttpServer } from './http-server.js';
@@ -33,86 +35,7 @@ import { checkRepoUrl } from '../source/repo-url.js';
 import { readTrustedKeys, trustedKeysRefOf } from './trusted-keys-source.js';
 import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
 import { identitiesFromSecret } from './decryption-secret.js';
-import { startNotifications, type CommitStatusOptions } from './notifications.js';
-
-/** Everything the agent runs with (the `groundwork agent` flags, parsed). */
-export interface AgentOptions {
-  repository: { url: string; ref: SourceRef; path?: string };
-  /** Platform name (groundwork.yaml) for the status object name; read from the first checkout when absent. */
-  platform?: string;
-  overlay: string;
-  mode: AgentMode;
-  intervalMs: number;
-  /**
-   * The safety net behind the watches: every managed kind is relisted, and the platform re-planned
-   * in full, at least this often even when nothing seems to have changed. @default 600_000
-   */
-  resyncMs?: number;
-  /** Re-plan in full at least this often (tests set 0: every cycle plans). @default resyncMs */
-  fullPlanEveryMs?: number;
-  /** @default 0.1 */
-  jitter?: number;
-  /** Namespace of the status object, lease and credentials Secret. @default 'groundwork-system' */
-  namespace?: string;
-  /** PlatformSync name. @default `<platform>-<overlay>` */
-  syncName?: string;
-  kubeconfig?: string;
-  context?: string;
-  /** Credentials: a Secret in `namespace` (keys token or username/password), else GROUNDWORK_GIT_* env. */
-  credentialsSecret?: string;
-  auth?: GitAuth;
-  webhookSecret?: string;
-  http?: { host?: string; port: number };
-  /**
-   * Serve the read-only dashboard on the HTTP port (`--dashboard`), behind a bearer token checked
-   * with TokenReview and a SubjectAccessReview for `get` on the PlatformSync (src/ui/review-auth.ts).
-   * @default false
-   */
-  dashboard?: boolean;
-  leaderElection?: {
-    leaseDurationMs?: number;
-    renewDeadlineMs?: number;
-    retryPeriodMs?: number;
-    identity?: string;
-  };
-  prune?: boolean;
-  maxPruneShare?: number;
-  synthTimeoutMs?: number;
-  /**
-   * The npm registry the platform repository's locked dependencies are installed from, when it
-   * has a package-lock.json (`installDependencies`). @default GROUNDWORK_NPM_REGISTRY (checked by
-   * `npmRegistryOf`: http(s), no credentials), else npm's
-   */
-  npmRegistry?: string;
-  /** Stop that install after this long (`DependencyInstallFailed`). @default 300_000 */
-  npmTimeoutMs?: number;
-  /** The synth child's heap cap. @default from the container's memory limit (`heapCapFor`) */
-  synthMemoryMb?: number;
-  /**
-   * Secret in `namespace` whose `*.agekey` keys hold the age identities that `SopsSecret` files are
-   * decrypted with, in this process after synth and before plan (`--decryption-secret`).
-   * @default none: a revision with a SopsSecret fails with SopsKeyMissing
-   */
-  decryptionSecret?: string;
-  /**
-   * Require every fetched commit (or followed tag) to be signed by a key in this Secret, or
-   * `configmap/<name>`, of `namespace` (`--verify-commits`; README "Trusted commits"). Read at every
-   * fetch. @default none: only an environment's `verify: true` asks, and then nothing is trusted
-   */
-  verifyCommits?: string;
-  /**
-   * Trusted keys without requiring them (`--trusted-keys`): a revision is then verified only when
-   * its environment's `verify: true` (or the applied revision's) asks. Ignored with `verifyCommits`.
-   */
-  trustedKeys?: string;
-  cacheDir?: string;
-  debounceMs?: number;
-  log?: Logger;
-  /** Commit statuses on the forge for each revision handled (README "Notifications"). @default none */
-  commitStatus?: CommitStatusOptions;
-  /** The cluster's name in commit status contexts and alerts. @default the overlay */
-  clusterName?: string;
-}
+import { startNotifications } from './notifications.js';
 
 /** A started agent: its HTTP port, its runner (while leading) and how to stop it. */
 export interface RunningAgent {
@@ -133,10 +56,13 @@ export interface RunningAgent {
  */
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   checkRepoUrl(opts.repository.url); // before any connection: a URL that can never work is an input error
-  const log = opts.log ?? pino({ name: 'groundwork-agent' });
+  const log = opts.log ?? pino({ name: 'groundwork-agent', level: opts.logLevel ?? AGENT_DEFAULTS.logLevel });
   // What holds platform code on this machine: a PID namespace needs unprivileged user namespaces.
   log.info(await synthSandboxSummary(), 'synth sandbox');
-  const namespace = opts.namespace ?? 'groundwork-system';
+  const namespace = opts.namespace ?? AGENT_DEFAULTS.namespace;
+  const mode = opts.mode ?? AGENT_DEFAULTS.mode;
+  const intervalMs = opts.intervalMs ?? AGENT_DEFAULTS.interval;
+  const resyncMs = opts.resyncMs ?? AGENT_DEFAULTS.resyncInterval;
   const keysFlag = opts.verifyCommits ?? opts.trustedKeys;
   const verifyRef = keysFlag ? trustedKeysRefOf(keysFlag) : undefined;
   const client = await KubeClient.load({
@@ -198,7 +124,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         dir,
         cacheDir: join(cacheDir, 'dependencies'),
         registry: npmRegistry,
-        timeoutMs: opts.npmTimeoutMs ?? 300_000,
+        timeoutMs: opts.npmTimeoutMs ?? AGENT_DEFAULTS.npmTimeout,
       });
       if (libraries)
         log.info({ cached: libraries.cached, ms: libraries.ms }, 'platform dependencies installed');
@@ -208,7 +134,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         dir,
         treeRoot: checkoutRoot(dir, opts.repository.path ?? '.'),
         overlay,
-        timeoutMs: opts.synthTimeoutMs ?? 120_000,
+        timeoutMs: opts.synthTimeoutMs ?? AGENT_DEFAULTS.synthTimeout,
         // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
         ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
       });
@@ -236,14 +162,14 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     const session = new ClusterSession(client, {
       onWarning: (message) => log.warn(message),
       cache: {
-        resyncMs: opts.resyncMs ?? 600_000,
+        resyncMs,
         onError: (err) => log.debug({ err: String(err) }, 'cache watch error, retrying'),
       },
     });
     const agent = new Agent(session, ports, {
       overlay: opts.overlay,
-      mode: opts.mode,
-      fullPlanEveryMs: opts.fullPlanEveryMs ?? opts.resyncMs ?? 600_000,
+      mode,
+      fullPlanEveryMs: opts.fullPlanEveryMs ?? resyncMs,
       ...(opts.prune !== undefined ? { prune: opts.prune } : {}),
       ...(opts.maxPruneShare !== undefined ? { maxPruneShare: opts.maxPruneShare } : {}),
     });
@@ -251,7 +177,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     return new AgentRunner({
       agent,
       session,
-      schedule: new PollSchedule({ intervalMs: opts.intervalMs, jitter: opts.jitter ?? 0.1 }),
+      schedule: new PollSchedule({ intervalMs, jitter: opts.jitter ?? 0.1 }),
       sync: {
         ...(opts.syncName ? { name: opts.syncName } : {}),
         ...(opts.platform ? { platform: opts.platform } : {}),
@@ -263,8 +189,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
             ...(opts.repository.path ? { path: opts.repository.path } : {}),
           },
           overlay: opts.overlay,
-          mode: opts.mode,
-          interval: `${Math.round(opts.intervalMs / 1000)}s`,
+          mode,
+          interval: `${Math.round(intervalMs / 1000)}s`,
         },
       },
       statusStore,

@@ -6,7 +6,7 @@ import { CONFIG_FILE, loadProjectConfig, type ProjectConfig } from '../project/c
 import { FleetPoller } from '../ui/fleet-poller.js';
 import type { FleetReader } from '../ui/fleet-state.js';
 import { readContext } from './actions/fleet.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../core/duration.js';
 import { FleetViewReader, type FleetReadContext } from './fleet-read.js';
 
 /** The flags of `groundwork ui` that choose the fleet (as `fleet status` has them). */

@@ -20,9 +20,15 @@ import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
 import { agentEgress, agentIngress, type NetworkPolicyChoices } from './bootstrap-network.js';
 import { agentRbac, managedRefs } from './rbac.js';
 import type { CommitStatusOptions } from '../agent/notifications.js';
+import { passedOn, type PassedOnText } from '../agent/options.js';
 import { applyObserved, observeAndPlan, type ClusterSession } from '../reconcile/cluster-session.js';
 
-export interface BootstrapOptions {
+/**
+ * What `groundwork bootstrap` plans with: the agent flags it passes on as they are (`PassedOnText`;
+ * `--verify-commits` and `--decryption-secret` also let the agent get that Secret or ConfigMap,
+ * `--dashboard` binds it for its token reviews), the repository, and bootstrap's own choices.
+ */
+export interface BootstrapOptions extends PassedOnText {
   repository: { url: string; ref: SourceRef; path?: string };
   /**
    * When the overlay belongs to an environment of groundwork.yaml (read from `ref`), follow that
@@ -32,6 +38,7 @@ export interface BootstrapOptions {
   overlay: string;
   namespace: string;
   mode: BootstrapSpec['mode'];
+  /** The PlatformSync's and the agent's `--interval`, as written into the PlatformSync (`60s`). */
   interval: string;
   image: string;
   replicas: number;
@@ -39,16 +46,6 @@ export interface BootstrapOptions {
   webhookSecret?: string;
   /** The agent's commit statuses; its token Secret is added to the Secrets the agent may get. */
   commitStatus?: CommitStatusOptions;
-  /** The agent's `--cluster-name`. */
-  clusterName?: string;
-  /** The agent's `--verify-commits`: passed on, and the agent may get that Secret or ConfigMap. */
-  verifyCommits?: string;
-  /** The agent's `--decryption-secret` (SopsSecret): passed on, and the agent may get that Secret. */
-  decryptionSecret?: string;
-  /** The agent's `--dashboard`, with the binding its token reviews need (`bootstrapObjects`). */
-  dashboard?: boolean;
-  /** The agent's `--http-bind`. @default '0.0.0.0' */
-  httpBind?: string;
   /**
    * The agent's NetworkPolicy: egress to the cluster DNS, the apiserver, the git host and
    * `extraCidrs` only; ingress from the metrics namespaces and, with a webhook secret, the ingress
@@ -147,6 +144,7 @@ export async function planBootstrap(
     const objects = [
       ...crds,
       ...bootstrapObjects({
+        ...passedOn(opts),
         platform: platform!.platform,
         overlay: opts.overlay,
         namespace: opts.namespace,
@@ -160,14 +158,9 @@ export async function planBootstrap(
         image: opts.image,
         replicas: opts.replicas,
         rbac,
-        ...(opts.httpBind ? { httpBind: opts.httpBind } : {}),
         ...(opts.auth ? { credentials: opts.auth } : {}),
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
         ...(opts.commitStatus ? { commitStatus: opts.commitStatus } : {}),
-        ...(opts.clusterName ? { clusterName: opts.clusterName } : {}),
-        ...(opts.dashboard ? { dashboard: true } : {}),
-        ...(opts.verifyCommits ? { verifyCommits: opts.verifyCommits } : {}),
-        ...(opts.decryptionSecret ? { decryptionSecret: opts.decryptionSecret } : {}),
         ...(opts.networkPolicy === false || !session
           ? {}
           : {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitStatusOf } from '../../src/cli/commit-status-flags.js';
+import { commitStatusOf } from '../../src/agent/commit-status-flags.js';
 import { GroundworkError } from '../../src/core/errors.js';
 
 function refusal(flags: Parameters<typeof commitStatusOf>[0]): string {

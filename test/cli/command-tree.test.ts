@@ -20,8 +20,11 @@ const TREE_PACKAGES = ['@bomb.sh/tab/commander', 'commander'];
 /** Source folders the tree may reach: the CLI's own declarations and the shared vocabulary. */
 const TREE_FOLDERS = ['src/cli', 'src/core'];
 
-/** Single light modules outside those folders that a declaration uses (a choice list). */
-const TREE_FILES = ['src/report/preview/gate.ts'];
+/**
+ * Single light modules outside those folders that a declaration uses: a choice list, and the
+ * agent's flag declarations (plain data; the zod schema derived from them is `options-schema.ts`).
+ */
+const TREE_FILES = ['src/agent/options.ts', 'src/report/preview/gate.ts'];
 
 interface StaticImports {
   files: string[];

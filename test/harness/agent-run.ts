@@ -1,4 +1,4 @@
-import type { AgentOptions } from '../../src/agent/start.js';
+import type { AgentOptions } from '../../src/agent/options.js';
 import type { PlatformRepo } from './agent-repo.js';
 import { eventually, type ClusterContext } from './cluster.js';
 

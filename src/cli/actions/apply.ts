@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ClusterFlags } from '../cluster-flags.js';
 import type { SetExitCode } from '../commands/command-module.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../../core/duration.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';

@@ -5,22 +5,20 @@ import { toYaml } from '../../render/synth/canonical.js';
 import { redactSecret } from '../../plan/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
-import { sourceRefOf, type SourceFlags } from '../source-flags.js';
-import { parseDuration } from '../duration.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { checkRepoUrl } from '../../source/repo-url.js';
 import { hasCode } from '../../core/errors.js';
-import { commitStatusOf, type CommitStatusFlags } from '../commit-status-flags.js';
+import { commitStatusOf } from '../../agent/commit-status-flags.js';
+import {
+  passedOn,
+  BOOTSTRAP_FLAGS,
+  type AgentFlagText,
+  type BootstrapFlagName,
+} from '../../agent/options.js';
+import { readAgentFlags, sourceRefOf } from '../../agent/options-schema.js';
 
-export interface BootstrapFlags extends SourceFlags, CommitStatusFlags {
-  clusterName?: string;
-  dashboard?: boolean;
-  verifyCommits?: string;
-  decryptionSecret?: string;
-  overlay: string;
-  namespace: string;
-  mode: string;
-  interval: string;
+/** `groundwork bootstrap`'s flags: the agent flags it passes on (`BOOTSTRAP_FLAGS`), and its own. */
+export interface BootstrapFlags extends Pick<AgentFlagText, BootstrapFlagName> {
   image: string;
   replicas: string;
   print?: boolean;
@@ -30,7 +28,6 @@ export interface BootstrapFlags extends SourceFlags, CommitStatusFlags {
   egressCidr?: string[];
   metricsNamespace?: string[];
   webhookNamespace?: string[];
-  httpBind: string;
 }
 
 /**
@@ -39,12 +36,12 @@ export interface BootstrapFlags extends SourceFlags, CommitStatusFlags {
  * says on stderr, and in comments atop the YAML, what that leaves out.
  */
 export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCode): Promise<void> {
-  if (flags.mode !== 'detect-only' && flags.mode !== 'self-heal')
-    throw new Error(`--mode must be detect-only or self-heal`);
-  checkRepoUrl(flags.repo);
-  const httpBind = httpBindOf(flags.httpBind, {});
-  const commitStatus = commitStatusOf(flags);
-  const ref = sourceRefOf(flags);
+  // The flags the agent gets, read by its own schema: what the agent would refuse, bootstrap refuses.
+  const agent = readAgentFlags(flags, BOOTSTRAP_FLAGS);
+  checkRepoUrl(agent.repo);
+  const httpBind = httpBindOf(agent.httpBind, {});
+  const commitStatus = commitStatusOf(agent);
+  const ref = sourceRefOf(agent);
   const session = await openSession({
     dir: '.',
     ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
@@ -58,22 +55,19 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
   try {
     const auth = credentialsFromEnv(process.env);
     const plan = await planBootstrap(session, {
-      repository: { url: flags.repo, ref, ...(flags.path ? { path: flags.path } : {}) },
-      followEnvironment: !flags.branch && !flags.tag && !flags.commit,
-      overlay: flags.overlay,
-      namespace: flags.namespace,
-      mode: flags.mode,
+      ...passedOn(flags),
+      repository: { url: agent.repo, ref, ...(agent.path ? { path: agent.path } : {}) },
+      followEnvironment: !agent.branch && !agent.tag && !agent.commit,
+      overlay: agent.overlay,
+      namespace: agent.namespace,
+      mode: agent.mode,
       // In seconds, as the agent writes it into the PlatformSync's spec: `1m` there would be
       // taken over by the agent's `60s`, and the next bootstrap would conflict on it.
-      interval: `${Math.round(parseDuration(flags.interval) / 1000)}s`,
+      interval: `${Math.round(agent.interval / 1000)}s`,
       image: flags.image,
       replicas: Number(flags.replicas),
       httpBind,
       ...(commitStatus ? { commitStatus } : {}),
-      ...(flags.clusterName ? { clusterName: flags.clusterName } : {}),
-      ...(flags.dashboard ? { dashboard: true } : {}),
-      ...(flags.verifyCommits ? { verifyCommits: flags.verifyCommits } : {}),
-      ...(flags.decryptionSecret ? { decryptionSecret: flags.decryptionSecret } : {}),
       networkPolicy: flags.networkPolicy
         ? {
             extraCidrs: flags.egressCidr ?? [],
@@ -102,9 +96,9 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
     process.stdout.write(
       [
         '',
-        `The agent for ${plan.platform.platform}/${flags.overlay} is installed in ${flags.namespace} (${plan.platform.manifests.length} platform objects, RBAC for their kinds in their namespaces).`,
-        `Its status:   kubectl -n ${flags.namespace} get platformsync ${name} -o yaml`,
-        `Its logs:     kubectl -n ${flags.namespace} logs deploy/groundwork-agent`,
+        `The agent for ${plan.platform.platform}/${agent.overlay} is installed in ${agent.namespace} (${plan.platform.manifests.length} platform objects, RBAC for their kinds in their namespaces).`,
+        `Its status:   kubectl -n ${agent.namespace} get platformsync ${name} -o yaml`,
+        `Its logs:     kubectl -n ${agent.namespace} logs deploy/groundwork-agent`,
         `The image ${flags.image} is built from this repository's Dockerfile; push it where the cluster can pull it.`,
         '',
       ].join('\n'),

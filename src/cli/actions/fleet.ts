@@ -8,7 +8,7 @@ import { loadProjectConfig } from '../../project/config.js';
 import { ExitCode } from '../exit-code.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../../core/duration.js';
 import type { FleetFlags, PromoteFlags } from '../fleet-flags.js';
 import {
   countBehind,

@@ -18,7 +18,7 @@ import { outputOf } from '../output.js';
 import { render } from '../render.js';
 import { connectionOf } from '../cluster-flags.js';
 import { ExitCode } from '../exit-code.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../../core/duration.js';
 import { checkSyncNames } from '../sync-names.js';
 import type { SetExitCode } from '../commands/command-module.js';
 

@@ -47,7 +47,6 @@ const log: Progress = {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = runDir();
-  process.on('exit', () => killSharedServicesSync(run.dir));
   const resolving = Date.now();
   const binaries = await resolveBinaries({ progress: log });
   recordBuild({
@@ -61,6 +60,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     requireControllerManager: true,
     binaries,
   });
+  // Shared services are detached: kill them if vitest ends without the teardown, by an exit or by a
+  // signal. Installed after the control plane's start installed its own handlers (they run first);
+  // the signal is then raised again for its default action, unless another handler is left.
+  process.on('exit', () => killSharedServicesSync(run.dir));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.once(signal, () => {
+      killSharedServicesSync(run.dir);
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
   try {
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     const crds = (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat();

@@ -27,13 +27,15 @@ import { startAgentDashboard } from '../ui/agent-dashboard.js';
 import type { DesiredSource } from '../ui/desired-objects.js';
 import { LeaderElector } from './leader-election.js';
 import { leaseName } from '../core/object-name.js';
-import { agentRedactionKey } from './redaction-key-secret.js';
+import { agentRedactionKey, REDACTION_KEY_SECRET } from './redaction-key-secret.js';
 import type { AgentPorts } from './agent-ports.js';
 import { ClusterSession } from '../reconcile/cluster-session.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
 import { readTrustedKeys, trustedKeysRefOf } from './trusted-keys-source.js';
 import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
+import { refuseAgentNamespaceObjects } from '../plan/agent-namespace.js';
+import { environmentFor } from '../project/project.js';
 import { identitiesFromSecret } from './decryption-secret.js';
 import { startNotifications } from './notifications.js';
 
@@ -137,6 +139,23 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         timeoutMs: opts.synthTimeoutMs ?? AGENT_DEFAULTS.synthTimeout,
         // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
         ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
+      });
+      // Nothing that could act as the agent in its namespace, nothing bound to its ServiceAccount,
+      // none of the Secrets and ConfigMaps it reads: refused before any key is read.
+      const alertSecret = environmentFor(project, overlay)?.notifications?.secret;
+      refuseAgentNamespaceObjects(result!.manifests, {
+        namespace,
+        scope: 'workloads',
+        reserved: [
+          ...[
+            opts.credentialsSecret,
+            opts.decryptionSecret,
+            opts.commitStatus?.secret,
+            alertSecret,
+            REDACTION_KEY_SECRET,
+          ].flatMap((name) => (name ? [{ kind: 'Secret' as const, name }] : [])),
+          ...(verifyRef ? [verifyRef] : []),
+        ],
       });
       // SopsSecrets are decrypted here, in the agent, never in the synth child; plaintext stays in memory.
       return decryptSopsSecrets(result!, (file) =>

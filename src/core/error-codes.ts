@@ -99,6 +99,8 @@ export const ERROR_CODES = [
   'UnknownOverlay',
   'Usage',
   'ValidationFailed',
+  // plan
+  'AgentNamespaceRefused',
   // apply
   'ConflictsRemain',
   'HookFailed',

@@ -13,6 +13,7 @@ import type { GitAuth } from '../source/credentials.js';
 import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { environmentFor, loadProject } from '../project/project.js';
+import { refuseAgentNamespaceObjects } from '../plan/agent-namespace.js';
 import { synthesizeInChild } from '../render/sandbox/run-in-child.js';
 import { compareManifests, setHash, toManifest } from '../render/synth/manifest.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
@@ -118,6 +119,8 @@ export async function planBootstrap(
       treeRoot: checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
       overlay: opts.overlay,
     });
+    // A platform that could act as the agent is refused before anything is derived or applied.
+    refuseAgentNamespaceObjects(platform!.manifests, { namespace: opts.namespace, scope: 'all' });
     const resources = session ? await session.discovery.all() : [];
     const served = new Map(resources.map((r) => [`${r.group}/${r.kind}`, r]));
     const desired = platform!.manifests.map((m) => m.object);

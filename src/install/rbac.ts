@@ -69,6 +69,8 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
   const inNamespace = (ns: string) => perNamespace.get(ns) ?? perNamespace.set(ns, new RuleSet()).get(ns)!;
   const clusterNames = new Map<string, { group: string; resource: string; names: string[] }>();
   for (const o of input.objects) {
+    // Never the platform's kinds in the agent's own namespace: a workload there could run as the agent.
+    if (o.namespace === input.namespace) continue;
     if (o.namespace) {
       inNamespace(o.namespace)
         .grant(o.group, o.resource, [...READ, ...WRITE])

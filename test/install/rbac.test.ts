@@ -135,16 +135,21 @@ describe('agentRbac', () => {
     expect(Object.fromEntries(others.map((n) => [n.namespace, n.rules]))).toEqual(namespaces);
   });
 
-  it("merges the agent's own rules into its namespace's Role, and its inventory's when they share one", () => {
+  it("merges the agent's own rules into its namespace's Role, and its inventory's when they share one; never the platform's kinds there", () => {
     const rbac = agentRbac({
       namespace: 'groundwork-system',
       inventory: { namespace: 'groundwork-system', name: 'inv' },
       objects: [ref('ConfigMap', 'configmaps', 'groundwork-system', 'settings')],
     });
     expect(rbac.namespaced.map((n) => n.namespace)).toEqual(['groundwork-system']);
+    // A platform object in the agent's namespace gets no grant (issue 31, item 9).
+    expect(rbac.namespaced[0]!.rules).not.toContainEqual({
+      apiGroups: [''],
+      resources: ['configmaps'],
+      verbs: MANAGE,
+    });
     expect(rbac.namespaced[0]!.rules).toEqual(
       expect.arrayContaining([
-        { apiGroups: [''], resources: ['configmaps'], verbs: MANAGE },
         {
           apiGroups: [''],
           resources: ['configmaps'],

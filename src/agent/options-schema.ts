@@ -6,14 +6,12 @@ import type { SourceRef } from '../source/fetch-revision.js';
 import { checkRepoUrl } from '../source/repo-url.js';
 import { commitStatusOf } from './commit-status-flags.js';
 import { httpBindOf } from './http-server.js';
+import { AGENT_FLAGS, type FlagKind, type FlagSpec } from './agent-flags.js';
 import {
-  AGENT_FLAGS,
   type AgentFlagName,
   type AgentFlagText,
   type AgentFlagValues,
   type AgentOptions,
-  type FlagKind,
-  type FlagSpec,
 } from './options.js';
 
 /** The text of one kind of flag, read: a duration in milliseconds, a number, a mode, a switch. */

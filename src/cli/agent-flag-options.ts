@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { AGENT_FLAGS, BOOTSTRAP_FLAGS, type AgentFlagName, type FlagSpec } from '../agent/options.js';
+import { AGENT_FLAGS, type FlagSpec } from '../agent/agent-flags.js';
+import { BOOTSTRAP_FLAGS, type AgentFlagName } from '../agent/options.js';
 
 /**
- * Declares agent flags on `command` from `AGENT_FLAGS` (src/agent/options.ts): each with its help
+ * Declares agent flags on `command` from `AGENT_FLAGS` (src/agent/agent-flags.ts): each with its help
  * line and default, a required one as required. With `bootstrap`, only the flags bootstrap passes
  * on to the agent, with bootstrap's help lines and defaults. Declarations only: the action reads
  * the values with the schema (`agentOptionsOf`, `readAgentFlags`).

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FLAGS, BOOTSTRAP_FLAGS, agentArgs, type AgentFlagText } from '../../src/agent/options.js';
+import { AGENT_FLAGS } from '../../src/agent/agent-flags.js';
+import { BOOTSTRAP_FLAGS, agentArgs, type AgentFlagText } from '../../src/agent/options.js';
 import { AGENT_DEFAULTS, agentOptionsOf, readAgentFlags } from '../../src/agent/options-schema.js';
 import { agentFlagOptions } from '../../src/cli/agent-flag-options.js';
 import { GroundworkError } from '../../src/core/errors.js';

@@ -22,9 +22,10 @@ const TREE_FOLDERS = ['src/cli', 'src/core'];
 
 /**
  * Single light modules outside those folders that a declaration uses: a choice list, and the
- * agent's flag declarations (plain data; the zod schema derived from them is `options-schema.ts`).
+ * agent's flag declarations and their types (plain data; the zod schema derived from them is
+ * `options-schema.ts`).
  */
-const TREE_FILES = ['src/agent/options.ts', 'src/report/preview/gate.ts'];
+const TREE_FILES = ['src/agent/agent-flags.ts', 'src/agent/options.ts', 'src/report/preview/gate.ts'];
 
 interface StaticImports {
   files: string[];

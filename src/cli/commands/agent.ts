@@ -5,7 +5,7 @@ import type { CommandModule } from './command-module.js';
 
 /**
  * `groundwork agent`: the in-cluster sync agent (also runnable from a workstation with a
- * kubeconfig). Its flags are `AGENT_FLAGS` (src/agent/options.ts).
+ * kubeconfig). Its flags are `AGENT_FLAGS` (src/agent/agent-flags.ts).
  */
 export const registerAgent: CommandModule = (program: Command) => {
   agentFlagOptions(

@@ -5,7 +5,7 @@ import { agentFlagOptions } from '../agent-flag-options.js';
 
 /**
  * `groundwork bootstrap`: installs the agent into a cluster, with RBAC computed from the platform.
- * The agent flags it passes on are declared in `AGENT_FLAGS` (src/agent/options.ts); these are its own.
+ * The agent flags it passes on are declared in `AGENT_FLAGS` (src/agent/agent-flags.ts); these are its own.
  */
 export const registerBootstrap: CommandModule = (program: Command, setExitCode) => {
   agentFlagOptions(

@@ -2,6 +2,7 @@ import { VerificationFailedError } from '../source/source-errors.js';
 import { verificationRequired } from '../source/trust/verification-policy.js';
 import type { GoodRevision } from './agent-state.js';
 import type { Checkout } from './agent-ports.js';
+import { parseRevision, shortCommit } from '../core/revision.js';
 
 /** What the agent decides about a fetched checkout's signature before it synthesizes it. */
 export interface TrustCheck {
@@ -32,7 +33,8 @@ export function trustCheck(opts: {
   if (!policy.required) return { verify };
   const signature = checkout.signature;
   if (signature?.verdict.verified) return { verify };
-  const commit = /@sha1:([0-9a-f]{12})/.exec(checkout.revision)?.[1] ?? checkout.revision;
+  const fetched = parseRevision(checkout.revision);
+  const commit = fetched ? shortCommit(fetched.commit) : checkout.revision;
   const why =
     policy.by === 'applied'
       ? 'the applied revision’s groundwork.yaml requires verification'

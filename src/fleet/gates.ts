@@ -1,5 +1,6 @@
 import type { SyncStatusJson } from '../report/sync-status.js';
 import { environmentOf, type Environment } from '../project/environments.js';
+import { parseRevision, shortRevision } from '../core/revision.js';
 
 /** What was read from one cluster of the fleet: its PlatformSync objects, or why it could not be read. */
 export interface ClusterObservation {
@@ -52,10 +53,9 @@ interface SourceVerdict {
   readonly clusters: readonly string[];
 }
 
-/** `main@sha1:<hex>` (or a bare 40-hex id) → the hex commit id. */
+/** `main@sha1:<hex>` (`+dirty` too), or a bare 40-hex id → the hex commit id. */
 export function commitOf(revision: string | undefined): string | undefined {
-  const m = /(?:^|@sha1:)([0-9a-f]{40})(?:\+dirty)?$/.exec(revision ?? '');
-  return m?.[1];
+  return revision && /^[0-9a-f]{40}$/.test(revision) ? revision : parseRevision(revision)?.commit;
 }
 
 /** Whether a PlatformSync belongs to `platform` (its name is `<platform>-<overlay>`). */
@@ -283,10 +283,4 @@ export function fleetText(rows: readonly FleetRow[]): string {
       .trimEnd();
   const notes = rows.filter((r) => r.error).map((r) => `${r.cluster}: ${r.error}`);
   return [line(header), ...body.map(line), ...(notes.length ? ['', ...notes] : [])].join('\n') + '\n';
-}
-
-/** `main@sha1:0123456789ab…` → `main@0123456789ab`. */
-export function shortRevision(revision: string): string {
-  const m = /^(.*)@sha1:([0-9a-f]{12})[0-9a-f]*(\+dirty)?$/.exec(revision);
-  return m ? `${m[1]}@${m[2]}${m[3] ?? ''}` : revision;
 }

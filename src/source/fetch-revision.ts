@@ -10,6 +10,7 @@ import { resolveRevision } from './resolve-revision.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { requireVerified, verifyFetched, type VerifiedObject } from './trust/verify-fetched.js';
 import { FetchFailedError, FetchTimeoutError, RemoteRevisionNotFoundError } from './source-errors.js';
+import { revisionString } from '../core/revision.js';
 
 /** What to follow: a branch's head, a tag, or one commit (searched on `branch`, or on the remote's HEAD). */
 export type SourceRef =
@@ -131,7 +132,7 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
     clearTimeout(timer);
   }
   const commit = await resolveRevision({ fs, dir: repoDir, ref: head });
-  const revision = `${name}@sha1:${commit}`;
+  const revision = revisionString({ ref: name, commit });
   // Before the checkout: an object that is required to verify and does not is never written out.
   const signature = opts.trust
     ? await (opts.trust.required ? requireVerified : verifyFetched)({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { relative } from 'node:path';
 import git from 'isomorphic-git';
+import { revisionString } from '../core/revision.js';
 
 /**
  * The revision string of a local work tree, in the frozen format `<branch>@sha1:<hex>`
@@ -19,7 +20,7 @@ export async function describeWorkTree(dir: string): Promise<string> {
   try {
     const oid = await git.resolveRef({ fs, dir: root, ref: 'HEAD' });
     const branch = await git.currentBranch({ fs, dir: root, fullname: false });
-    return `${branch ?? 'HEAD'}@sha1:${oid}${(await isDirty(root, dir)) ? '+dirty' : ''}`;
+    return revisionString({ ref: branch ?? 'HEAD', commit: oid, dirty: await isDirty(root, dir) });
   } catch {
     return 'local';
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../core/crd-dirs.js';
 import { loadProjectConfig } from '../../project/config.js';
 import { runCommand } from '../run-command.js';
+import { revisionString } from '../../core/revision.js';
 
 /** The example platform as the quick start commits it. */
 export interface PublishedPlatform {
@@ -39,7 +40,7 @@ export async function publishExamplePlatform(root: string): Promise<PublishedPla
   await git(['clone', '-q', '--bare', work, join(root, 'served', 'platform.git')], root);
   return {
     served: join(root, 'served'),
-    revision: `main@sha1:${commit}`,
+    revision: revisionString({ ref: 'main', commit }),
     platform: (await loadProjectConfig(work)).name,
   };
 }

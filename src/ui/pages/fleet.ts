@@ -1,4 +1,5 @@
-import { shortRevision, type FleetRow, type GateName } from '../../fleet/gates.js';
+import { type FleetRow, type GateName } from '../../fleet/gates.js';
+import { shortRevision } from '../../core/revision.js';
 import type { EnvironmentView, NextPromotion } from '../../fleet/fleet-view.js';
 import { html, type Html } from '../html.js';
 import type { FleetState } from '../fleet-state.js';

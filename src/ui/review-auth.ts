@@ -5,7 +5,7 @@ import type { KubeClient } from '../cluster/client.js';
 import { PLATFORM_SYNC_API_VERSION } from '../cluster/sync-status-store.js';
 import { AccessCache } from './access-cache.js';
 import type { AuthOutcome, DashboardAuth } from './dashboard-handler.js';
-import { subjectAccess } from './subject-access.js';
+import { subjectAccess, subjectAccessReview } from './subject-access.js';
 
 const tokenReviewSchema = z.looseObject({
   status: z
@@ -22,9 +22,6 @@ const tokenReviewSchema = z.looseObject({
         .optional(),
     })
     .optional(),
-});
-const accessReviewSchema = z.looseObject({
-  status: z.looseObject({ allowed: z.boolean().optional(), reason: z.string().optional() }).optional(),
 });
 
 export interface ReviewAuthOptions {
@@ -94,34 +91,21 @@ async function review(opts: ReviewAuthOptions, token: string, access: AccessCach
   const user = tr.status?.user;
   if (!tr.status?.authenticated || !user?.username)
     return { ok: false, status: 403, reason: 'the apiserver does not accept this token' };
-  const name = opts.name();
-  const sar = await opts.client.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-    body: {
-      apiVersion: 'authorization.k8s.io/v1',
-      kind: 'SubjectAccessReview',
-      spec: {
-        user: user.username,
-        ...(user.uid ? { uid: user.uid } : {}),
-        ...(user.groups ? { groups: user.groups } : {}),
-        ...(user.extra ? { extra: user.extra } : {}),
-        resourceAttributes: {
-          group: PLATFORM_SYNC_API_VERSION.split('/')[0],
-          resource: 'platformsyncs',
-          verb: 'get',
-          namespace: opts.namespace,
-          ...(name ? { name } : {}),
-        },
-      },
-    },
-    schema: accessReviewSchema,
-  });
   const reviewed = {
     username: user.username,
     ...(user.uid ? { uid: user.uid } : {}),
     ...(user.groups ? { groups: user.groups } : {}),
     ...(user.extra ? { extra: user.extra } : {}),
   };
-  return sar.status?.allowed
+  const name = opts.name();
+  const allowed = await subjectAccessReview(opts.client, reviewed, {
+    verb: 'get',
+    group: PLATFORM_SYNC_API_VERSION.split('/')[0]!,
+    resource: 'platformsyncs',
+    namespace: opts.namespace,
+    ...(name ? { name } : {}),
+  });
+  return allowed
     ? {
         ok: true,
         user: user.username,

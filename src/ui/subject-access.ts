@@ -18,6 +18,40 @@ const accessReviewSchema = z.looseObject({
 });
 
 /**
+ * One SubjectAccessReview: whether the apiserver would let `user` do `a`. Throws when the review
+ * cannot be made (then nothing is known). `noRetry`: one try (a page waits on it).
+ */
+export async function subjectAccessReview(
+  client: KubeClient,
+  user: ReviewedUser,
+  a: AccessAttributes,
+  opts: { noRetry?: boolean } = {},
+): Promise<boolean> {
+  const sar = await client.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: user.username,
+        ...(user.uid ? { uid: user.uid } : {}),
+        ...(user.groups ? { groups: user.groups } : {}),
+        ...(user.extra ? { extra: user.extra } : {}),
+        resourceAttributes: {
+          verb: a.verb,
+          group: a.group,
+          resource: a.resource,
+          ...(a.namespace ? { namespace: a.namespace } : {}),
+          ...(a.name !== undefined ? { name: a.name } : {}),
+        },
+      },
+    },
+    schema: accessReviewSchema,
+    ...(opts.noRetry ? { noRetry: true } : {}),
+  });
+  return sar.status?.allowed === true;
+}
+
+/**
  * What `user` may see, asked of the apiserver with SubjectAccessReviews (the agent's
  * `system:auth-delegator` binding allows it), as the apiserver would authorize the user's own
  * request: its RBAC and any other authorizer it runs. Batched by `decideAccess`, answers kept in
@@ -42,31 +76,10 @@ export function subjectAccess(opts: {
     )
     .digest('hex');
   const review = (a: AccessAttributes) =>
-    opts.cache.get(`${who}\n${accessKey(a)}`, async () => {
-      const sar = await opts.client.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-        body: {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SubjectAccessReview',
-          spec: {
-            user: user.username,
-            ...(user.uid ? { uid: user.uid } : {}),
-            ...(user.groups ? { groups: user.groups } : {}),
-            ...(user.extra ? { extra: user.extra } : {}),
-            resourceAttributes: {
-              verb: a.verb,
-              group: a.group,
-              resource: a.resource,
-              ...(a.namespace ? { namespace: a.namespace } : {}),
-              ...(a.name !== undefined ? { name: a.name } : {}),
-            },
-          },
-        },
-        schema: accessReviewSchema,
-        // A page waits on it: one try, a failure hides what it covers (said on the page).
-        noRetry: true,
-      });
-      return sar.status?.allowed === true;
-    });
+    // A page waits on it: one try, a failure hides what it covers (said on the page).
+    opts.cache.get(`${who}\n${accessKey(a)}`, () =>
+      subjectAccessReview(opts.client, user, a, { noRetry: true }),
+    );
   const known = (a: AccessAttributes) => opts.cache.peek(`${who}\n${accessKey(a)}`);
   return { decide: (needs) => decideAccess(needs, review, { ...opts.decide, known }) };
 }

@@ -77,3 +77,26 @@ export async function agentAccountClient(opts: {
   const kubeconfig = await serviceAccountKubeconfig({ ...opts, name: 'agent' });
   return KubeClient.load({ kubeconfig });
 }
+
+/** A Role `name` in `namespace` with `rules`, bound (RoleBinding `name`) to the ServiceAccounts `subjects`. */
+export async function bindRole(
+  admin: KubeClient,
+  opts: {
+    namespace: string;
+    name: string;
+    rules: PolicyRule[];
+    subjects: { namespace: string; name: string }[];
+  },
+): Promise<void> {
+  const rbac = `/apis/rbac.authorization.k8s.io/v1/namespaces/${opts.namespace}`;
+  await admin.request('POST', `${rbac}/roles`, {
+    body: { metadata: { name: opts.name }, rules: opts.rules },
+  });
+  await admin.request('POST', `${rbac}/rolebindings`, {
+    body: {
+      metadata: { name: opts.name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: opts.name },
+      subjects: opts.subjects.map((s) => ({ kind: 'ServiceAccount', ...s })),
+    },
+  });
+}

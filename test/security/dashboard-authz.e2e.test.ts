@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { startAgent } from '../../src/agent/start.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
+import type { PolicyRule } from '../../src/install/rbac-rules.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
 import { agentOptions, appliedRevision } from '../harness/agent-run.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { pageText } from '../harness/page-text.js';
-import { serviceAccountKubeconfig, serviceAccountToken } from '../harness/service-account.js';
+import { bindRole, serviceAccountKubeconfig, serviceAccountToken } from '../harness/service-account.js';
 
 /**
  * Issue 31, item 8: the agent's dashboard showed a reader allowed only to `get platformsyncs` the
@@ -37,21 +38,12 @@ const kubeconfigToken = z.object({
 });
 
 /** A ServiceAccount `name` in `ns`, bound to a Role per namespace with the given rules. */
-async function account(ns: string, name: string, roles: Record<string, object[]>): Promise<void> {
-  const admin = cluster.client;
-  await admin.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: { metadata: { name } } });
-  for (const [where, rules] of Object.entries(roles)) {
-    await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${where}/roles`, {
-      body: { metadata: { name }, rules },
-    });
-    await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${where}/rolebindings`, {
-      body: {
-        metadata: { name },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-        subjects: [{ kind: 'ServiceAccount', name, namespace: ns }],
-      },
-    });
-  }
+async function account(ns: string, name: string, roles: Record<string, PolicyRule[]>): Promise<void> {
+  await cluster.client.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+    body: { metadata: { name } },
+  });
+  for (const [namespace, rules] of Object.entries(roles))
+    await bindRole(cluster.client, { namespace, name, rules, subjects: [{ namespace: ns, name }] });
 }
 
 /** The HTTP status the apiserver answers `path` with for this account's own token (what kubectl would get). */

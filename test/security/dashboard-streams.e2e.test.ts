@@ -3,7 +3,7 @@ import { AgentHttpServer } from '../../src/agent/http-server.js';
 import { startAgentDashboard } from '../../src/ui/agent-dashboard.js';
 import type { StreamLimitsOptions } from '../../src/ui/stream-limits.js';
 import { useCluster } from '../harness/cluster.js';
-import { serviceAccountToken } from '../harness/service-account.js';
+import { bindRole, serviceAccountToken } from '../harness/service-account.js';
 
 /**
  * Issue 31, item 16: one dashboard reader could hold all 100 event streams. Against the real
@@ -20,18 +20,11 @@ afterEach(async () => {
 /** ServiceAccounts `names` allowed to get PlatformSyncs in the test's namespace, and a token of each. */
 async function readers(...names: string[]): Promise<string[]> {
   const ns = cluster.namespace;
-  await cluster.client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-    body: {
-      metadata: { name: 'psync-reader' },
-      rules: [{ apiGroups: ['groundwork.io'], resources: ['platformsyncs'], verbs: ['get'] }],
-    },
-  });
-  await cluster.client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-    body: {
-      metadata: { name: 'psync-reader' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'psync-reader' },
-      subjects: names.map((name) => ({ kind: 'ServiceAccount', name, namespace: ns })),
-    },
+  await bindRole(cluster.client, {
+    namespace: ns,
+    name: 'psync-reader',
+    rules: [{ apiGroups: ['groundwork.io'], resources: ['platformsyncs'], verbs: ['get'] }],
+    subjects: names.map((name) => ({ namespace: ns, name })),
   });
   const tokens: string[] = [];
   for (const name of names) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentHttpServer } from '../../src/agent/http-server.js';
 import { startAgentDashboard } from '../../src/ui/agent-dashboard.js';
 import { useCluster } from '../harness/cluster.js';
-import { serviceAccountToken } from '../harness/service-account.js';
+import { bindRole, serviceAccountToken } from '../harness/service-account.js';
 
 /**
  * The agent's dashboard behind TokenReview and SubjectAccessReview, against the real apiserver's
@@ -26,18 +26,11 @@ async function newAccountToken(ns: string, name: string): Promise<string> {
 describe("the agent's dashboard (bearer token, TokenReview, SubjectAccessReview)", () => {
   it('serves readers allowed to get the PlatformSync, refuses others, and keeps /healthz and /metrics open', async () => {
     const ns = cluster.namespace;
-    await cluster.client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-      body: {
-        metadata: { name: 'psync-reader' },
-        rules: [{ apiGroups: ['groundwork.io'], resources: ['platformsyncs'], verbs: ['get'] }],
-      },
-    });
-    await cluster.client.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-      body: {
-        metadata: { name: 'psync-reader' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'psync-reader' },
-        subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: ns }],
-      },
+    await bindRole(cluster.client, {
+      namespace: ns,
+      name: 'psync-reader',
+      rules: [{ apiGroups: ['groundwork.io'], resources: ['platformsyncs'], verbs: ['get'] }],
+      subjects: [{ namespace: ns, name: 'reader' }],
     });
     const reader = await newAccountToken(ns, 'reader');
     const stranger = await newAccountToken(ns, 'stranger');

@@ -106,6 +106,20 @@ describe('the laptop dashboard server (127.0.0.1, token, cookie)', () => {
     ctrl.abort();
   });
 
+  it('lets the session (the token holder) hold 8 event streams, the ninth gets 429 with Retry-After', async () => {
+    const ctrl = new AbortController();
+    const open = () =>
+      fetch(`${base()}/events`, { headers: { authorization: `token ${TOKEN}` }, signal: ctrl.signal });
+    try {
+      for (let i = 0; i < 8; i++) expect((await open()).status).toBe(200);
+      const ninth = await open();
+      expect(ninth.status).toBe(429);
+      expect(ninth.headers.get('retry-after')).toBe('30');
+    } finally {
+      ctrl.abort();
+    }
+  });
+
   it('answers 404 for an object the inventory does not list, with the id escaped', async () => {
     const res = await fetch(`${base()}/objects/%3Cscript%3E`, {
       headers: { authorization: `token ${TOKEN}` },

@@ -5,7 +5,7 @@
 import { ClusterSession, observeAndPlan } from '../src/reconcile/cluster-session.js';
 import { KubeClient } from '../src/cluster/client.js';
 import { idOf } from '../src/core/object-id.js';
-import { synthesizeInChild } from '../src/render/sandbox/run-in-child.js';
+import { renderPlatform } from '../src/render/render-platform.js';
 
 const [kubeconfig, checkout, overlay] = process.argv.slice(2) as [string, string, string];
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -26,7 +26,7 @@ const record = (what: string) => {
 const client = await KubeClient.load({ kubeconfig });
 const session = new ClusterSession(client, { cache: true });
 record('the cluster client, discovery and caches (empty)');
-const [synth] = await synthesizeInChild({ dir: checkout, overlay });
+const [synth] = await renderPlatform(checkout, { overlay, domain: 'local' });
 record('the last good revision: its synth result (manifests, canonical objects, hashes)');
 const objects = synth!.manifests.map((m) => m.object);
 await session.cache!.track(objects);

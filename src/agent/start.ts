@@ -16,7 +16,7 @@ import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision } from '../source/fetch-revision.js';
 import { PollSchedule } from '../source/schedule.js';
 import { webhookHandler } from '../source/webhook.js';
-import { synthesizeInChild, synthSandboxSummary } from '../render/sandbox/run-in-child.js';
+import { renderPlatform, synthSandboxSummary } from '../render/render-platform.js';
 import { installDependencies } from '../source/dependencies/install.js';
 import { npmRegistryOf } from '../source/dependencies/registry-url.js';
 import { Agent } from './agent.js';
@@ -130,15 +130,19 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       });
       if (libraries)
         log.info({ cached: libraries.cached, ms: libraries.ms }, 'platform dependencies installed');
-      const [result] = await synthesizeInChild({
+      // Platform code, helm and kustomize run in the renderer (trust domain `agent`): it holds no
+      // credential, sees no network and no process of the agent; its answer is parsed as data.
+      const [result] = await renderPlatform(dir, {
+        overlay,
+        domain: 'agent',
         checks: POST_SYNTH_CHECKS,
         ...(libraries ? { libraryRoots: [libraries.root] } : {}),
-        dir,
         treeRoot: checkoutRoot(dir, opts.repository.path ?? '.'),
-        overlay,
+        cacheDir,
         timeoutMs: opts.synthTimeoutMs ?? AGENT_DEFAULTS.synthTimeout,
         // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
         ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
+        warn: (message) => log.warn(message),
       });
       // Nothing that could act as the agent in its namespace, nothing bound to its ServiceAccount,
       // none of the Secrets and ConfigMaps it reads: refused before any key is read.
@@ -157,7 +161,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
           ...(verifyRef ? [verifyRef] : []),
         ],
       });
-      // SopsSecrets are decrypted here, in the agent, never in the synth child; plaintext stays in memory.
+      // SopsSecrets are decrypted here, in the agent, after rendering, on data; plaintext stays in memory.
       return decryptSopsSecrets(result!, (file) =>
         identitiesFromSecret(client, { namespace, name: opts.decryptionSecret, file }),
       );

@@ -1,7 +1,7 @@
 import { POST_SYNTH_CHECKS } from '../reconcile/domains.js';
 import { resolve } from 'node:path';
 import { SynthValidationError, formatIssue } from '../render/synth/validation.js';
-import { synthesizeInChild } from '../render/sandbox/run-in-child.js';
+import { renderPlatform } from '../render/render-platform.js';
 import { loadProjectConfig } from '../project/config.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
@@ -9,17 +9,22 @@ import { identitiesFromEnv } from '../secrets/env-identities.js';
 import type { ClusterFlags } from './cluster-flags.js';
 
 /**
- * Synthesizes for a cluster command, in the synth child with a stripped environment (platform
- * code from a pull request must not see the caller's credentials); on validation errors prints
- * every issue and returns undefined (the caller exits 2 without touching the cluster). SopsSecrets
- * are decrypted in this process after synth, with SOPS_AGE_KEY_FILE (or SOPS_AGE_KEY), in memory.
+ * Renders for a cluster command (`renderPlatform`, trust domain `local`): platform code, helm and
+ * kustomize run in the renderer, which holds none of the caller's credentials and cannot reach
+ * this process; on validation errors prints every issue and returns undefined (the caller exits 2
+ * without touching the cluster). SopsSecrets are decrypted in this process after rendering, with
+ * SOPS_AGE_KEY_FILE (or SOPS_AGE_KEY), in memory.
  */
 export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
   try {
     const dir = resolve(flags.dir);
-    // Platform code runs in the synth child: no kubeconfig, no git token, no cluster credentials.
     const overlay = flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay;
-    const [result] = await synthesizeInChild({ dir, overlay, checks: POST_SYNTH_CHECKS });
+    const [result] = await renderPlatform(dir, {
+      overlay,
+      domain: 'local',
+      checks: POST_SYNTH_CHECKS,
+      ...(flags.trustRepository ? { trustRepository: true } : {}),
+    });
     if (!result) throw new Error(`synth of overlay ${overlay} returned nothing`);
     for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
     return await decryptSopsSecrets(result, (file) => identitiesFromEnv(process.env, file));

@@ -14,7 +14,7 @@ import { checkoutRoot } from '../source/checkouts.js';
 import { fetchRevision, type SourceRef } from '../source/fetch-revision.js';
 import { environmentFor, loadProject } from '../project/project.js';
 import { refuseAgentNamespaceObjects } from '../plan/agent-namespace.js';
-import { synthesizeInChild } from '../render/sandbox/run-in-child.js';
+import { renderPlatform } from '../render/render-platform.js';
 import { compareManifests, setHash, toManifest } from '../render/synth/manifest.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
@@ -113,9 +113,10 @@ export async function planBootstrap(
       fetched = await fetch(ref);
       project = await loadProject(fetched.dir);
     }
-    const [platform] = await synthesizeInChild({
+    // Rendered as the CLI renders (trust domain `local`): the renderer holds none of bootstrap's credentials.
+    const [platform] = await renderPlatform(fetched.dir, {
       checks: POST_SYNTH_CHECKS,
-      dir: fetched.dir,
+      domain: 'local',
       treeRoot: checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
       overlay: opts.overlay,
     });

@@ -1,19 +1,33 @@
 import { GroundworkError } from '../../src/core/errors.js';
-import { synthesizeInChild, type ChildSynthOptions } from '../../src/render/sandbox/run-in-child.js';
+import type { RenderTools } from '../../src/render/recorded/render-recorded.js';
+import { renderPlatform, type RenderPlatformOptions } from '../../src/render/render-platform.js';
 
-/** Synthesizes `dir`'s overlay `dev` in the sandboxed child, without the bundle cache. */
-export function childSynth(dir: string, opts: Partial<ChildSynthOptions> = {}) {
-  return synthesizeInChild({ dir, overlay: 'dev', cache: false, ...opts });
+/** `renderPlatform`'s options for a test, with the tools as `RenderTools` (resolved first). */
+export type ChildSynthOptions = Partial<RenderPlatformOptions> & { renderTools?: RenderTools };
+
+/**
+ * Renders `dir`'s overlay `dev` (`renderPlatform`, domain `local`, under the strongest isolation this
+ * machine allows), without caches unless `opts.cache` says so.
+ */
+export async function childSynth(dir: string, opts: ChildSynthOptions = {}) {
+  const { renderTools, ...rest } = opts;
+  const tools = renderTools
+    ? { helm: await renderTools.helm(), kustomize: await renderTools.kustomize() }
+    : undefined;
+  return renderPlatform(dir, {
+    overlay: 'dev',
+    domain: 'local',
+    cache: false,
+    ...rest,
+    ...(tools ? { tools } : {}),
+  });
 }
 
 /**
  * The `GroundworkError` that `childSynth` rejects with; throws when synth succeeds ('synth succeeded')
  * or fails with anything else.
  */
-export async function childSynthError(
-  dir: string,
-  opts: Partial<ChildSynthOptions> = {},
-): Promise<GroundworkError> {
+export async function childSynthError(dir: string, opts: ChildSynthOptions = {}): Promise<GroundworkError> {
   const err = await childSynth(dir, opts).then(
     () => new Error('synth succeeded'),
     (e: unknown) => e,

@@ -7,18 +7,20 @@ import {
   type ChartLockEntry,
 } from '../../render/helm/chart-lock.js';
 import { resolveChart } from '../../render/helm/chart-repository.js';
-import { synthesizeInChild } from '../../render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../render/render-platform.js';
 import { SynthValidationError, formatIssue } from '../../render/synth/validation.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
 
 export interface ChartFlags {
   dir: string;
+  trustRepository?: boolean;
 }
 
 /**
  * `groundwork chart lock` (only charts the lock lacks) and `groundwork chart update` (every chart
- * again): synthesizes every overlay without rendering, resolves each remote chart the platform
+ * again): synthesizes every overlay without rendering (`renderPlatform`, trust domain `local`),
+ * resolves each remote chart the platform
  * records (`HelmChart` with `repo`) in its repository's index (an OCI chart: its version's tag to
  * the manifest digest), fetches the archive into the cache and writes `groundwork-charts.lock.yaml`
  * with its URL and digest. Entries no overlay uses are dropped.
@@ -31,7 +33,12 @@ export async function runChartLock(
   const dir = resolve(flags.dir);
   let results;
   try {
-    results = await synthesizeInChild({ dir, overlay: { all: true }, render: false });
+    results = await renderPlatform(dir, {
+      overlay: { all: true },
+      domain: 'local',
+      render: false,
+      ...(flags.trustRepository ? { trustRepository: true } : {}),
+    });
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;
     process.stderr.write(`${err.issues.map(formatIssue).join('\n')}\n`);

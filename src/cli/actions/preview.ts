@@ -16,11 +16,11 @@ import {
 import { exportRevision } from '../../source/read-revision.js';
 import { mergeGraphs, type UpdateGraph } from '../../cluster-version/graph.js';
 import { loadGraphFile } from '../../cluster-version/graph-file.js';
-import { synthesizeInChild } from '../../render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../render/render-platform.js';
 import { loadProjectConfig } from '../../project/config.js';
 import { reach } from '../../project/environments.js';
 import { ExitCode } from '../exit-code.js';
-import { GroundworkError } from '../../core/errors.js';
+import { GroundworkError, hasCode } from '../../core/errors.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
@@ -35,14 +35,19 @@ export interface PreviewRevisionsOptions {
   overlay?: string | { all: true };
   /** Per synth child. @default 60_000 */
   timeoutMs?: number;
+  /** Render even where the renderer cannot be isolated (`--trust-repository`). @default false */
+  trustRepository?: boolean;
 }
 
 /**
- * Exports both revisions' trees into a temporary directory (never touching the checkout),
- * synthesizes each in its own child process, builds the preview and removes the temporary
- * directory. A revision that fails synth is part of the preview, not an error; a revision that
- * cannot be read is (`RevisionNotFound`, `MissingObject`, ...). Temporary paths never reach the
- * preview: failure messages name files relative to the repository.
+ * Exports both revisions' trees into a temporary directory (never touching the checkout), renders
+ * each in a renderer of its own (`renderPlatform`; base in trust domain `preview-base`, head in
+ * `preview-head`, so nothing the pull request's render leaves in its caches is read by another
+ * render), builds the preview and removes the temporary directory. A revision that fails synth is
+ * part of the preview, not an error; a revision that cannot be read is (`RevisionNotFound`,
+ * `MissingObject`, ...), and so is a machine that cannot isolate the renderer
+ * (`RenderIsolationUnavailable`). Temporary paths never reach the preview: failure messages name
+ * files relative to the repository.
  */
 export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<PreviewData> {
   const tmp = await realpath(await mkdtemp(join(tmpdir(), 'groundwork-preview-')));
@@ -60,26 +65,28 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       err instanceof Error ? err : new Error(String(err)),
     );
     const overlay = opts.overlay ?? (config instanceof Error ? config : config.defaultOverlay);
-    const synth = async (dir: string, treeRoot: string): Promise<SynthOutcome> => {
+    const synth = async (dir: string, treeRoot: string, side: Side): Promise<SynthOutcome> => {
       if (overlay instanceof Error) return synthFailureOf(overlay, { hidePaths: [dir, tmp] });
       try {
-        return await synthesizeInChild({
+        return await renderPlatform(dir, {
           checks: POST_SYNTH_CHECKS,
-          dir,
+          domain: DOMAIN[side],
           treeRoot,
           overlay,
           // The working tree's node_modules (`npm ci` before `groundwork preview`): both revisions'
           // libraries come from it, as the exported trees have none.
           libraryRoots: [opts.repoDir],
           ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+          ...(opts.trustRepository ? { trustRepository: true } : {}),
         });
       } catch (err) {
+        if (hasCode(err, 'RenderIsolationUnavailable')) throw err;
         return synthFailureOf(err, { hidePaths: [dir, tmp] });
       }
     };
     const [baseOutcome, headOutcome] = await Promise.all([
-      synth(base.dir, join(tmp, 'base')),
-      synth(head.dir, join(tmp, 'head')),
+      synth(base.dir, join(tmp, 'base'), 'base'),
+      synth(head.dir, join(tmp, 'head'), 'head'),
     ]);
     // One overlay previewed: every overlay of both revisions too, to say which others change.
     const others =
@@ -90,6 +97,7 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
             head: { dir: head.dir, treeRoot: join(tmp, 'head') },
             libraryRoots: [opts.repoDir],
             ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+            ...(opts.trustRepository ? { trustRepository: true } : {}),
           })
         : undefined;
     // Head's update graphs, read as the agent reads them: one it cannot read is head's failure,
@@ -123,6 +131,11 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
   }
 }
 
+type Side = 'base' | 'head';
+
+/** Each side's renders in a trust domain of its own: head is the pull request's. */
+const DOMAIN = { base: 'preview-base', head: 'preview-head' } as const;
+
 /**
  * Synthesizes every overlay of both revisions (one child each, in turn: the previewed overlay's
  * children have run) and compares the others' manifests (`otherOverlayChanges`). A revision that
@@ -136,15 +149,18 @@ async function otherOverlays(opts: {
   /** As for the previewed overlay: the working tree's node_modules. */
   libraryRoots: readonly string[];
   timeoutMs?: number;
+  trustRepository?: boolean;
 }): Promise<OtherOverlays> {
-  const every = async (side: 'base' | 'head') => {
+  const every = async (side: Side) => {
     try {
-      return await synthesizeInChild({
+      return await renderPlatform(opts[side].dir, {
         checks: POST_SYNTH_CHECKS,
-        ...opts[side],
+        domain: DOMAIN[side],
+        treeRoot: opts[side].treeRoot,
         overlay: { all: true },
         libraryRoots: opts.libraryRoots,
         ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+        ...(opts.trustRepository ? { trustRepository: true } : {}),
       });
     } catch (err) {
       const code = err instanceof GroundworkError ? err.code : 'SynthFailed';
@@ -200,6 +216,7 @@ export interface PreviewFlags {
   output?: string;
   format?: string;
   failOn?: FailOn;
+  trustRepository?: boolean;
 }
 
 /** `groundwork preview`: the preview of `--base..--head`, printed; exit 1 when `--fail-on` finds what it names. */
@@ -208,6 +225,7 @@ export async function runPreview(flags: PreviewFlags, setExitCode: SetExitCode):
     repoDir: resolve(flags.dir),
     base: flags.base,
     head: flags.head,
+    ...(flags.trustRepository ? { trustRepository: true } : {}),
     ...(flags.allOverlays
       ? { overlay: { all: true } as const }
       : flags.overlay

@@ -1,7 +1,7 @@
 import { POST_SYNTH_CHECKS } from '../../reconcile/domains.js';
 import { resolve } from 'node:path';
 import { SynthValidationError, formatIssue } from '../../render/synth/validation.js';
-import { synthesizeInChild } from '../../render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../render/render-platform.js';
 import { loadProjectConfig } from '../../project/config.js';
 import type { SynthResult } from '../../render/synth/synthesize.js';
 import { checkOutputDir } from '../../render/output/out-dir.js';
@@ -17,9 +17,10 @@ export interface SynthFlags {
   allOverlays?: boolean;
   out?: string;
   format: string;
+  trustRepository?: boolean;
 }
 
-/** `groundwork synth`: one overlay (or every one) in the synth child, printed as a stream or written to `--out`. */
+/** `groundwork synth`: one overlay (or every one) rendered in the renderer, printed as a stream or written to `--out`. */
 export async function runSynth(flags: SynthFlags, setExitCode: SetExitCode): Promise<void> {
   const format = parseFormat(outputOf(flags));
   const dir = resolve(flags.dir);
@@ -27,13 +28,14 @@ export async function runSynth(flags: SynthFlags, setExitCode: SetExitCode): Pro
   if (flags.out) await checkOutputDir(resolve(flags.out));
   let results: SynthResult[];
   try {
-    // Platform code runs in the synth child, with a stripped environment (no credentials).
-    results = await synthesizeInChild({
+    // Platform code, helm and kustomize run in the renderer: no credential, no view of this process.
+    results = await renderPlatform(dir, {
       checks: POST_SYNTH_CHECKS,
-      dir,
+      domain: 'local',
       overlay: flags.allOverlays
         ? { all: true }
         : (flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay),
+      ...(flags.trustRepository ? { trustRepository: true } : {}),
     });
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;

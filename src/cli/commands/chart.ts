@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ChartFlags } from '../actions/chart.js';
+import { TRUST_REPOSITORY_FLAG } from '../cluster-flags.js';
 import type { CommandModule } from './command-module.js';
 
 /** `groundwork chart lock|update`: pins the remote Helm charts of a platform. Declarations only. */
@@ -11,6 +12,7 @@ export const registerChart: CommandModule = (program: Command, setExitCode) => {
       'resolve remote charts the lock lacks and write groundwork-charts.lock.yaml (version, URL, digest)',
     )
     .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
+    .option(...TRUST_REPOSITORY_FLAG)
     .action(async (flags: ChartFlags) =>
       (await import('../actions/chart.js')).runChartLock(flags, { update: false }, setExitCode),
     );
@@ -18,6 +20,7 @@ export const registerChart: CommandModule = (program: Command, setExitCode) => {
     .command('update')
     .description('resolve every remote chart again and rewrite the lock')
     .option('--dir <dir>', 'repository root (holds groundwork.yaml)', '.')
+    .option(...TRUST_REPOSITORY_FLAG)
     .action(async (flags: ChartFlags) =>
       (await import('../actions/chart.js')).runChartLock(flags, { update: true }, setExitCode),
     );

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { PreviewFlags } from '../actions/preview.js';
+import { TRUST_REPOSITORY_FLAG } from '../cluster-flags.js';
 import { FAIL_ON } from '../../report/preview/gate.js';
 import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
@@ -33,6 +34,7 @@ export const registerPreview: CommandModule = (program: Command, setExitCode) =>
         'exit 1 when head fails synth (synth-error), or also has blocker notes (blocker), or also high/medium notes (warning)',
       ).choices([...FAIL_ON]),
     )
+    .option(...TRUST_REPOSITORY_FLAG)
     .action(async (flags: PreviewFlags) =>
       (await import('../actions/preview.js')).runPreview(flags, setExitCode),
     );

@@ -12,6 +12,7 @@ import { renderDifferences, type RenderDifference } from './render-differences.j
 import { storeRender } from './render-cache.js';
 import { renderHelm } from '../helm/render-helm.js';
 import { renderKustomize } from '../kustomize/render-kustomize.js';
+import type { ChartLockEntry } from '../helm/chart-lock.js';
 import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.js';
 import type { RenderRequest } from './render-request.js';
 import type { RenderedChart } from '../helm/rendered-chart.js';
@@ -45,6 +46,8 @@ export interface RenderRecordedOptions {
   cacheDir?: string | false;
   /** groundwork.yaml as read (where overlays live, for the origins of a failing value). @default read from `dir` */
   config?: ProjectConfig;
+  /** The archive of a locked chart (`HelmContext.archive`). @default cache, else download */
+  archive?: (entry: ChartLockEntry) => Promise<string>;
 }
 
 /**
@@ -189,6 +192,7 @@ async function renderOne(
           helm: await opts.tools.helm(),
           limits,
           ...(cacheDir ? { cacheDir } : {}),
+          ...(opts.archive ? { archive: opts.archive } : {}),
           overlayOrigins,
         })
       : renderKustomize(request, {

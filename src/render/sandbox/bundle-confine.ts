@@ -54,6 +54,18 @@ export function confineImports(opts: { realRoot: string; installRoots: readonly 
     name: 'groundwork-confine-imports',
     setup(b) {
       const realPaths = new Map<string, Promise<string | undefined>>();
+      // A path specifier that leads out of the checkout as written is refused before esbuild
+      // looks for it: the renderer's view holds no such file, and the answer must not depend on
+      // whether one exists (an existence oracle).
+      b.onResolve({ filter: /^(\/|\.\.?(\/|$))/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const path = isAbsolute(args.path) ? resolve(args.path) : resolve(args.resolveDir, args.path);
+        if (path === opts.realRoot || within(opts.realRoot, path)) return undefined;
+        if (opts.installRoots.some((r) => path === r || within(r, path))) return undefined;
+        const type = args.with.type;
+        const refusal: Refusal = { refused: 'outside', path, ...(type === undefined ? {} : { type }) };
+        return { errors: [{ text: 'import refused', detail: refusal }] };
+      });
       b.onLoad({ filter: /.*/ }, async (args) => {
         if (args.namespace !== 'file') return undefined;
         let real = realPaths.get(args.path);

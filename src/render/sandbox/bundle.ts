@@ -71,7 +71,10 @@ export async function bundleChild(
 ): Promise<ChildBundle> {
   const realRoot = await realpath(root);
   const entryPath = await confineEntry({ root, realRoot, entry });
-  const libraryRoots = await Promise.all((opts.libraryRoots ?? []).map((dir) => realpath(dir)));
+  // A library root that is not there (the renderer is shown only usable ones) is none.
+  const libraryRoots = (
+    await Promise.all((opts.libraryRoots ?? []).map((dir) => realpath(dir).catch(() => undefined)))
+  ).filter((dir): dir is string => dir !== undefined);
   const bundle = (file: string) => bundleTo(file, { root, realRoot, entry, entryPath, libraryRoots });
   if (opts.cacheDir) {
     const parts = [packageVersion(), BUNDLER_REVISION, RUN_CHILD, relative(root, entryPath), libraryRoots];

@@ -1,12 +1,12 @@
 import { GroundworkError } from '../../core/errors.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import { SynthValidationError } from '../synth/validation.js';
-import { decodeFrame } from './protocol.js';
+import { decodeFrame, type FrameExpectations } from './protocol.js';
+import { LOG_CAP_BYTES, type ChildStop } from './supervise.js';
 
 const MiB = 1024 * 1024;
 
-/** Why the parent stopped a child before it ended by itself. */
-export type ChildStop = 'timeout' | 'result-cap' | 'log-cap';
+export type { ChildStop } from './supervise.js';
 
 /** Everything the parent saw of one synth child, once it has ended. */
 export interface ChildOutcome {
@@ -19,14 +19,17 @@ export interface ChildOutcome {
   nonce: string;
   /** The last lines the child wrote to stdout and stderr. */
   log: string;
-  limits: { timeoutMs: number; heapMb: number; resultBytes: number; logBytes: number };
+  limits: { timeoutMs: number; heapMb: number; rssMb?: number; resultBytes: number };
   /** Maps the checkout a reused bundle was built in to `dir` in messages. @default identity */
   here?: (text: string) => string;
+  /** What the frame must hold besides its schema (`decodeFrame`). @default no more */
+  expect?: FrameExpectations;
 }
 
 /**
  * The results of a synth child, or throws what it ended with: `SynthTimeout`, `SynthOutputTooLarge`
- * (the parent stopped it past a cap), `SynthOutOfMemory` or `SynthCrashed` (no result, or one that
+ * (the parent stopped it past a cap), `SynthOutOfMemory` (past its memory budget, or its heap or
+ * data limit gave out) or `SynthCrashed` (no result, or one that
  * `decodeFrame` refuses: forged, malformed, inconsistent), else the child's own error
  * (`SynthValidationError` with every issue, or a `GroundworkError` with the child's code). Pure.
  */
@@ -49,13 +52,20 @@ export function settleOutcome(o: ChildOutcome): SynthResult[] {
   if (o.stopped === 'log-cap')
     throw fail(
       'SynthOutputTooLarge',
-      `platform code wrote more than ${o.limits.logBytes / MiB} MiB to stdout and stderr: the synth process was stopped`,
+      `platform code wrote more than ${LOG_CAP_BYTES / MiB} MiB to stdout and stderr: the synth process was stopped`,
       'log less from the platform code; the synth result travels apart from stdout',
     );
+  if (o.stopped === 'memory')
+    throw new GroundworkError({
+      code: 'SynthOutOfMemory',
+      subject: o.dir,
+      message: `the synth process went over its ${o.limits.rssMb ?? o.limits.heapMb} MiB memory budget (resident memory, buffers included) and was stopped`,
+      fix: 'look for unbounded data in the platform code (large Buffers and strings count too)',
+    });
   const ended = `synth process ended (${o.exit.signal ?? `exit ${o.exit.code}`})`;
   const lastLines = here(o.log.split('\n').slice(-8).join('\n'));
   if (o.frame.length === 0) {
-    const oom = /heap out of memory|Allocation failed/.test(o.log);
+    const oom = /heap out of memory|Allocation failed|allocation failed/.test(o.log);
     throw new GroundworkError({
       code: oom ? 'SynthOutOfMemory' : 'SynthCrashed',
       subject: o.dir,
@@ -63,7 +73,7 @@ export function settleOutcome(o: ChildOutcome): SynthResult[] {
       ...(oom ? { fix: 'look for unbounded data in the platform code' } : {}),
     });
   }
-  const decoded = decodeFrame(o.frame, o.nonce);
+  const decoded = decodeFrame(o.frame, o.nonce, { capBytes: o.limits.resultBytes, ...o.expect });
   if (!decoded.ok)
     throw new GroundworkError({
       code: 'SynthCrashed',
@@ -76,6 +86,7 @@ export function settleOutcome(o: ChildOutcome): SynthResult[] {
   if (output.error.issues) throw new SynthValidationError(output.error.issues);
   throw new GroundworkError({
     code: output.error.code,
+    ...(output.error.subject ? { subject: here(output.error.subject) } : {}),
     message: here(output.error.message),
     ...(output.error.fix ? { fix: output.error.fix } : {}),
   });

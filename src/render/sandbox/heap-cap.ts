@@ -60,3 +60,17 @@ export function parseMemoryLimit(text: string): number | undefined {
   // cgroup v1 writes "no limit" as LLONG_MAX rounded down to a page (9223372036854771712).
   return bytes > 0 && bytes < 2 ** 62 ? bytes : undefined;
 }
+
+/**
+ * The memory the platform child may hold in all (MiB) with a heap cap of `heapMb`: the heap and a
+ * quarter more for what lives outside it (young generation, code, Buffers), at least 160 MiB more.
+ * Its resident set is polled against it, and every process of the renderer gets it as RLIMIT_DATA
+ * (plus room for the renderer's own work), so a Buffer blow-up ends as `SynthOutOfMemory` instead of
+ * the kernel's OOM killer. Pure.
+ *
+ * @example
+ * memoryBudgetMb(480); // 640 (a 1 GiB container)
+ */
+export function memoryBudgetMb(heapMb: number): number {
+  return heapMb + Math.max(160, Math.floor(heapMb / 4));
+}

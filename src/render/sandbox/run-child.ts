@@ -1,9 +1,7 @@
 // What the synth child runs: synth in-process, its outcome as one frame on fd 3 (see protocol.ts).
 import fs from 'node:fs';
-import { GroundworkError } from '../../core/errors.js';
 import { synthesize, synthesizeAll } from '../synth/synthesize.js';
-import { SynthValidationError } from '../synth/validation.js';
-import { encodeFrame, RESULT_FD, type SynthChildOutput } from './protocol.js';
+import { encodeFrame, failureOutput, RESULT_FD, type SynthChildOutput } from './protocol.js';
 import { guardSignals } from './signal-guard.js';
 
 // Taken before platform code runs, which may replace the globals and module exports it can reach.
@@ -14,7 +12,7 @@ const { stringify } = JSON;
  * Synthesizes `<dir> <overlay>|--all` (from `argv`) and writes the outcome as one frame to fd 3.
  * Before platform code loads (`load` imports it; the sandboxed child's bundle passes its built-in
  * copy): reads the frame's nonce from stdin, which the parent writes and closes, and guards
- * `process.kill` (`guardSignals`). Platform code's own output on stdout and stderr is log output.
+ * `process.kill` and `process._debugProcess` (`guardSignals`). Platform code's own output on stdout and stderr is log output.
  */
 export async function runSynthChild(
   load?: () => Promise<unknown>,
@@ -38,21 +36,6 @@ async function runChild(argv: readonly string[], load?: () => Promise<unknown>):
       overlay === '--all' ? await synthesizeAll(dir, opts) : [await synthesize({ ...opts, dir, overlay })];
     return { ok: true, results };
   } catch (err) {
-    if (err instanceof SynthValidationError) {
-      return { ok: false, error: { code: err.code, message: err.message, issues: [...err.issues] } };
-    }
-    if (err instanceof GroundworkError) {
-      return {
-        ok: false,
-        error: { code: err.code, message: err.message, ...(err.fix ? { fix: err.fix } : {}) },
-      };
-    }
-    return {
-      ok: false,
-      error: {
-        code: 'BuildFailed',
-        message: err instanceof Error ? (err.stack ?? err.message) : String(err),
-      },
-    };
+    return failureOutput(err);
   }
 }

@@ -9,9 +9,12 @@ import { syncBuiltinESMExports } from 'node:module';
  * `NotPermitted` with the platform file and line. Node's own `process.kill` calls
  * `process._kill`, the raw binding, at each call; the guard replaces that binding, and only this
  * closure keeps the original (`process.binding` is closed by the permission model).
+ * `process._debugProcess(pid)` (SIGUSR1, which opens a Node process's inspector: `-pgid` and `-1`
+ * reach whole groups) is refused for every PID, this one's included: nothing in a synth needs an
+ * inspector.
  *
- * This is the layer that holds everywhere; where the machine allows it the child also runs in a
- * PID namespace of its own (see `isolation.ts`), where no other process has a PID to name.
+ * This is the layer that holds everywhere, a defence in depth: the child runs inside the renderer,
+ * whose isolation (`isolation.ts`) leaves no process with a credential to name.
  */
 export function guardSignals(): void {
   const own = process.pid;
@@ -21,6 +24,14 @@ export function guardSignals(): void {
     value: (pid: number, signal: number) => {
       if (pid !== own) throw accessDenied('Signal', `process ${pid}`);
       return rawKill.call(process, pid, signal);
+    },
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
+  Object.defineProperty(process, '_debugProcess', {
+    value: (pid: number) => {
+      throw accessDenied('Signal', `process ${pid}`);
     },
     writable: false,
     configurable: false,

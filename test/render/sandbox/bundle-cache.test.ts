@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleChild } from '../../../src/render/sandbox/bundle.js';
-import { synthesizeInChild } from '../../../src/render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../../src/render/render-platform.js';
 import { platformDir } from '../../harness/platform-dir.js';
 
 const platform = (
@@ -116,7 +116,7 @@ describe('the synth child bundle cache', () => {
     const next = realpathSync(mkdtempSync(join(tmpdir(), 'gw-checkout-')));
     cpSync(first, next, { recursive: true });
     const synthIn = (dir: string) =>
-      synthesizeInChild({ dir, overlay: 'dev', cacheDir }).catch((e: unknown) => String(e));
+      renderPlatform(dir, { domain: 'local', overlay: 'dev', cacheDir }).catch((e: unknown) => String(e));
     // The stack's frames name files of the checkout the bundle was built in (its entry, the platform).
     expect(await synthIn(first)).toMatch(new RegExp(`exit 1[^]*${first}/`));
     const reused = await synthIn(next);

@@ -71,7 +71,64 @@ describe('decodeFrame: the synth child result is parsed, never cast', () => {
       frame(
         edited((o) => (manifest0(o).object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 7 } })),
       ),
-      /results\[0\]\.manifests\[0\]\.object: expected a Kubernetes object/,
+      /results\[0\]\.manifests\[0\]\.object\.metadata\.name: /,
+    ],
+    [
+      'a name that would be a path (`..`)',
+      frame(
+        edited(
+          (o) =>
+            (manifest0(o).object = {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: '..', namespace: 'default' },
+            }),
+        ),
+      ),
+      /manifests\[0\]\.object\.metadata\.name: ConfigMap name "\.\." is not a DNS-1123 subdomain/,
+    ],
+    [
+      'a namespace with a slash',
+      frame(
+        edited(
+          (o) =>
+            (manifest0(o).object = {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: 'a', namespace: '../x' },
+            }),
+        ),
+      ),
+      /manifests\[0\]\.object\.metadata\.namespace: namespace "\.\.\/x" is not a DNS-1123 label/,
+    ],
+    [
+      'a kind that is no kind',
+      frame(
+        edited(
+          (o) => (manifest0(o).object = { apiVersion: 'v1', kind: 'Config Map', metadata: { name: 'a' } }),
+        ),
+      ),
+      /manifests\[0\]\.object\.kind: kind "Config Map" is not a kind/,
+    ],
+    [
+      'a message past 64 KiB',
+      frame(JSON.stringify({ ok: false, error: { code: 'BuildFailed', message: 'x'.repeat(65 * 1024) } })),
+      /error\.message/,
+    ],
+    [
+      'millions of tiny values (refused before parsing)',
+      frame(`[${Array(8_400_000).fill('0').join(',')}]`),
+      /more than \d+ values: refused before parsing/,
+    ],
+    [
+      'objects and arrays past their bound (refused before parsing)',
+      frame(`[${Array(1_100_000).fill('{}').join(',')}]`),
+      /more than \d+ objects and arrays: refused before parsing/,
+    ],
+    [
+      'nesting past 100 levels',
+      frame(`${'['.repeat(101)}${']'.repeat(101)}`),
+      /more than 100 levels of nesting/,
     ],
     [
       'a field of its own',
@@ -115,6 +172,41 @@ describe('decodeFrame: the synth child result is parsed, never cast', () => {
     expect(!decoded.ok && decoded.problem).toMatch(problem);
   });
 
+  it.each([
+    [
+      'an overlay not asked for',
+      { overlays: ['prod'] },
+      /results\[0\]\.overlay: not an overlay that was asked for/,
+    ],
+    ['an overlay asked for and not answered', { overlays: ['dev', 'prod'] }, /no result for 1 overlay/],
+    ['another platform', { platform: 'q' }, /results\[0\]\.platform: not the platform of groundwork.yaml/],
+  ])('refuses %s', (_what, expect_, problem) => {
+    const decoded = decodeFrame(Buffer.from(encodeFrame(NONCE, GOOD)), NONCE, expect_);
+    expect(!decoded.ok && decoded.problem).toMatch(problem);
+  });
+
+  it('refuses an overlay answered twice, and names no overlay it refuses', () => {
+    const twice = edited((o) => (o.results = [o.results[0]!, { ...o.results[0]!, overlay: '../x' }]));
+    const decoded = decodeFrame(frame(twice), NONCE, { overlays: ['dev'] });
+    expect(!decoded.ok && decoded.problem).toMatch(
+      /results\[1\]\.overlay: not an overlay that was asked for/,
+    );
+    expect(!decoded.ok && decoded.problem).not.toContain('../x');
+    const same = edited((o) => (o.results = [o.results[0]!, o.results[0]!]));
+    expect(decodeFrame(frame(same), NONCE, { overlays: ['dev'] })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/results\[1\]\.overlay: answered twice/),
+    });
+  });
+
+  it('reads the overlays and platform it was told to expect', () => {
+    const decoded = decodeFrame(Buffer.from(encodeFrame(NONCE, GOOD)), NONCE, {
+      overlays: ['dev'],
+      platform: 'p',
+    });
+    expect(decoded).toEqual({ ok: true, output: GOOD });
+  });
+
   it('never quotes the bytes it refuses', () => {
     const decoded = decodeFrame(frame('{"ok":false,"error":{"code":"SECRET-VALUE","message":"m"}}'), NONCE);
     expect(!decoded.ok && decoded.problem).not.toContain('SECRET-VALUE');
@@ -127,7 +219,7 @@ const outcome = (over: Partial<ChildOutcome>): ChildOutcome => ({
   frame: Buffer.alloc(0),
   nonce: NONCE,
   log: '',
-  limits: { timeoutMs: 60_000, heapMb: 480, resultBytes: 64 * 1024 * 1024, logBytes: 16 * 1024 * 1024 },
+  limits: { timeoutMs: 60_000, heapMb: 480, rssMb: 640, resultBytes: 64 * 1024 * 1024 },
   ...over,
 });
 
@@ -156,6 +248,12 @@ describe('settleOutcome: how a synth child ended', () => {
       { stopped: 'log-cap' as const },
       'SynthOutputTooLarge',
       /more than 16 MiB to stdout and stderr/,
+    ],
+    [
+      'stopped past its memory budget',
+      { stopped: 'memory' as const },
+      'SynthOutOfMemory',
+      /over its 640 MiB memory budget/,
     ],
     [
       'no result, heap exhausted',

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectLauncher } from '../../../src/render/sandbox/isolation.js';
+import { probeIsolation } from '../../../src/render/sandbox/isolation.js';
 import { childSynthError } from '../../harness/child-synth.js';
 import { BIN } from '../../harness/cli.js';
 import { platformDir } from '../../harness/platform-dir.js';
@@ -39,14 +39,15 @@ afterAll(() => {
 });
 
 describe('platform code cannot signal other processes', () => {
-  it('runs the child in a PID namespace on this machine (unshare works unprivileged here)', async () => {
-    expect((await detectLauncher()).isolation).toBe('pid-namespace');
+  it('renders in user namespaces on this machine (unshare works unprivileged here)', async () => {
+    expect((await probeIsolation()).userNamespaces).toBe(true);
   });
 
   describe.each([
-    ['in a PID namespace', true],
-    ['in its own process group only (no unshare)', false],
-  ])('%s', (_where, pidNamespace) => {
+    ['in the renderer (namespaces)', {}],
+    ['in the renderer as another user (uid mode)', { userNamespaces: false }],
+    ['in a trusted render (no isolation: the guard alone)', { userNamespaces: false, rootNamespaces: false }],
+  ])('%s', (_where, isolation) => {
     it.each([
       ['its parent (the agent)', 'process.kill(process.ppid, "SIGKILL");', /signal process \d+/],
       ['an unrelated process, by PID', 'process.kill(VICTIM, "SIGKILL");', /signal process VICTIM/],
@@ -61,7 +62,7 @@ describe('platform code cannot signal other processes', () => {
       async (_what, top, message) => {
         const pid = String(victim.pid);
         const dir = platformDir(platform(top.replace('VICTIM', pid)));
-        const err = await childSynthError(dir, { pidNamespace });
+        const err = await childSynthError(dir, { isolation, trustRepository: true });
         expect(err.code).toBe('NotPermitted');
         expect(err.message).toMatch(
           new RegExp(

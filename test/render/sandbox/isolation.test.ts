@@ -1,64 +1,96 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectLauncher, launchArgv } from '../../../src/render/sandbox/isolation.js';
+import { describe, expect, it } from 'vitest';
+import {
+  chooseIsolation,
+  DEFAULT_RENDER_IDENTITY,
+  probeIsolation,
+  type IsolationProbes,
+} from '../../../src/render/sandbox/isolation.js';
 
-const run = promisify(execFile);
+const PROGRAMS = {
+  unshare: '/usr/bin/unshare',
+  setpriv: '/usr/bin/setpriv',
+  prlimit: '/usr/bin/prlimit',
+  mount: '/usr/bin/mount',
+  chroot: '/usr/sbin/chroot',
+};
+const NONE: IsolationProbes = {
+  inRendererPod: false,
+  userNamespaces: false,
+  root: false,
+  rootNamespaces: false,
+  programs: PROGRAMS,
+};
 
-describe('launchArgv', () => {
+describe('chooseIsolation: the strongest isolation the machine allows, decided purely', () => {
+  it.each([
+    ['in the renderer pod', { inRendererPod: true, userNamespaces: true }, {}, { mode: 'pod' }],
+    ['user namespaces (a laptop, most Linux hosts)', { userNamespaces: true }, {}, { mode: 'namespaces' }],
+    [
+      'user namespaces, as root too',
+      { userNamespaces: true, root: true, rootNamespaces: true },
+      {},
+      { mode: 'namespaces' },
+    ],
+    [
+      'root, user namespaces refused, root may make namespaces',
+      { root: true, rootNamespaces: true },
+      {},
+      { mode: 'uid', identity: DEFAULT_RENDER_IDENTITY },
+    ],
+    [
+      'root with another render identity',
+      { root: true, rootNamespaces: true },
+      { identity: { uid: 7000, gid: 7001 } },
+      { mode: 'uid', identity: { uid: 7000, gid: 7001 } },
+    ],
+    [
+      'trusting the repository never weakens what the machine can do',
+      { userNamespaces: true },
+      { trustRepository: true },
+      { mode: 'namespaces' },
+    ],
+    ['nothing available, the repository trusted', {}, { trustRepository: true }, { mode: 'trusted' }],
+    ['root without any namespaces, trusted', { root: true }, { trustRepository: true }, { mode: 'trusted' }],
+  ])('%s', (_what, probes, opts, isolation) => {
+    expect(chooseIsolation({ ...NONE, ...probes }, opts)).toEqual({ ok: true, isolation });
+  });
+
   it.each([
     [
-      { isolation: 'pid-namespace' as const, diesWithParent: true },
-      [
-        'setpriv',
-        '--pdeathsig',
-        'KILL',
-        '--',
-        'unshare',
-        '--user',
-        '--pid',
-        '--fork',
-        '--kill-child',
-        '--',
-        'node',
-        'x.mjs',
-      ],
+      'not root, user namespaces refused',
+      {},
+      /unprivileged user namespaces are not allowed here, and this process is not root/,
     ],
     [
-      { isolation: 'pid-namespace' as const, diesWithParent: false },
-      ['unshare', '--user', '--pid', '--fork', '--kill-child', '--', 'node', 'x.mjs'],
+      'root, no namespaces at all',
+      { root: true },
+      /runs as root, but neither user namespaces nor PID, network and mount namespaces/,
     ],
     [
-      { isolation: 'process-group' as const, diesWithParent: true },
-      ['setpriv', '--pdeathsig', 'KILL', '--', 'node', 'x.mjs'],
+      'unshare missing from PATH',
+      { programs: { ...PROGRAMS, unshare: undefined } },
+      /\(unshare not found on PATH\)/,
     ],
-    [{ isolation: 'process-group' as const, diesWithParent: false }, ['node', 'x.mjs']],
-  ])('%j', (launcher, argv) => {
-    expect(launchArgv(launcher, ['node', 'x.mjs'])).toEqual(argv);
+  ])('refuses: %s, saying why', (_what, probes, why) => {
+    const choice = chooseIsolation({ ...NONE, ...probes });
+    expect(choice.ok).toBe(false);
+    expect(!choice.ok && choice.why).toMatch(why);
   });
 });
 
-// The kernel's layer on its own, without the in-child guard on process.kill: a plain node
-// process started the way the synth child is. Signal 0 only checks that a target exists (and is
-// safe to send even if the namespace were missing); -1 means every process the caller may signal.
-describe('in the PID namespace, a process can name no process outside it', () => {
-  let victim: ChildProcess;
-  beforeAll(() => {
-    victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  });
-  afterAll(() => {
-    victim.kill('SIGKILL');
+describe('probeIsolation on this machine', () => {
+  it('finds unprivileged user namespaces and the programs, and never adds what it was told to leave out', async () => {
+    const found = await probeIsolation();
+    expect(found.userNamespaces).toBe(true);
+    expect(found.programs).toMatchObject({ unshare: expect.any(String), setpriv: expect.any(String) });
+    expect((await probeIsolation({ userNamespaces: false })).userNamespaces).toBe(false);
+    expect((await probeIsolation({ userNamespaces: false, rootNamespaces: false })).rootNamespaces).toBe(
+      false,
+    );
   });
 
-  it('kill of an unrelated PID, or of every process (-1), finds no such process (ESRCH)', async () => {
-    const launcher = await detectLauncher();
-    expect(launcher.isolation).toBe('pid-namespace');
-    const probe = `
-      const tryKill = (pid) => { try { process.kill(pid, 0); return 'found'; } catch (e) { return e.code; } };
-      console.log(JSON.stringify({ pid: process.pid, ppid: process.ppid, victim: tryKill(${victim.pid}), all: tryKill(-1) }));`;
-    const [file, ...args] = launchArgv(launcher, [process.execPath, '-e', probe]);
-    const { stdout } = await run(file!, args);
-    expect(JSON.parse(stdout)).toEqual({ pid: 1, ppid: 0, victim: 'ESRCH', all: 'ESRCH' });
-    expect(process.kill(victim.pid!, 0)).toBe(true);
+  it('finds nothing to isolate with on a PATH without the util-linux programs', async () => {
+    const found = await probeIsolation({ env: { PATH: '/nonexistent' } });
+    expect(found).toMatchObject({ userNamespaces: false, rootNamespaces: false, programs: {} });
   });
 });

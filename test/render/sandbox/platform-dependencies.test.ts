@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../../src/core/object.js';
-import { synthesizeInChild } from '../../../src/render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../../src/render/render-platform.js';
 import { cliSynth } from '../../harness/cli.js';
 import { copyPackages, fakePackage, platformDir } from '../../harness/platform-dir.js';
 
@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The synth child the agent and the preview use. */
 async function childSynth(dir: string): Promise<K8sObject[]> {
-  const [result] = await synthesizeInChild({ dir, overlay: 'dev' });
+  const [result] = await renderPlatform(dir, { domain: 'local', overlay: 'dev' });
   return result!.manifests.map((m) => m.object);
 }
 

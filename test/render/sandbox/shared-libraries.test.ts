@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../../src/core/object.js';
-import { synthesizeInChild } from '../../../src/render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../../src/render/render-platform.js';
 import { cliSynth } from '../../harness/cli.js';
 import { copyPackages, fakePackage, platformDir } from '../../harness/platform-dir.js';
 
@@ -63,8 +63,8 @@ describe('one copy of cdk8s and constructs', { timeout: 120_000 }, () => {
   });
 
   it("a platform with its own cdk8s and constructs: the platform's copies win, in the synth child", async () => {
-    const [result] = await synthesizeInChild({
-      dir: withLibraries(platformRepo()),
+    const [result] = await renderPlatform(withLibraries(platformRepo()), {
+      domain: 'local',
       overlay: 'dev',
       cache: false,
     });
@@ -73,8 +73,8 @@ describe('one copy of cdk8s and constructs', { timeout: 120_000 }, () => {
 
   it('a checkout without node_modules resolves its libraries from a library root (the dependency cache)', async () => {
     const libs = withLibraries(mkdtempSync(join(tmpdir(), 'gw-library-root-')));
-    const [result] = await synthesizeInChild({
-      dir: platformRepo(PLATFORM_ONLY_HERE),
+    const [result] = await renderPlatform(platformRepo(PLATFORM_ONLY_HERE), {
+      domain: 'local',
       overlay: 'dev',
       cache: false,
       libraryRoots: [libs],
@@ -97,8 +97,8 @@ describe('one copy of cdk8s and constructs', { timeout: 120_000 }, () => {
     const elsewhere = withLibraries(mkdtempSync(join(tmpdir(), 'gw-elsewhere-')));
     const libs = mkdtempSync(join(tmpdir(), 'gw-library-root-'));
     symlinkSync(join(elsewhere, 'node_modules'), join(libs, 'node_modules'));
-    const err = await synthesizeInChild({
-      dir: platformRepo(PLATFORM_ONLY_HERE),
+    const err = await renderPlatform(platformRepo(PLATFORM_ONLY_HERE), {
+      domain: 'local',
       overlay: 'dev',
       cache: false,
       libraryRoots: [libs],

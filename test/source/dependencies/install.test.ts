@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeInChild } from '../../../src/render/sandbox/run-in-child.js';
+import { renderPlatform } from '../../../src/render/render-platform.js';
 import { installDependencies } from '../../../src/source/dependencies/install.js';
 import { startNpmRegistry, type NpmRegistry } from '../../harness/npm-registry.js';
 
@@ -136,8 +136,8 @@ describe('installDependencies', { timeout: 180_000 }, () => {
     expect(registry.requests.length).toBe(requests);
     console.log(`dependency install: cold ${cold!.ms} ms, cache hit ${hit!.ms} ms`);
 
-    const [result] = await synthesizeInChild({
-      dir: again,
+    const [result] = await renderPlatform(again, {
+      domain: 'local',
       overlay: 'dev',
       cache: false,
       libraryRoots: [hit!.root],

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { synthesizeInChild } from '../../../src/render/sandbox/run-in-child.js';
-import { groundwork } from '../../harness/cli.js';
-import { platformDir } from '../../harness/platform-dir.js';
+import { renderPlatform } from '../../src/render/render-platform.js';
+import { groundwork } from '../harness/cli.js';
+import { platformDir } from '../harness/platform-dir.js';
 
 // Node's permission model follows symbolic links below a granted path wherever they lead, and
 // checks `a/link/../x` as `a/x`: synth refuses a checkout whose links could take a read outside.
@@ -55,7 +55,7 @@ describe('symbolic links in the checkout', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('overlays/prod.yaml: symbolic link leads outside the repository');
     expect(r.stdout + r.stderr).not.toContain(secret);
-    const err = await synthesizeInChild({ dir, overlay: 'prod' }).catch((e: unknown) => e);
+    const err = await renderPlatform(dir, { domain: 'local', overlay: 'prod' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SymlinkOutsideCheckout', subject: 'overlays/prod.yaml' });
   });
 
@@ -89,7 +89,7 @@ describe('symbolic links in the checkout', () => {
   it('refuses a link to a directory above itself: `platform/up/../x` is checked as `platform/x`', async () => {
     const dir = platformDir(platform('', "'x'"));
     link(dir, 'platform/up', '..');
-    const err = await synthesizeInChild({ dir, overlay: 'dev' }).catch((e: unknown) => e);
+    const err = await renderPlatform(dir, { domain: 'local', overlay: 'dev' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SymlinkOutsideCheckout', subject: 'platform/up' });
     expect(String(err)).toContain('is a link to a directory above it (.)');
   });
@@ -97,7 +97,7 @@ describe('symbolic links in the checkout', () => {
   it('checks .git, node_modules and the rest of the commit, which the child may not read but can name', async () => {
     const dir = platformDir(platform('', "'x'"));
     link(dir, 'node_modules/evil', '/');
-    const err = await synthesizeInChild({ dir, overlay: 'dev' }).catch((e: unknown) => e);
+    const err = await renderPlatform(dir, { domain: 'local', overlay: 'dev' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SymlinkOutsideCheckout', subject: 'node_modules/evil' });
     // A platform in a subdirectory of the commit: a link beside it counts too.
     const commit = mkdtempSync(join(tmpdir(), 'gw-commit-'));
@@ -105,16 +105,18 @@ describe('symbolic links in the checkout', () => {
     const inCommit = join(commit, 'clusters', 'prod');
     cpSync(sub, inCommit, { recursive: true }); // the platform, at clusters/prod of the commit
     link(commit, 'tools/escape', '/etc');
-    const beside = await synthesizeInChild({ dir: inCommit, treeRoot: commit, overlay: 'dev' }).catch(
-      (e: unknown) => e,
-    );
+    const beside = await renderPlatform(inCommit, {
+      domain: 'local',
+      treeRoot: commit,
+      overlay: 'dev',
+    }).catch((e: unknown) => e);
     expect(beside).toMatchObject({ code: 'SymlinkOutsideCheckout', subject: 'tools/escape' });
   });
 
   it("synthesizes Groundwork's own repository, whose data/ and package.json are also the install's", async () => {
     // Node 20 aborts at start-up when one path is granted twice: every read path goes in once.
-    const repo = fileURLToPath(new URL('../../..', import.meta.url));
-    const [result] = await synthesizeInChild({ dir: repo, overlay: 'dev' });
+    const repo = fileURLToPath(new URL('../..', import.meta.url));
+    const [result] = await renderPlatform(repo, { domain: 'local', overlay: 'dev' });
     expect(result!.manifests.length).toBeGreaterThan(0);
   });
 

@@ -125,6 +125,7 @@ export const ERROR_CODES = [
   'UnknownContext',
   'UnknownKind',
   // report
+  'InvalidPreview',
   'InvalidSyncStatus',
   // agent
   'InvalidLeaderElection',

@@ -38,6 +38,39 @@ type RiskCode =
   | 'ChartVersion'
   | 'ChartValues';
 
+/** Every risk code, for readers of a preview's JSON (`parsePreviewJson`). */
+export const RISK_CODES = [
+  'ClusterVersionPatch',
+  'ClusterVersionMinor',
+  'ClusterVersionEusToEus',
+  'ClusterVersionSkipsMinors',
+  'ClusterVersionMajor',
+  'ClusterVersionDowngrade',
+  'ClusterVersionChannel',
+  'ClusterVersionRisksAccepted',
+  'ClusterVersionTargetAdded',
+  'ClusterVersionPath',
+  'ClusterVersionUnreachable',
+  'MachineConfigPoolRolls',
+  'MachineConfigUnselected',
+  'SubscriptionAdded',
+  'SubscriptionChannel',
+  'SubscriptionApproval',
+  'SubscriptionPin',
+  'SubscriptionSource',
+  'ObjectPruned',
+  'NamespacePruned',
+  'CrdRemoved',
+  'PruneKept',
+  'OverlayRemoved',
+  'ChartVersion',
+  'ChartValues',
+] as const satisfies readonly RiskCode[];
+
+// RISK_CODES lists every RiskCode: this fails to compile when one is missing.
+const _everyCode: Exclude<RiskCode, (typeof RISK_CODES)[number]> extends never ? true : never = true;
+void _everyCode;
+
 /** One thing a reviewer should look at, about one object (`subject`, as `Kind/namespace/name`). */
 export interface RiskNote {
   severity: RiskSeverity;

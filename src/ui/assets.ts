@@ -57,13 +57,15 @@ export const APP_JS = `'use strict';
 // stream holds one for good: with a stream per tab, the seventh tab of the dashboard never loads.
 // A hidden tab refreshes when it is shown again, not on every change.
 (function () {
+  // A stream the server refused (429: this reader's streams are all taken; 503) is closed for good.
+  function lost(es) { return es.readyState === 2 ? 'live updates off (too many open dashboards): reload later' : 'reconnecting'; }
   if (typeof document === 'undefined') {
     // In the SharedWorker: one EventSource, its news to every connected tab.
     var ports = [], last = 'connecting';
     var tell = function (msg) { for (var i = 0; i < ports.length; i++) ports[i].postMessage(msg); };
     var es = new EventSource('/events');
     es.addEventListener('open', function () { last = 'live'; tell(last); });
-    es.addEventListener('error', function () { last = 'reconnecting'; tell(last); });
+    es.addEventListener('error', function () { last = lost(es); tell(last); });
     es.addEventListener('change', function () { tell('change'); });
     self.addEventListener('connect', function (e) {
       var port = e.ports[0];
@@ -104,7 +106,7 @@ export const APP_JS = `'use strict';
   } else {
     var es = new EventSource('/events');
     es.addEventListener('open', function () { heard('live'); });
-    es.addEventListener('error', function () { heard('reconnecting'); });
+    es.addEventListener('error', function () { heard(lost(es)); });
     es.addEventListener('change', function () { heard('change'); });
   }
   if (state) state.textContent = 'connecting';

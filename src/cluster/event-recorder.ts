@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { k8sObjectSchema } from '../core/cluster-object.js';
 import type { ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
-import { redactText } from '../plan/redact.js';
+import { redactText } from '../core/redact.js';
 import { isNotFound } from './api-error.js';
 import type { KubeClient } from './client.js';
 import { microTime } from './lease-store.js';

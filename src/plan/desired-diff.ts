@@ -5,7 +5,7 @@ import { diffValues, type FieldDiff } from './field-diff.js';
 import { parsePointer, withoutPointers } from './json-pointer.js';
 import { ownersOf } from './managed-fields.js';
 import { normalize } from './normalize.js';
-import { redactSecret } from './redact.js';
+import { redactSecret } from '../core/redact.js';
 
 /**
  * A desired object as it can be shown and compared: a v1 Secret's `stringData` folded into the

@@ -1,6 +1,6 @@
 import { describeRef } from '../core/object-id.js';
 import { pruneWeight } from './namespace-contents.js';
-import { isSecretPath } from './redact.js';
+import { isSecretPath } from '../core/redact.js';
 import { stageIndex } from '../core/stages.js';
 import { PLAN_ACTIONS, type PlanAction, type PlanItem, type PruneRefusal } from './types.js';
 

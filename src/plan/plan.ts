@@ -14,7 +14,7 @@ import { withNamespaceContents } from './namespace-contents.js';
 import { terminatingNamespaces } from './terminating-namespaces.js';
 import { appliedBy, ownershipOf } from './ownership.js';
 import { Plan } from './plan-result.js';
-import { redactSecret } from './redact.js';
+import { redactSecret } from '../core/redact.js';
 import { stageOf } from '../core/stages.js';
 import type { DryRunProblem, PlanItem } from './types.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ClusterUpdateStatus } from '../cluster-version/update-status.js';
 import type { OperatorPinStatus } from '../olm/pin-status.js';
-import { redactText } from '../plan/redact.js';
+import { redactText } from '../core/redact.js';
 
 // The OpenShift decisions the agent publishes in the PlatformSync status (`clusterUpdate`,
 // `operatorPins`): their schemas (readers parse the status with them) and the bounding applied

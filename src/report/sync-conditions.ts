@@ -1,4 +1,4 @@
-import { redactText } from '../plan/redact.js';
+import { redactText } from '../core/redact.js';
 import {
   SYNC_CONDITION_TYPES,
   clip,

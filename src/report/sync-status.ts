@@ -1,4 +1,4 @@
-import { redactText } from '../plan/redact.js';
+import { redactText } from '../core/redact.js';
 import { cell, factLines } from './sync-status-render.js';
 import {
   failedConditions,

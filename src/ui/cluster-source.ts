@@ -11,7 +11,7 @@ import {
 import { errorMessage } from '../core/errors.js';
 import { parseId, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
-import { redactSecret } from '../plan/redact.js';
+import { redactSecret } from '../core/redact.js';
 import { SyncStatus } from '../report/sync-status.js';
 import { platformSyncName } from '../cluster/sync-status-store.js';
 import { z } from 'zod';

@@ -2,7 +2,7 @@ import { describeRef, parseId, type ObjectId } from '../core/object-id.js';
 import { isPlainObject, type K8sObject } from '../core/object.js';
 import { parsePointer } from '../plan/json-pointer.js';
 import { ownersOf } from '../plan/managed-fields.js';
-import { redactSecret } from '../plan/redact.js';
+import { redactSecret } from '../core/redact.js';
 import type { DriftStatus } from '../report/sync-status-schema.js';
 import type { DriftRow } from './snapshot.js';
 

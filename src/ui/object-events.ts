@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { K8sObject } from '../core/object.js';
-import { redactText } from '../plan/redact.js';
+import { redactText } from '../core/redact.js';
 import type { EventRow } from './snapshot.js';
 
 /** The fields of a core/v1 Event the object page reads (events.k8s.io writes them too). */

@@ -17,7 +17,7 @@ import {
   redactionKeyFromEnv,
   redactionKeyPath,
 } from '../../src/core/redaction-key-sources.js';
-import { redactedValue } from '../../src/plan/redact.js';
+import { redactedValue } from '../../src/core/redact.js';
 
 const key = (text: string): RedactionKey => ({ bytes: Buffer.from(text), source: 'env' });
 const K1 = key('the first key, 32 bytes long....');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../src/core/object.js';
 import { desiredDiff, redactDesired } from '../../src/plan/desired-diff.js';
-import { redactSecret } from '../../src/plan/redact.js';
+import { redactSecret } from '../../src/core/redact.js';
 
 const M = { manager: 'groundwork' };
 

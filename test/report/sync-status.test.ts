@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { idOfRef, type ObjectRef } from '../../src/core/object-id.js';
 import type { DriftItem } from '../../src/plan/drift.js';
 import { DriftReport } from '../../src/report/drift-report.js';
-import { redactText } from '../../src/plan/redact.js';
+import { redactText } from '../../src/core/redact.js';
 import { nextStatus, SyncStatus, type SyncEvent, type SyncStatusJson } from '../../src/report/sync-status.js';
 
 const REV1 = 'main@sha1:1111111111111111111111111111111111111111';

@@ -3,7 +3,7 @@ import { agentDesired } from '../../src/agent/agent-desired.js';
 import type { K8sObject } from '../../src/core/object.js';
 import type { PlatformData } from '../../src/reconcile/domains.js';
 import { toPointer } from '../../src/plan/json-pointer.js';
-import { redactSecret } from '../../src/plan/redact.js';
+import { redactSecret } from '../../src/core/redact.js';
 import { toManifest } from '../../src/render/synth/manifest.js';
 import { desiredDetail } from '../../src/ui/desired-detail.js';
 import { driftRows } from '../../src/ui/drift-rows.js';

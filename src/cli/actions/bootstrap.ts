@@ -2,7 +2,7 @@ import { applyBootstrap, planBootstrap } from '../../install/bootstrap.js';
 import { httpBindOf } from '../../agent/http-server.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
 import { toYaml } from '../../render/synth/canonical.js';
-import { redactSecret } from '../../plan/redact.js';
+import { redactSecret } from '../../core/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
 import type { SetExitCode } from '../commands/command-module.js';

@@ -6,7 +6,7 @@ import type { SynthResult } from '../../render/synth/synthesize.js';
 import type { ValidationIssue } from '../../render/synth/validation.js';
 import { isKind, pairManifests, stageOfPair, type ManifestPair } from './manifest-pair.js';
 import { machineConfigDiff } from './machine-config-diff.js';
-import { redactSecret } from './redact-secret.js';
+import { redactForPreview } from './redact-secret.js';
 import { compareRiskNotes, type RiskNote } from './risk-note.js';
 import { clusterVersionRisks } from './risks/cluster-version.js';
 import { clusterVersionPathRisks, type ClusterVersionPathOptions } from './risks/cluster-version-path.js';
@@ -144,7 +144,7 @@ function toChange(pair: ManifestPair): ObjectChange {
 }
 
 function yamlOf(m: Manifest | undefined): string {
-  return m ? toYaml(redactSecret(m.object)) : '';
+  return m ? toYaml(redactForPreview(m.object)) : '';
 }
 
 function summarize(changes: readonly ObjectChange[]): KindSummary[] {

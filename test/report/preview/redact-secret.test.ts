@@ -3,7 +3,7 @@ import type { K8sObject } from '../../../src/core/object.js';
 import { buildPreview } from '../../../src/report/preview/preview.js';
 import { previewMarkdown } from '../../../src/report/preview/render-markdown.js';
 import { previewText } from '../../../src/report/preview/render-text.js';
-import { redactSecret } from '../../../src/report/preview/redact-secret.js';
+import { redactSecret } from '../../../src/core/redact.js';
 import { configMap, result } from './helpers.js';
 
 const secret = (data: Record<string, string>, stringData?: Record<string, string>): K8sObject => ({

@@ -1,18 +1,38 @@
-import type { K8sObject } from '../core/object.js';
-import { redactionTag } from '../core/redaction-key.js';
+import { idOf } from './object-id.js';
+import { isPlainObject, splitApiVersion, type K8sObject } from './object.js';
+import { redactionTag } from './redaction-key.js';
+
+// Secret values made safe to print, one home for both contracts: a Secret object's values
+// (`redactSecret`: tagged with the object id and key, for diffs, the dashboard, the status, previews
+// and bootstrap --print) and a bare value in free text (`redactedValue`, `redactText`: no object to
+// salt with). Both tags are HMACs under this process's redaction key (`redactionTag`): equal inputs
+// give equal tags within a run and under one key, and a reader without the key cannot test a guess.
 
 /**
- * A copy of a Secret with every `data`/`stringData` value replaced by `<redacted hmac:xxxxxxxx>`
- * (`redactedValue`: a short keyed hash, so a change stays visible without revealing the value).
- * Other kinds pass through.
+ * A copy of a core `Secret` safe to print: each value of `data` and `stringData` becomes
+ * `<redacted hmac:xxxxxxxx>`, so a diff shows *that* a value changed and never what it is, and a
+ * `kubectl.kubernetes.io/last-applied-configuration` annotation becomes `<redacted>`. The tag is
+ * of the object id, the key and the value's bytes (`data` decoded from base64, so a value moved
+ * between `data` and `stringData` keeps its tag); salting with id and key keeps equal values in
+ * different Secrets or keys from showing equal tags. Every other object (and `undefined`) is
+ * returned unchanged, the same reference.
  */
 export function redactSecret<T extends K8sObject | undefined>(obj: T): T {
-  if (!obj || obj.kind !== 'Secret' || obj.apiVersion !== 'v1') return obj;
-  const copy = { ...obj } as K8sObject;
+  if (!obj || obj.kind !== 'Secret' || splitApiVersion(obj.apiVersion).group !== '') return obj;
+  const id = idOf(obj);
+  const copy: K8sObject = { ...obj };
   for (const field of ['data', 'stringData'] as const) {
-    const values = obj[field] as Record<string, string> | undefined;
-    if (values)
-      copy[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, redactedValue(v)]));
+    const values = obj[field];
+    if (!isPlainObject(values)) continue;
+    copy[field] = Object.fromEntries(
+      Object.entries(values).map(([key, value]) => {
+        const bytes =
+          field === 'data' && typeof value === 'string'
+            ? Buffer.from(value, 'base64')
+            : Buffer.from(String(value), 'utf8');
+        return [key, redactionTag([id, key, bytes])];
+      }),
+    );
   }
   const annotations = obj.metadata.annotations;
   if (annotations?.['kubectl.kubernetes.io/last-applied-configuration']) {
@@ -25,8 +45,9 @@ export function redactSecret<T extends K8sObject | undefined>(obj: T): T {
 }
 
 /**
- * `<redacted hmac:xxxxxxxx>` of `value` under this process's redaction key (`redactionKey`): equal
- * values give equal tags within a run, and a reader without the key cannot confirm a guess.
+ * `<redacted hmac:xxxxxxxx>` of a bare `value` (free text has no object to salt with) under this
+ * process's redaction key: equal values give equal tags within a run, and a reader without the key
+ * cannot confirm a guess.
  */
 export function redactedValue(value: string): string {
   return redactionTag([value]);
@@ -41,7 +62,7 @@ export function isSecretPath(obj: Pick<K8sObject, 'kind' | 'apiVersion'>, pointe
  * Best-effort redaction of obvious secret material in free text (condition messages, event notes):
  * PEM private keys, `Bearer`/`Basic` credentials, `password|token|secret|apiKey|…` key-value pairs,
  * and the `data`/`stringData` values of a Secret rendered as JSON or YAML. Values become
- * `<redacted hmac:xxxxxxxx>` as in `src/plan/redact.ts`. It does not make arbitrary text safe:
+ * `<redacted hmac:xxxxxxxx>` (`redactedValue`). It does not make arbitrary text safe:
  * callers pass text built from redacted values in the first place.
  */
 export function redactText(text: string): string {

@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 // Platform code imports 'groundwork-gitops'; in tests that is this repository's own source.
 const alias = { 'groundwork-gitops': fileURLToPath(new URL('./src/index.ts', import.meta.url)) };
+// Tests serve charts, registries, forges and alert receivers on loopback: allowed here only
+// (core/outbound-url.ts refuses loopback otherwise). Security tests pass their own policy.
+const env = { GROUNDWORK_ALLOW_LOOPBACK_URLS: '1' };
 
 // Two projects, both run by `npm test`:
 // - unit: pure logic, fixtures and golden files; no cluster.
@@ -15,6 +18,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
+          env,
           include: ['test/**/*.test.ts'],
           setupFiles: ['test/harness/file-cpu.ts'],
           exclude: ['test/**/*.e2e.test.ts', 'node_modules/**'],
@@ -25,6 +29,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'e2e',
+          env,
           include: ['test/**/*.e2e.test.ts'],
           globalSetup: ['test/harness/global-setup.ts'],
           setupFiles: ['test/harness/file-cpu.ts'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { urlProblem as outboundUrlProblem } from '../core/outbound-url.js';
 
 /**
  * The alerts an environment sends (`environments[].notifications` in groundwork.yaml), a closed
@@ -25,9 +26,11 @@ const secretKey = z
   .max(253);
 
 /**
- * An alert URL written in groundwork.yaml: checked here for its form only (http or https, no
- * user name or password, no fragment); the message never quotes the URL, which may hold a token.
- * `checkNotificationUrl` (report/notifications) checks a URL read from a Secret the same way.
+ * An alert URL written in groundwork.yaml: checked here for its form (http or https, no user
+ * name or password, no fragment, no IP literal `core/outbound-url.ts` refuses: loopback unless
+ * allowed, link-local, metadata, and their IPv6 forms such as `[::ffff:169.254.169.254]`); the
+ * message never quotes the URL, which may hold a token. A URL read from the Secret is checked the
+ * same way (`alertTargets`), and every host is resolved and checked again when an alert is sent.
  */
 export function urlProblem(text: string): string | undefined {
   let url: URL;
@@ -36,24 +39,13 @@ export function urlProblem(text: string): string | undefined {
   } catch {
     return 'is not a URL';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    return `uses the ${url.protocol.replace(/:$/, '')}: scheme: use https:// (or http://)`;
   if (url.username !== '' || url.password !== '')
     return 'must not hold a user name or password: put credentials in the Secret';
   if (url.hash !== '') return 'must not have a #fragment';
-  if (isLinkLocal(url.hostname))
-    return "names a link-local address (cloud instance metadata lives there): use the receiver's own address";
-  return undefined;
-}
-
-/**
- * 169.254.0.0/16 and fe80::/10, written as IP literals: where cloud providers serve instance
- * metadata and credentials, which a repository must not make the agent POST to. A host name that
- * resolves there is not caught (the agent's NetworkPolicy egress is the wall for that).
- */
-function isLinkLocal(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return /^169\.254\.\d+\.\d+$/.test(host) || /^fe[89ab][0-9a-f]:/.test(host);
+  // Scheme and IP literals (IPv4-mapped and other IPv6 forms included) by the one outbound check;
+  // a host name is resolved and checked when the alert is sent (core/checked-fetch.ts).
+  const problem = outboundUrlProblem(url);
+  return problem ? `${problem}: use the receiver's own address` : undefined;
 }
 
 const alertUrl = z.string().superRefine((text, ctx) => {

@@ -5,6 +5,7 @@ import jsyaml from 'js-yaml';
 import { z } from 'zod';
 import { readConfinedFile } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
+import { urlProblem } from '../../core/outbound-url.js';
 
 /** The lock file's name, beside groundwork.yaml. Frozen: users commit it. */
 export const CHART_LOCK_FILE = 'groundwork-charts.lock.yaml';
@@ -21,7 +22,14 @@ const entrySchema = z
      * Where the archive was fetched from (the repository's index may name another host); for OCI,
      * `oci://host/path/name@<manifestDigest>`, what `helm pull` takes.
      */
-    url: z.string().url(),
+    url: z
+      .string()
+      .url()
+      .superRefine((url, ctx) => {
+        // Fetched by the trusted side when the archive is not cached: checked as any outbound URL.
+        const problem = urlProblem(url.startsWith('oci://') ? `https://${url.slice('oci://'.length)}` : url);
+        if (problem) ctx.addIssue({ code: 'custom', message: `the URL ${problem}` });
+      }),
     /** `sha256:` of the archive (for OCI: the chart layer's digest): synth refuses any other bytes. */
     digest: z.string().regex(SHA256),
     /** OCI only: the digest of the manifest the version's tag pointed to when locked. */

@@ -2,6 +2,8 @@
 // handed to oci-chart.ts. Archives are cached by digest (chart-archive-cache.ts).
 import jsyaml from 'js-yaml';
 import { z } from 'zod';
+import { checkedFetch } from '../../core/checked-fetch.js';
+import type { OutboundPolicy } from '../../core/outbound-url.js';
 import { GroundworkError } from '../../core/errors.js';
 import { cachedArchive, digestOf, storeArchive } from './chart-archive-cache.js';
 import type { ChartLockEntry } from './chart-lock.js';
@@ -32,16 +34,17 @@ const indexSchema = z.object({
  * stored in the cache. No credentials are sent; only http(s) URLs are followed. An `oci://` repo
  * is resolved by `resolveOciChart` (the tag's manifest digest).
  */
-export async function resolveChart(key: {
-  repo: string;
-  name: string;
-  version: string;
-}): Promise<ChartLockEntry> {
-  if (isOci(key.repo)) return resolveOciChart(key);
+export async function resolveChart(
+  key: { repo: string; name: string; version: string },
+  opts: { policy?: OutboundPolicy } = {},
+): Promise<ChartLockEntry> {
+  if (isOci(key.repo)) return resolveOciChart(key, opts);
   const indexUrl = new URL('index.yaml', key.repo.endsWith('/') ? key.repo : `${key.repo}/`);
   let index: z.infer<typeof indexSchema>;
   try {
-    const parsed = indexSchema.safeParse(jsyaml.load((await download(indexUrl, INDEX_MAX)).toString('utf8')));
+    const parsed = indexSchema.safeParse(
+      jsyaml.load((await download(indexUrl, INDEX_MAX, opts.policy)).toString('utf8')),
+    );
     if (!parsed.success) throw new Error('not a chart repository index');
     index = parsed.data;
   } catch (err) {
@@ -64,7 +67,7 @@ export async function resolveChart(key: {
       'name a version the repository has',
     );
   const url = new URL(entry.urls[0]!, indexUrl);
-  const bytes = await download(url, ARCHIVE_MAX).catch((err: unknown) => {
+  const bytes = await download(url, ARCHIVE_MAX, opts.policy).catch((err: unknown) => {
     throw chartError(
       key,
       `the archive ${url.href} cannot be fetched: ${message(err)}`,
@@ -81,11 +84,14 @@ export async function resolveChart(key: {
  * URL and checked against the digest before it is stored. Bytes with another digest are refused.
  * An `oci://` entry is fetched by its manifest digest (`lockedOciArchive`).
  */
-export async function lockedArchive(entry: ChartLockEntry): Promise<string> {
+export async function lockedArchive(
+  entry: ChartLockEntry,
+  opts: { policy?: OutboundPolicy } = {},
+): Promise<string> {
   const cached = await cachedArchive(entry.digest);
   if (cached) return cached;
-  if (isOci(entry.repo)) return lockedOciArchive(entry);
-  const bytes = await download(new URL(entry.url), ARCHIVE_MAX).catch((err: unknown) => {
+  if (isOci(entry.repo)) return lockedOciArchive(entry, opts);
+  const bytes = await download(new URL(entry.url), ARCHIVE_MAX, opts.policy).catch((err: unknown) => {
     throw chartError(
       entry,
       `the locked archive ${entry.url} cannot be fetched and is not cached: ${message(err)}`,
@@ -102,12 +108,19 @@ export async function lockedArchive(entry: ChartLockEntry): Promise<string> {
   return storeArchive(digest, bytes);
 }
 
-/** GET `url` (http or https only, no credentials, redirects followed), at most `max` bytes. */
-async function download(url: URL, max: number): Promise<Buffer> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`${url.protocol} URLs are not fetched`);
-  if (url.username || url.password) throw new Error('URLs with credentials are not fetched');
-  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+/**
+ * GET `url` through `checkedFetch` (http or https only, no credentials; the host resolved and
+ * every address checked, the connection pinned to it; at most 5 redirects, each hop checked the
+ * same way; `policy` as given, else this process's), at most `max` bytes. The index, the archive and a lock entry's `url:` all come from
+ * repository content or a repository's answer: none may lead to loopback, link-local or metadata.
+ */
+async function download(url: URL, max: number, policy?: OutboundPolicy): Promise<Buffer> {
+  const response = await checkedFetch(url, {
+    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    redirect: 'follow',
+    maxRedirects: 5,
+    ...(policy ? { policy } : {}),
+  });
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const chunks: Buffer[] = [];
   let size = 0;

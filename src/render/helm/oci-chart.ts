@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { GroundworkError } from '../../core/errors.js';
 import { digestOf, storeArchive } from './chart-archive-cache.js';
 import type { ChartLockEntry } from './chart-lock.js';
+import type { OutboundPolicy } from '../../core/outbound-url.js';
 import { OciFetchError, OciRepositoryClient, type OciLimits } from './oci-client.js';
 import { ociTag, parseOciChart, type OciChartRef } from './oci-reference.js';
 
@@ -50,6 +51,8 @@ interface ChartManifest {
 /** Options of both entry points: the registry's bounds (tests shorten them). */
 export interface OciChartOptions {
   readonly limits?: OciLimits;
+  /** Where a request may go (`checkedFetch`). @default `outboundPolicy()` */
+  readonly policy?: OutboundPolicy;
 }
 
 /**
@@ -64,7 +67,7 @@ export async function resolveOciChart(
   opts: OciChartOptions = {},
 ): Promise<ChartLockEntry> {
   const ref = refOf(key);
-  const client = new OciRepositoryClient(ref, opts.limits);
+  const client = new OciRepositoryClient(ref, opts.limits, opts.policy);
   const tag = tagOf(key);
   const manifest = await readManifest(client, tag, key).catch((err: unknown) => {
     const missing =
@@ -100,7 +103,7 @@ export async function resolveOciChart(
  */
 export async function lockedOciArchive(entry: ChartLockEntry, opts: OciChartOptions = {}): Promise<string> {
   const ref = refOf(entry);
-  const client = new OciRepositoryClient(ref, opts.limits);
+  const client = new OciRepositoryClient(ref, opts.limits, opts.policy);
   const manifestDigest = entry.manifestDigest ?? '';
   let manifest: ChartManifest;
   try {

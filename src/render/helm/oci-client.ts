@@ -2,6 +2,8 @@
 // followed by hand (an Authorization header never leaves the registry's origin), caps and timeouts.
 import { z } from 'zod';
 import { parseChallenge, realmProblem, tokenUrl } from './oci-auth.js';
+import { checkedFetch } from '../../core/checked-fetch.js';
+import { outboundPolicy, type OutboundPolicy } from '../../core/outbound-url.js';
 import { isLoopbackHost, type OciChartRef } from './oci-reference.js';
 
 /** Bounds of one registry conversation. */
@@ -45,7 +47,9 @@ export interface OciResponse {
  * decides which realms may be asked) and retrying once with it; the token is kept for this
  * repository's later requests and sent only to the registry's own origin, never on a redirect to
  * another host (blob storage). A `Basic` challenge, or a `401` with a token, is "needs
- * credentials". Plain `http:` only to loopback, at every hop. Does not read any credential store
+ * credentials". Plain `http:` only to loopback, at every hop; every hop (the token realm too)
+ * goes through `checkedFetch`, so no hop reaches a loopback (unless this process allows it),
+ * link-local or metadata address, however its host resolves. Does not read any credential store
  * (`~/.docker/config.json`, helm's registry config): an expired login cannot break a public pull.
  */
 export class OciRepositoryClient {
@@ -55,6 +59,11 @@ export class OciRepositoryClient {
   constructor(
     readonly ref: OciChartRef,
     private readonly limits: OciLimits = OCI_LIMITS,
+    /**
+     * Where a hop may go. @default `outboundPolicy()`: loopback only where this process allows
+     * it (GROUNDWORK_ALLOW_LOOPBACK_URLS: tests, a local registry), as the repository names the registry.
+     */
+    private readonly policy: OutboundPolicy = outboundPolicy(),
   ) {
     this.origin = `${ref.scheme}//${ref.registry}`;
   }
@@ -94,10 +103,12 @@ export class OciRepositoryClient {
       const headers: Record<string, string> = { accept, 'user-agent': 'groundwork' };
       if (this.token !== undefined && url.origin === this.origin)
         headers.authorization = `Bearer ${this.token}`;
-      const response = await fetch(url, {
+      // Each hop resolved and checked (no loopback unless allowed, link-local or metadata address).
+      const response = await checkedFetch(url, {
         headers,
         redirect: 'manual',
         signal: AbortSignal.timeout(this.limits.timeoutMs),
+        policy: this.policy,
       }).catch((err: unknown) => {
         throw new OciFetchError(`${what}: ${url.host} cannot be reached (${causeOf(err)})`);
       });
@@ -122,10 +133,11 @@ export class OciRepositoryClient {
     const problem = realmProblem(challenge.params.realm, this.ref.registry);
     if (problem) throw new OciFetchError(`the registry's bearer challenge is refused: ${problem}`, 401);
     const url = tokenUrl(challenge, this.ref.repository);
-    const response = await fetch(url, {
+    const response = await checkedFetch(url, {
       headers: { accept: 'application/json', 'user-agent': 'groundwork' },
       redirect: 'error',
       signal: AbortSignal.timeout(this.limits.timeoutMs),
+      policy: this.policy,
     }).catch((err: unknown) => {
       throw new OciFetchError(`the token realm ${url.host} cannot be reached (${causeOf(err)})`);
     });

@@ -69,17 +69,20 @@ describe('helmTemplateArgs', () => {
     [{ namespace: '--set-file=a=/etc/passwd' }, 'namespace'],
     [{ kubeVersion: '--post-renderer=x' }, 'kubeVersion'],
     [{ apiVersions: ['v1', '--set-file=x=/proc/1/environ'] }, 'apiVersions'],
-  ] as const)('refuses %j (field %s), naming the construct path', (over, field) => {
-    expect(helmRequestProblem(request(over))?.field).toBe(field);
-    let err: unknown;
-    try {
-      helmTemplateArgs(request(over), files);
-    } catch (e) {
-      err = e;
-    }
-    expect(hasCode(err, 'UnsafeToolArgument')).toBe(true);
-    expect(String(err)).toContain(`platform/ingress ${field}`);
-  });
+  ] as [Partial<HelmRequest>, string][])(
+    'refuses %j (field %s), naming the construct path',
+    (over, field) => {
+      expect(helmRequestProblem(request(over))?.field).toBe(field);
+      let err: unknown;
+      try {
+        helmTemplateArgs(request(over), files);
+      } catch (e) {
+        err = e;
+      }
+      expect(hasCode(err, 'UnsafeToolArgument')).toBe(true);
+      expect(String(err)).toContain(`platform/ingress ${field}`);
+    },
+  );
 
   it.each([
     ['a chart outside the checkout and the cache', { chart: '/etc' }],

@@ -34,8 +34,10 @@ describe('notifications in groundwork.yaml (hostile URLs)', () => {
     ['https://tok3n@hooks.example.com/x', 'must not hold a user name or password'],
     ['not a url', 'is not a URL'],
     ['https://hooks.example.com/x#frag', 'must not have a #fragment'],
-    ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'names a link-local address'],
+    ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'names a cloud metadata address'],
+    ['http://[::ffff:169.254.169.254]/', 'names a cloud metadata address'],
     ['http://[fe80::1]/x', 'names a link-local address'],
+    ['http://[::ffff:a9fe:101]/x', 'names a link-local address'],
   ])('refuses %s with a clear message that does not echo it', (url, message) => {
     const parsed = notificationsSchema.safeParse({
       secret: 'alerts',

@@ -121,12 +121,19 @@ export function planDependencies(opts: {
     return replaced;
   };
 
+  // Requirements already met by an operator of the plan: replacing that operator asks them again.
+  const done: Pending[] = [];
   const solve = (queue: readonly Pending[]): boolean => {
     if (++steps > MAX_STEPS) return false;
     const [next, ...rest] = queue;
     if (!next) return true;
-    if (occupied.some((o) => requirementHolds(o, next.req))) return solve(rest);
     if (held.some((h) => heldRequirementMeets(h, next.req))) return solve(rest);
+    if (occupied.some((o) => requirementHolds(o, next.req))) {
+      done.push(next);
+      if (solve(rest)) return true;
+      done.pop();
+      return false;
+    }
     const all = candidates(preferred(catalogOf.get(next.by)), next.req);
     const options = all.flatMap((c) => {
       const place = placeOf(c);
@@ -163,7 +170,8 @@ export function planDependencies(opts: {
       });
       catalogOf.set(c.bundle.name, c.catalog);
       const more = c.bundle.dependencies.map((req) => ({ by: c.bundle.name, req }));
-      if (solve([...rest, ...more])) return true;
+      const again = replaced ? done.filter((p) => requirementHolds(replaced, p.req)) : [];
+      if (solve([...rest, ...again, ...more])) return true;
       joins.pop();
       occupied.pop();
       if (replaced) occupied.splice(at, 0, replaced);

@@ -26,9 +26,10 @@ export type SubscriptionResolution =
       readonly kind: 'resolved';
       readonly operator: ResolvedOperator;
       /**
-       * For an installed Subscription: the other update candidates, nearer the head first. OLM's
-       * Subscription constraint lists every candidate and then the installed CSV
-       * (`getSubscriptionVariables`), so the solver falls back on them, and at last on staying.
+       * The other candidates, nearer the head first: for an installed Subscription its other update
+       * candidates, for a new one without `startingCSV` the rest of its channel. OLM's Subscription
+       * constraint lists every candidate (then the installed CSV; `getSubscriptionVariables`), so
+       * the solver falls back on them.
        */
       readonly fallbacks?: readonly ResolvedOperator[];
     }
@@ -42,11 +43,12 @@ export type SubscriptionResolution =
  * - no package at all from the CatalogSource, the package, the channel, or the `startingCSV` in the
  *   channel missing: a failure with OLM's message (`no operators found ...`);
  * - an installed CSV: the update candidate nearest the channel head (`replaces`, `skips`,
- *   `skipRange`, see `updatesFor`), or `installed` when there is none;
- * - not installed: `startingCSV`, else the channel head.
+ *   `skipRange`, see `updatesFor`), the others as `fallbacks`, or `installed` when there is none;
+ * - not installed: `startingCSV` alone, else the channel head with the rest of the channel as
+ *   `fallbacks` (without a `startingCSV` every entry of the channel is a candidate).
  *
- * Pure. Dependencies are resolved apart (`resolveDependencies`); OpenShift version limits
- * (`olm.maxOpenShiftVersion`) are not weighed.
+ * Pure. Dependencies are resolved apart (`solveNamespace`, `resolveDependencies`); OpenShift
+ * version limits (`olm.maxOpenShiftVersion`) are not weighed.
  */
 export function resolveSubscription(
   sub: SubscriptionSpec,
@@ -88,7 +90,7 @@ export function resolveSubscription(
     }
     target = sub.startingCSV;
   } else {
-    target = channel.head;
+    [target, ...others] = channel.order;
     if (!target) {
       return fail(
         `no operators found in channel ${channelName} of package ${sub.package} in the catalog referenced by subscription ${sub.name}: ${channel.problem ?? 'the channel has no entries'}`,
@@ -132,7 +134,13 @@ export interface VisibleCatalog {
   readonly served: SimulatorCatalog;
 }
 
-/** An operator in the namespace (installed, or resolved in this pass) that may satisfy a requirement. */
+/**
+ * An operator in the namespace (installed, or resolved in this pass) that may satisfy a
+ * requirement. How OLM brings dependencies in, in its preference order, is `solveNamespace`'s
+ * (`olm-solve.ts`): each `olm.package.required` (package and range together,
+ * `newPackageRequiredPredicate`) and `olm.gvk.required` of a bundle is its own constraint
+ * (`getBundleVariables`), met by an operator already there or by a bundle that `providers` lists.
+ */
 export interface PresentOperator {
   readonly csv: string;
   readonly package: string;
@@ -140,90 +148,13 @@ export interface PresentOperator {
   readonly provides: readonly FbcGvk[];
 }
 
-/** The bundle of a CSV in the catalog it was resolved from. */
-export function bundleIn(
-  served: SimulatorCatalog | undefined,
-  pkg: string,
-  csv: string,
-): FbcBundle | undefined {
-  return served?.catalog.packages.get(pkg)?.bundles.get(csv);
-}
-
 /** A present operator for a bundle. */
 export function presentOf(bundle: FbcBundle): PresentOperator {
   return { csv: bundle.name, package: bundle.package, version: bundle.version, provides: bundle.provides };
 }
 
-/**
- * The operators OLM adds to a namespace's InstallPlan because `root` declares `olm.package.required`
- * or `olm.gvk.required` properties. OLM's resolver turns each requirement into its own solver
- * constraint (operator-lifecycle-manager `pkg/controller/registry/resolver/resolver.go`,
- * `getBundleVariables`: a `solver.Dependency` on every bundle the requirement's predicate accepts,
- * `legacyPredicateParsers` / `newPackageRequiredPredicate`: package and range together), adds the
- * invariants of a namespace (`addInvariants`: one operator per package, one provider per API) and
- * searches in preference order, going back on a dead end (`solver/search.go`):
- *
- * - a requirement an operator already in the namespace (or chosen in this pass) meets needs
- *   nothing more;
- * - else the bundles that meet it, the root's own CatalogSource first, then the others by name;
- *   in each, the default channels first, then by package and channel name, each channel from the
- *   head down (`sortBundles`); a bundle of a package already in the namespace, or providing an API
- *   another operator there provides, is not a choice;
- * - each choice's own requirements join the work; the first choice that leaves every requirement
- *   met wins;
- * - when none does, the namespace fails with OLM's message for the requirement no choice meets.
- *
- * Each dependency is installed in the same namespace, in the same InstallPlan, with the
- * Subscription OLM generates for it (`<package>-<channel>-<source>-<sourceNamespace>`).
- */
-export function resolveDependencies(
-  root: ResolvedOperator,
-  catalogs: readonly VisibleCatalog[],
-  present: readonly PresentOperator[],
-): { kind: 'ok'; deps: ResolvedOperator[] } | { kind: 'failed'; reason: string } {
-  const rootCatalog = catalogs.find(
-    (c) => c.source === root.source && c.sourceNamespace === root.sourceNamespace,
-  );
-  let reason: string | undefined;
-  let budget = 20_000;
-  type Work = {
-    readonly op: ResolvedOperator;
-    readonly from: VisibleCatalog | undefined;
-    readonly req: FbcRequirement;
-  };
-  const needs = (op: ResolvedOperator, from: VisibleCatalog | undefined): Work[] =>
-    (bundleIn(from?.served, op.package, op.csv)?.requires ?? []).map((req) => ({ op, from, req }));
-
-  const search = (
-    work: readonly Work[],
-    have: readonly PresentOperator[],
-    deps: readonly ResolvedOperator[],
-  ): readonly ResolvedOperator[] | undefined => {
-    if (--budget < 0) return undefined;
-    if (work.length === 0) return deps;
-    const [{ op, from, req }, ...rest] = work as [Work, ...Work[]];
-    if (have.some((p) => satisfies(p, req))) return search(rest, have, deps);
-    const ordered = from ? [from, ...catalogs.filter((c) => c !== from)] : catalogs;
-    for (const found of providers(ordered, req)) {
-      const candidate = presentOf(found.bundle);
-      if (have.some((p) => clashes(p, candidate))) continue;
-      const dep = dependencyOf(op, found);
-      const solved = search([...rest, ...needs(dep, found.from)], [...have, candidate], [...deps, dep]);
-      if (solved) return solved;
-    }
-    reason ??= `bundle ${op.csv} ${describe(req)}`;
-    return undefined;
-  };
-  const deps = search(needs(root, rootCatalog), present, []);
-  if (deps) return { kind: 'ok', deps: [...deps] };
-  return {
-    kind: 'failed',
-    reason: reason ?? `bundle ${root.csv} has requirements the solver could not meet`,
-  };
-}
-
 /** One operator per package, one provider per API (OLM's `addInvariants`). */
-function clashes(a: PresentOperator, b: PresentOperator): boolean {
+export function clashes(a: PresentOperator, b: PresentOperator): boolean {
   return (
     a.package === b.package ||
     a.provides.some((x) =>
@@ -232,14 +163,19 @@ function clashes(a: PresentOperator, b: PresentOperator): boolean {
   );
 }
 
-interface Provider {
+/** A bundle that meets a requirement, with where it is found. */
+export interface Provider {
   readonly from: VisibleCatalog;
   readonly pkg: FbcPackage;
   readonly channel: string;
   readonly bundle: FbcBundle;
 }
 
-function dependencyOf(of: ResolvedOperator, { from, pkg, channel, bundle }: Provider): ResolvedOperator {
+/**
+ * A bundle joining as a dependency of `of`, with the Subscription OLM generates for it
+ * (`<package>-<channel>-<source>-<sourceNamespace>`), installed in the same InstallPlan.
+ */
+export function dependencyOf(of: string, { from, pkg, channel, bundle }: Provider): ResolvedOperator {
   const entry = pkg.channels.get(channel)?.entries.find((e) => e.name === bundle.name);
   return {
     csv: bundle.name,
@@ -253,7 +189,7 @@ function dependencyOf(of: ResolvedOperator, { from, pkg, channel, bundle }: Prov
     skipRange: entry?.skipRange,
     ownedCRDs: from.served.ownedCRDs.get(bundle.name) ?? [],
     dependency: {
-      of: of.csv,
+      of,
       subscription: `${bundle.package}-${channel}-${from.source}-${from.sourceNamespace}`,
     },
   };
@@ -271,8 +207,13 @@ export function satisfies(p: PresentOperator, req: FbcRequirement): boolean {
   );
 }
 
-/** Every bundle that meets `req`, in OLM's preference order (see `resolveDependencies`). */
-function* providers(catalogs: readonly VisibleCatalog[], req: FbcRequirement): Generator<Provider> {
+/**
+ * Every bundle that meets `req`, in OLM's preference order (`getBundleVariables`, `sortBundles`):
+ * the catalogs in the order given (the requiring bundle's own first); in each, the default
+ * channels first, then by package and channel name; each channel from its head down, skipped
+ * entries left out.
+ */
+export function* providers(catalogs: readonly VisibleCatalog[], req: FbcRequirement): Generator<Provider> {
   for (const from of catalogs) {
     const channels = [...from.served.catalog.packages.values()]
       .filter((pkg) => req.type === 'gvk' || pkg.name === req.packageName)
@@ -293,7 +234,7 @@ function* providers(catalogs: readonly VisibleCatalog[], req: FbcRequirement): G
 }
 
 /** OLM's wording of an unsatisfied requirement. */
-function describe(req: FbcRequirement): string {
+export function describeRequirement(req: FbcRequirement): string {
   return req.type === 'gvk'
     ? `requires an operator providing an API with group: ${req.group}, version: ${req.version}, kind: ${req.kind}`
     : `requires an operator with package: ${req.packageName} and with version in range: ${req.versionRange}`;

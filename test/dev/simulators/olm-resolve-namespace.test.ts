@@ -161,7 +161,7 @@ describe('resolveNamespace', () => {
 });
 
 describe('resolveNamespace, an update whose dependency cannot be resolved (registry testdata)', () => {
-  it('keeps the installed CSV without a condition, as OLM falls back on it; a fresh install fails', async () => {
+  it("fails when even the installed CSV's own requirement is unmet, as OLM weighs every CSV's constraints; a fresh install fails", async () => {
     // Every foo requires package bar in <0.1.0 or <0.2.0, which no bar on a channel's chain is.
     const testdata = await loadSimulatorCatalog(fixturePath('catalogs/registry-testdata-latest.yaml'));
     const foo = (status: SubscriptionStatus): NamespaceSubscription => ({
@@ -189,15 +189,102 @@ describe('resolveNamespace, an update whose dependency cannot be resolved (regis
       ]),
     );
     expect(installed.plan).toBeUndefined();
-    expect(installed.statuses.get('foo')).toEqual({
-      currentCSV: 'foo.v0.1.0',
-      installedCSV: 'foo.v0.1.0',
-      state: 'AtLatestKnown',
-    });
+    expect(installed.statuses.get('foo')?.conditions?.[0]?.message).toBe(
+      'constraints not satisfiable: bundle foo.v0.2.0 requires an operator with package: bar and with version in range: <0.1.0, subscription foo exists',
+    );
+    // Fresh: every entry of the channel is a candidate, head first; none can be resolved.
     const fresh = resolveNamespace(input(foo({}), []));
     expect(fresh.plan).toBeUndefined();
     expect(fresh.statuses.get('foo')?.conditions?.[0]?.message).toBe(
       'constraints not satisfiable: bundle foo.v0.3.1 requires an operator with package: bar and with version in range: <0.2.0, subscription foo exists',
     );
+  });
+});
+
+describe('resolveNamespace with an operator installed (rabbitmq, issue 32 item 16)', () => {
+  // Derived from the real community catalogs: topology v1.15.0 and later require
+  // rabbitmq-cluster-operator >2.0.0; the cluster operator's channel goes v2.0.0 -> v2.1.0 -> ... -> v2.22.3.
+  const TOPOLOGY = 'rabbitmq-messaging-topology-operator';
+  const CLUSTER = 'rabbitmq-cluster-operator';
+  let rabbitmq: SimulatorCatalog;
+  beforeAll(async () => {
+    rabbitmq = await loadSimulatorCatalog(fixturePath('catalogs/rabbitmq-operators.yaml'));
+  });
+  const rsub = (
+    name: string,
+    pkg: string,
+    status: SubscriptionStatus,
+    startingCSV?: string,
+  ): NamespaceSubscription => ({
+    spec: { name, package: pkg, channel: 'stable', source: 'community', sourceNamespace: 'ns', startingCSV },
+    status,
+    manual: true,
+  });
+  const at = (csvName: string): SubscriptionStatus => ({
+    currentCSV: csvName,
+    installedCSV: csvName,
+    state: 'AtLatestKnown',
+  });
+  const resolve = (subs: NamespaceSubscription[], csvs: [string, K8sObject][]) =>
+    resolveNamespace({
+      subscriptions: subs,
+      csvs: new Map(csvs),
+      served: (source: string) => (source === 'ns/community' ? rabbitmq : undefined),
+      visible: [{ source: 'community', sourceNamespace: 'ns', served: rabbitmq }],
+      planGenerations: [],
+    });
+  const topologyAt = rsub('topology', TOPOLOGY, at(`${TOPOLOGY}.v1.14.2`));
+  const installed: [string, K8sObject][] = [
+    csv(`${TOPOLOGY}.v1.14.2`, '1.14.2'),
+    csv(`${CLUSTER}.v2.0.0`, '2.0.0'),
+  ];
+
+  it("moves both operators in one InstallPlan: the cluster operator to v2.1.0 (its Subscription's successor), never v2.22.3", () => {
+    const r = resolve([rsub('cluster', CLUSTER, at(`${CLUSTER}.v2.0.0`)), topologyAt], installed);
+    expect(r.plan?.moved).toEqual([
+      { subscription: 'cluster', csv: `${CLUSTER}.v2.1.0` },
+      { subscription: 'topology', csv: `${TOPOLOGY}.v1.15.0` },
+    ]);
+    expect(r.plan?.operators.map((o) => [o.csv, o.replaces])).toEqual([
+      [`${CLUSTER}.v2.1.0`, `${CLUSTER}.v2.0.0`],
+      [`${TOPOLOGY}.v1.15.0`, `${TOPOLOGY}.v1.14.2`],
+    ]);
+  });
+
+  it('keeps topology at v1.14.2 without a condition when v2.0.0 has no Subscription (OLM keeps that CSV)', () => {
+    const r = resolve([topologyAt], installed);
+    expect(r.plan).toBeUndefined();
+    expect(r.statuses.get('topology')).toEqual(at(`${TOPOLOGY}.v1.14.2`));
+  });
+
+  it('installs a new topology Subscription at the newest entry it can resolve, and fails one pinned past it', () => {
+    const alone: [string, K8sObject][] = [csv(`${CLUSTER}.v2.0.0`, '2.0.0')];
+    const fresh = resolve([rsub('topology', TOPOLOGY, {})], alone);
+    expect(fresh.plan?.moved).toEqual([{ subscription: 'topology', csv: `${TOPOLOGY}.v1.14.2` }]);
+    const pinned = resolve([rsub('topology', TOPOLOGY, {}, `${TOPOLOGY}.v1.15.0`)], alone);
+    expect(pinned.plan).toBeUndefined();
+    expect(pinned.statuses.get('topology')?.conditions?.[0]?.message).toBe(
+      `constraints not satisfiable: bundle ${TOPOLOGY}.v1.15.0 requires an operator with package: ${CLUSTER} and with version in range: >2.0.0, subscription topology exists`,
+    );
+  });
+
+  it('does not weigh a CSV on its way out (replaced by another CSV of the namespace)', () => {
+    const replacing = {
+      ...csv(`${CLUSTER}.v2.1.0`, '2.1.0')[1],
+      spec: { version: '2.1.0', replaces: `${CLUSTER}.v2.0.0` },
+    };
+    const r = resolve(
+      [
+        rsub('cluster', CLUSTER, at(`${CLUSTER}.v2.1.0`)),
+        rsub('topology', TOPOLOGY, at(`${TOPOLOGY}.v1.15.0`)),
+      ],
+      [
+        csv(`${CLUSTER}.v2.0.0`, '2.0.0'),
+        [`${CLUSTER}.v2.1.0`, replacing],
+        csv(`${TOPOLOGY}.v1.15.0`, '1.15.0'),
+      ],
+    );
+    expect(r.statuses.get('cluster')?.conditions).toBeUndefined();
+    expect(r.plan?.moved.map((m) => m.csv)).toEqual([`${CLUSTER}.v2.2.0`, `${TOPOLOGY}.v1.16.0`]);
   });
 });

@@ -275,6 +275,58 @@ describe('OlmSimulator', () => {
     }
   });
 
+  it('moves a dependency along its own Subscription in the same InstallPlan as the operator that needs it (rabbitmq)', async () => {
+    // Topology v1.15.0 requires rabbitmq-cluster-operator >2.0.0: OLM moves the installed cluster
+    // operator v2.0.0 one hop, to v2.1.0 (never v2.22.3), in one InstallPlan with topology v1.15.0.
+    const TOPOLOGY = 'rabbitmq-messaging-topology-operator';
+    const CLUSTER = 'rabbitmq-cluster-operator';
+    await catalogSource('community');
+    const olm = new OlmSimulator(cluster.client, {
+      namespaces: [cluster.namespace],
+      catalogs: {
+        [`${cluster.namespace}/community`]: await loadSimulatorCatalog(
+          fixturePath('catalogs/rabbitmq-operators.yaml'),
+        ),
+      },
+    });
+    const manual = { channel: 'stable', source: 'community', installPlanApproval: 'Manual' };
+    await subscribe('cluster', { ...manual, name: CLUSTER, startingCSV: `${CLUSTER}.v2.0.0` });
+    await subscribe('topology', { ...manual, name: TOPOLOGY, startingCSV: `${TOPOLOGY}.v1.14.2` });
+    const approve = (name: string) =>
+      cluster.client.request('PATCH', objectPath(PATHS.installPlans(cluster.namespace), name), {
+        body: { spec: { approved: true } },
+        contentType: 'application/merge-patch+json',
+      });
+    const planOf = (generation: number) =>
+      tickUntil(
+        olm,
+        async () =>
+          (await plans()).find((p) => (p.spec as { generation?: number }).generation === generation),
+        `InstallPlan generation ${generation}`,
+      );
+    const first = await planOf(1);
+    expect((first.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames).toEqual([
+      `${CLUSTER}.v2.0.0`,
+      `${TOPOLOGY}.v1.14.2`,
+    ]);
+    await approve(first.metadata.name);
+    const second = await planOf(2);
+    expect((second.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames).toEqual([
+      `${CLUSTER}.v2.1.0`,
+      `${TOPOLOGY}.v1.15.0`,
+    ]);
+    for (const [name, csvName] of [
+      ['cluster', `${CLUSTER}.v2.1.0`],
+      ['topology', `${TOPOLOGY}.v1.15.0`],
+    ] as const)
+      expect(statusOf(await sub(name))).toMatchObject({
+        state: 'UpgradePending',
+        currentCSV: csvName,
+        installPlanRef: { name: second.metadata.name },
+      });
+    expect(await plans()).toHaveLength(2);
+  });
+
   it('offers the next hop as an UpgradePending plan when the catalog gains a version, then replaces the old CSV', async () => {
     await catalogSource('testdata');
     const source = `${cluster.namespace}/testdata`;

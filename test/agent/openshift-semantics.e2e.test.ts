@@ -445,6 +445,78 @@ describe('a pinned operator whose bundle declares dependencies', () => {
       'OLM keeps etcd-app.v1.0.0: bundle etcd-app.v1.1.0 requires an operator with package: etcd-restore-operator',
     );
   });
+
+  it('stops with DependencyUnresolvable when the next hop needs an installed operator moved that no Subscription references (rabbitmq)', async () => {
+    // Topology v1.15.0 requires rabbitmq-cluster-operator >2.0.0. v2.0.0 is installed and its
+    // Subscription is gone: OLM keeps that CSV, never plans v1.15.0 and says nothing (issue 32, item 16).
+    const ns = cluster.namespace;
+    const RABBITMQ = fixturePath('catalogs/rabbitmq-operators.yaml');
+    const files = [{ path: RABBITMQ, text: readFileSync(RABBITMQ, 'utf8') }];
+    await startOlm(simClient, ns, 'community', files);
+    const olmApi = `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}`;
+    await simClient.request('POST', `${olmApi}/subscriptions`, {
+      body: {
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'Subscription',
+        metadata: { name: 'cluster', namespace: ns },
+        spec: {
+          name: 'rabbitmq-cluster-operator',
+          channel: 'stable',
+          source: 'community',
+          sourceNamespace: ns,
+          startingCSV: 'rabbitmq-cluster-operator.v2.0.0',
+          installPlanApproval: 'Manual',
+        },
+      },
+    });
+    const plan = await eventually(async () => {
+      const list = await simClient.request<{ items: { metadata: { name: string } }[] }>(
+        'GET',
+        `${olmApi}/installplans`,
+      );
+      return list.items[0];
+    });
+    await simClient.request('PATCH', `${olmApi}/installplans/${plan.metadata.name}`, {
+      body: { spec: { approved: true } },
+      contentType: 'application/merge-patch+json',
+    });
+    await eventually(async () =>
+      (await subscription(s, ns, 'cluster')).status?.installedCSV === 'rabbitmq-cluster-operator.v2.0.0'
+        ? true
+        : undefined,
+    );
+    await simClient.request('DELETE', `${olmApi}/subscriptions/cluster`);
+    const catalog = parseCatalog(files);
+    const pinned = (pin: string) =>
+      synth(
+        (p) =>
+          new PlatformOperator(p, 'topology', {
+            package: 'rabbitmq-messaging-topology-operator',
+            channel: 'stable',
+            pin,
+            namespace: ns,
+            createNamespace: false,
+            installMode: 'AllNamespaces',
+            catalog: { name: 'community', namespace: ns },
+          }),
+      );
+    const first = await apply(s, await pinned('rabbitmq-messaging-topology-operator.v1.14.2'), {
+      catalogs: [catalog],
+    });
+    expect(first.error?.message ?? '').toBe('');
+    // Without the check, the stage waits its 60 s for a hop OLM never plans (WaitTimeout); before
+    // Groundwork knew that OLM keeps such a CSV, it planned cluster-operator v2.22.3 and waited too.
+    const bump = await apply(s, await pinned('rabbitmq-messaging-topology-operator.v1.15.0'), {
+      catalogs: [catalog],
+      timeoutMs: 60_000,
+    });
+    expect(bump.error instanceof GroundworkError ? bump.error.code : bump.error).toBe(
+      'DependencyUnresolvable',
+    );
+    expect(bump.error?.message).toContain(
+      'rabbitmq-cluster-operator.v2.0.0 is installed and no Subscription references it, so OLM keeps it',
+    );
+  });
 });
 
 describe('graph-aware cluster version steps', () => {

@@ -4,19 +4,22 @@ import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import type { OpenShiftDecisions, PlatformData } from '../reconcile/domains.js';
+import type { FailureReason } from '../report/sync-status-schema.js';
 
 /** How the agent treats drift. */
 export type AgentMode = 'detect-only' | 'self-heal';
 
-/** Why a cycle did not reach the cluster; closed vocabulary (also the status reasons). */
-export type CycleFailure =
+/** Why a cycle did not reach the cluster: the status's failure reasons a cycle can end with. */
+export type CycleFailure = Extract<
+  FailureReason,
   | 'FetchFailed'
   | 'VerificationFailed'
   | 'SynthFailed'
   | 'ObserveFailed'
   | 'ApplyFailed'
   | 'DependencyUnresolvable'
-  | 'Interrupted';
+  | 'Interrupted'
+>;
 
 export interface AgentConfig {
   overlay: string;

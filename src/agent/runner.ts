@@ -7,7 +7,7 @@ import {
 } from '../cluster/sync-status-store.js';
 import { DriftReport } from '../report/drift-report.js';
 import type { GroundworkMetrics } from '../report/metrics.js';
-import { nextStatus, type SyncStatus, type FailureReason } from '../report/sync-status.js';
+import { nextStatus, type SyncStatus } from '../report/sync-status.js';
 import type { PollSchedule } from '../source/schedule.js';
 import type { Agent, CycleResult } from './agent.js';
 import { DriftWatch, type ObservedChange } from './drift-watch.js';
@@ -150,7 +150,7 @@ export class AgentRunner {
         type: 'failed',
         at: new Date(),
         generation: this.generation,
-        reason: result.failure.reason as FailureReason,
+        reason: result.failure.reason,
         message: result.failure.message,
         ...(result.revision ? { revision: result.revision } : {}),
         transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',

@@ -1,7 +1,7 @@
 import { GroundworkError, hasCode } from '../core/errors.js';
 import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import type { StageName } from '../core/stages.js';
-import type { PruneRefusal } from '../plan/types.js';
+import { PRUNE_REFUSAL_CODES, type EntryCode } from '../plan/entry-codes.js';
 
 /**
  * What happened to one object. Closed vocabulary, as in flux's ssa change sets:
@@ -19,11 +19,7 @@ export const CHANGE_ACTIONS: readonly ChangeAction[] = [
 ];
 
 /** Skip codes of a refused prune (see `Plan.pruneRefusal`). */
-const PRUNE_REFUSALS: ReadonlySet<string> = new Set<PruneRefusal['reason']>([
-  'NoDesiredObjects',
-  'TooManyPrunes',
-  'ObservationIncomplete',
-]);
+const PRUNE_REFUSALS: ReadonlySet<EntryCode | undefined> = new Set<EntryCode>(PRUNE_REFUSAL_CODES);
 
 export interface ChangeSetEntry {
   id: ObjectId;
@@ -31,8 +27,11 @@ export interface ChangeSetEntry {
   stage: StageName;
   action: ChangeAction;
   message?: string;
-  /** Stable code for failures: `Conflict`, `Invalid`, `Immutable`, `Forbidden`, `Timeout`, ... */
-  code?: string;
+  /**
+   * Why it was skipped or failed, from the closed list `EntryCode` (docs/agent-status.md
+   * "Per-object codes"): `Conflict`, `Invalid`, `Immutable`, `CrdInUse`, `TooManyPrunes`, ...
+   */
+  code?: EntryCode;
 }
 
 /** A stage wait that ended without reaching its goal (pending, not failed), e.g. a pool outside its window. */
@@ -93,8 +92,8 @@ export class ChangeSet {
   }
 
   /** The prune guard's refusal, when pruning was refused (every prune candidate is then `skipped`). */
-  get pruneRefused(): { code: string; message: string; count: number } | undefined {
-    const refused = this.entries.filter((e) => e.action === 'skipped' && PRUNE_REFUSALS.has(e.code ?? ''));
+  get pruneRefused(): { code: EntryCode; message: string; count: number } | undefined {
+    const refused = this.entries.filter((e) => e.action === 'skipped' && PRUNE_REFUSALS.has(e.code));
     const first = refused[0];
     return first ? { code: first.code!, message: first.message ?? '', count: refused.length } : undefined;
   }
@@ -103,7 +102,7 @@ export class ChangeSet {
     const c = this.counts;
     const refused = this.pruneRefused;
     const lines = this.entries
-      .filter((e) => e.action !== 'unchanged' && !(refused && PRUNE_REFUSALS.has(e.code ?? '')))
+      .filter((e) => e.action !== 'unchanged' && !(refused && PRUNE_REFUSALS.has(e.code)))
       .map(
         (e) =>
           `  ${e.action.padEnd(10)} ${describeRef(e.ref)}${e.action === 'skipped' && e.code ? ` (${e.code})` : ''}${e.message ? `: ${withoutSubject(e)}` : ''}`,

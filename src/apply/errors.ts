@@ -1,11 +1,12 @@
 import { isApiErrorLike, type ApiErrorLike } from './api-error-like.js';
 import type { PlanItem } from '../plan/types.js';
 import { describeRef } from '../core/object-id.js';
+import { failureCodeOf, type FailureCode } from '../plan/entry-codes.js';
 import { isImmutableStatus, RECREATE_HINT, trimServerMessage } from '../plan/immutable.js';
 
 /** A failed object write, classified: code and a message that says what to do. */
 interface WriteFailure {
-  code: string;
+  code: FailureCode;
   message: string;
 }
 
@@ -33,7 +34,7 @@ export function classifyWriteError(err: unknown, item: PlanItem): WriteFailure {
       message: `${subject}: a changed field is immutable; ${RECREATE_HINT} (server: ${trimServerMessage(err.bodyMessage)})`,
     };
   }
-  return { code: err.reason, message: `${subject}: ${err.reason}: ${err.bodyMessage}` };
+  return { code: failureCodeOf(err.reason), message: `${subject}: ${err.reason}: ${err.bodyMessage}` };
 }
 
 /** The server refused a change to an immutable field. */

@@ -12,6 +12,7 @@ import { classifyWriteError, isImmutable } from './errors.js';
 import { isUnsendable } from './inventory-record.js';
 import type { ApplyTarget } from './target.js';
 import { waitFor } from './wait.js';
+import type { EntryCode } from '../plan/entry-codes.js';
 
 /** The part of `ApplyOptions` that writing objects reads (same meanings and defaults). */
 export interface WriteOptions {
@@ -89,7 +90,7 @@ async function writeItem(
 ): Promise<{
   action: 'created' | 'configured' | 'unchanged' | 'skipped' | 'failed';
   message?: string;
-  code?: string;
+  code?: EntryCode;
 }> {
   if (item.action === 'unchanged') return { action: 'unchanged' };
   if (item.action === 'skip')

@@ -3,6 +3,7 @@ import { readDefinedKind } from '../core/crd-kind.js';
 import { idOf, parseId, type ObjectId } from '../core/object-id.js';
 import { splitApiVersion, type K8sObject } from '../core/object.js';
 import type { DryRunProblem } from '../plan/types.js';
+import { failureCodeOf } from '../plan/entry-codes.js';
 import { ApiError } from './api-error.js';
 import type { KubeClient } from './client.js';
 import type { Discovery, ResourceInfo } from './discovery.js';
@@ -177,7 +178,7 @@ function toProblem(err: unknown): DryRunProblem {
           }))
         : [];
     return {
-      code: err.reason,
+      code: failureCodeOf(err.reason),
       message: err.body?.message ?? err.message,
       ...(conflicts.length ? { conflicts } : {}),
     };

@@ -3,6 +3,7 @@ import type { ObjectId, ObjectRef } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import type { FieldDiff } from './field-diff.js';
 import type { StageName } from '../core/stages.js';
+import type { FailureCode, PruneRefusalCode, SkipCode, WriteReasonCode } from './entry-codes.js';
 
 /**
  * What the engine will do with one object. Closed vocabulary; `PLAN_ACTIONS` is the display order.
@@ -25,27 +26,9 @@ export const PLAN_ACTIONS: readonly PlanAction[] = [
   'unchanged',
 ];
 
-/** Why an object is skipped; stable codes. */
-type SkipReason =
-  | 'ListFailed'
-  | 'KeepAnnotation'
-  | 'NotCreatedByGroundwork'
-  | 'PruneDisabled'
-  | 'PruneBlocked'
-  /** A Namespace left git while objects git still declares live in it: pruning it would delete them. */
-  | 'NamespaceInUse'
-  /** A CRD left git while custom resources of its kind exist that this apply does not prune. */
-  | 'CrdInUse'
-  /** `groundwork.io/apply: create-only`: exists (never updated), or was created once and is gone. */
-  | 'CreateOnly'
-  /** A desired Namespace being deleted (a finalizer holds it): not applied, and nothing is created in it. */
-  | 'NamespaceTerminating'
-  /** In the inventory but not Groundwork's (see src/plan/ownership.ts): never pruned, dropped from the inventory. */
-  | 'NotOwned';
-
 /** A problem the server reported during the dry-run of an update (the update will fail the same way). */
 export interface DryRunProblem {
-  code: string;
+  code: FailureCode;
   message: string;
   /** For field-manager conflicts: the other managers and the fields. */
   conflicts?: { manager: string; field: string }[];
@@ -63,7 +46,7 @@ export interface PlanItem {
    * `AwaitsOperator` (the kind is not served yet), `Recreate` (an immutable field changed and the
    * object asks to be deleted and re-created).
    */
-  reason?: SkipReason | 'CrdInThisApply' | 'AwaitsOperator' | 'Recreate';
+  reason?: SkipCode | WriteReasonCode;
   message?: string;
   problem?: DryRunProblem;
   /** Construct path that declared it (desired objects). */
@@ -81,6 +64,6 @@ export interface PlanItem {
 
 /** Why pruning is refused, when it is. */
 export interface PruneRefusal {
-  reason: 'NoDesiredObjects' | 'TooManyPrunes' | 'ObservationIncomplete';
+  reason: PruneRefusalCode;
   message: string;
 }

@@ -12,7 +12,7 @@ export class DependencyUnresolvableError extends GroundworkError {
       code: 'DependencyUnresolvable',
       subject,
       message,
-      fix: 'add a CatalogSource that carries the required operator (and the catalog file to groundwork.yaml), or pin a CSV whose requirements hold',
+      fix: 'add a CatalogSource that carries the required operator (and the catalog file to groundwork.yaml); give an installed operator that must move a Subscription whose channel reaches a version in range; or pin a CSV whose requirements hold',
     });
   }
 }

@@ -5,8 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/dev/controlplane/process.js';
 import { packageRoot } from '../../src/core/package-root.js';
 import { groundwork } from '../harness/cli.js';
+import { useWorkloadBinaries } from '../harness/workload-binaries.js';
 
 // An instance of its own: `cluster up` here is what a user runs, detached processes and all.
+// `cluster up` runs kube-scheduler and KWOK: found or built before the tests, not inside one.
+useWorkloadBinaries();
 const name = `os-${Math.random().toString(36).slice(2, 8)}`;
 afterAll(async () => {
   await groundwork(['cluster', 'down', '--name', name]);

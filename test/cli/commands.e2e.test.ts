@@ -6,9 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/dev/controlplane/process.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
+import { useWorkloadBinaries } from '../harness/workload-binaries.js';
 
 const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
 const cluster = useCluster({ namespacePrefix: 'gw-cli' });
+// `cluster up` runs kube-scheduler and KWOK: found or built before the tests, not inside one.
+useWorkloadBinaries();
 
 /** Runs the CLI; resolves to exit code and output (never rejects on a non-zero exit). */
 function groundwork(

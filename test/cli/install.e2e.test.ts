@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { toolPath, useTools } from '../harness/tools.js';
+import { useWorkloadBinaries } from '../harness/workload-binaries.js';
 
 useTools('helm');
+// `cluster up` runs kube-scheduler and KWOK: found or built before the tests, not inside one.
+useWorkloadBinaries();
 
 // Installing by name, as a user would: `npm pack` this repository, install the tarball into an
 // empty directory (as a dependency, and with a global prefix), and run the installed `groundwork`.

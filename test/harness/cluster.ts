@@ -7,6 +7,8 @@ import { installCrds } from '../../src/cluster/crds.js';
 import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../../src/core/crd-dirs.js';
 import { readObjects } from '../../src/core/yaml-files.js';
+import type { NodeSpec } from '../../src/dev/controlplane/nodes.js';
+import { useWorkloadBinaries } from './workload-binaries.js';
 
 /** Handles a test gets from `useCluster()`; valid inside tests and hooks. */
 export interface ClusterContext {
@@ -67,12 +69,18 @@ export interface DedicatedControlPlane {
  * Starts a control plane of the test file's own, with the fixture CRDs, for tests that create
  * cluster-wide state an OpenShift cluster has once (ClusterVersion `version`, ClusterOperators, the
  * master/worker pools) or that restart the apiserver. Stopped after the file. Register it before
- * `useCluster({ controlPlane })`.
+ * `useCluster({ controlPlane })`. With `nodes`, pods run (kube-scheduler, KWOK and these nodes;
+ * their binaries found or built first, `useWorkloadBinaries`).
  */
-export function useDedicatedControlPlane(): DedicatedControlPlane {
+export function useDedicatedControlPlane(opts: { nodes?: readonly NodeSpec[] } = {}): DedicatedControlPlane {
   let cp: LocalControlPlane | undefined;
+  if (opts.nodes) useWorkloadBinaries();
   beforeAll(async () => {
-    cp = await LocalControlPlane.start({ auditLog: true, requireControllerManager: true });
+    cp = await LocalControlPlane.start({
+      auditLog: true,
+      requireControllerManager: true,
+      ...(opts.nodes ? { nodes: opts.nodes } : {}),
+    });
     const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
     client.close();

@@ -7,7 +7,7 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
   const cluster = program
     .command('cluster')
     .description(
-      'run a real local control plane (etcd, kube-apiserver, kube-controller-manager) on loopback',
+      'run a real local control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, KWOK nodes) on loopback',
     );
 
   cluster
@@ -23,8 +23,24 @@ export const registerCluster: CommandModule = (program: Command, setExitCode) =>
       'also run the OLM, CVO and MCO simulators (a fresh OpenShift, default 4.14.38) until `cluster down`, serving the catalogs groundwork.yaml names',
     )
     .option('--dir <dir>', "the platform repository whose groundwork.yaml's catalogs are served", '.')
-    .action(async (opts: { name: string; crds?: string[]; openshift?: string | true; dir: string }) =>
-      (await import('../actions/cluster.js')).runClusterUp(opts),
+    .option(
+      '--workers <n>',
+      'worker nodes, beside the control-plane node (three masters with --openshift)',
+      '2',
+    )
+    .option(
+      '--no-nodes',
+      'no nodes, kube-scheduler or KWOK: pods stay Pending (and nothing more is built the first time)',
+    )
+    .action(
+      async (opts: {
+        name: string;
+        crds?: string[];
+        openshift?: string | true;
+        dir: string;
+        workers: string;
+        nodes: boolean;
+      }) => (await import('../actions/cluster.js')).runClusterUp(opts),
     );
 
   cluster

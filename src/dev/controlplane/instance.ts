@@ -11,7 +11,7 @@ import { clusterStateDir } from './paths.js';
 import { isAlive } from './process.js';
 import { silentProgress, type Progress } from '../../core/progress.js';
 import { checkCrdDirs } from '../../core/crd-dirs.js';
-import type { NodeSpec } from './nodes.js';
+import { nodeListSchema, nodeReady, type NodeSpec } from './nodes.js';
 
 /** A named control plane that outlives the CLI call that started it (`groundwork cluster up`). */
 export interface InstanceState extends ControlPlaneInfo {
@@ -34,8 +34,20 @@ interface InstanceStatus {
   processes: { name: string; pid: number; alive: boolean }[];
   version?: string;
   crds?: { name: string; established: boolean }[];
+  nodes?: NodeSummary[];
   error?: string;
 }
+
+/** A node as `cluster status` shows it (`kubectl get nodes`' columns). */
+export interface NodeSummary {
+  name: string;
+  roles: string[];
+  ready: boolean;
+  /** Cordoned (`spec.unschedulable`), e.g. by the MCO simulator during an update. */
+  unschedulable: boolean;
+}
+
+const ROLE_LABEL = 'node-role.kubernetes.io/';
 
 const stateFile = (name: string) => join(clusterStateDir(name), 'state.json');
 
@@ -132,6 +144,16 @@ export async function instanceStatus(name: string): Promise<InstanceStatus | und
     const client = await KubeClient.load({ kubeconfig: state.kubeconfig, retries: 1 });
     status.version = (await client.request('GET', '/version', { schema: versionInfoSchema })).gitVersion;
     status.crds = await listCrds(client);
+    status.nodes = (await client.request('GET', '/api/v1/nodes', { schema: nodeListSchema })).items.map(
+      (n): NodeSummary => ({
+        name: n.metadata.name,
+        roles: Object.keys(n.metadata.labels ?? {})
+          .filter((l) => l.startsWith(ROLE_LABEL))
+          .map((l) => l.slice(ROLE_LABEL.length)),
+        ready: nodeReady(n),
+        unschedulable: n.spec?.unschedulable === true,
+      }),
+    );
     client.close();
   } catch (err) {
     status.error = err instanceof Error ? err.message : String(err);

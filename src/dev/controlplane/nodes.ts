@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { conditionsSchema, metadataSchema } from '../../core/cluster-object.js';
 import type { K8sObject } from '../../core/object.js';
 
 /** The annotation KWOK's `--manage-nodes-with-annotation-selector` picks the local cluster's nodes by. */
@@ -95,4 +97,20 @@ export function nodeObject(spec: NodeSpec, index: number): K8sObject {
       ],
     },
   };
+}
+
+/** The part of a NodeList the local control plane reads: names, labels, cordon and conditions. */
+export const nodeListSchema = z.looseObject({
+  items: z.array(
+    z.looseObject({
+      metadata: metadataSchema,
+      spec: z.looseObject({ unschedulable: z.boolean().optional() }).optional(),
+      status: z.looseObject({ conditions: conditionsSchema }).optional(),
+    }),
+  ),
+});
+
+/** Whether a listed node's `Ready` condition is True. Pure. */
+export function nodeReady(node: z.infer<typeof nodeListSchema>['items'][number]): boolean {
+  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }

@@ -1,25 +1,13 @@
 import { ApiError } from '../../cluster/api-error.js';
 import type { KubeClient } from '../../cluster/client.js';
-import { z } from 'zod';
-import { conditionsSchema, metadataSchema } from '../../core/cluster-object.js';
 import type { Progress } from '../../core/progress.js';
 import type { ControlPlaneCredentials } from './credentials.js';
 import { startKwok } from './kwok.js';
-import { nodeObject, type NodeSpec } from './nodes.js';
+import { nodeListSchema, nodeObject, nodeReady, type NodeSpec } from './nodes.js';
 import type { ManagedProcess } from './process.js';
 import { waitUntil } from './readiness.js';
 import { startScheduler, type ApiserverEndpoint } from './scheduler.js';
 import type { WorkloadBinaries } from './workload-binaries.js';
-
-/** The part of a NodeList read here: names and conditions. */
-const nodeListSchema = z.looseObject({
-  items: z.array(
-    z.looseObject({
-      metadata: metadataSchema,
-      status: z.looseObject({ conditions: conditionsSchema }).optional(),
-    }),
-  ),
-});
 
 /**
  * kube-controller-manager controllers that make nodes and workloads behave as on a cluster once pods
@@ -109,10 +97,6 @@ async function registerNodes(admin: KubeClient, nodes: readonly NodeSpec[]): Pro
 /** The names of `nodes` whose Ready condition is not True (yet). */
 async function nodesNotReady(admin: KubeClient, nodes: readonly NodeSpec[]): Promise<string[]> {
   const list = await admin.request('GET', '/api/v1/nodes', { schema: nodeListSchema });
-  const ready = new Set(
-    list.items
-      .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
-      .map((n) => n.metadata.name),
-  );
+  const ready = new Set(list.items.filter(nodeReady).map((n) => n.metadata.name));
   return nodes.map((n) => n.name).filter((name) => !ready.has(name));
 }

@@ -16,6 +16,7 @@ export const PATHS = {
   clusterOperators: '/apis/config.openshift.io/v1/clusteroperators',
   machineConfigPools: '/apis/machineconfiguration.openshift.io/v1/machineconfigpools',
   machineConfigs: '/apis/machineconfiguration.openshift.io/v1/machineconfigs',
+  nodes: '/api/v1/nodes',
 } as const;
 
 function olm(ns: string | undefined, resource: string): string {
@@ -27,8 +28,15 @@ export function objectPath(collection: string, name: string): string {
   return `${collection}/${encodeURIComponent(name)}`;
 }
 
-/** Lists a collection (following `continue`), with apiVersion/kind restored on the items. */
-export async function list(client: KubeClient, path: string): Promise<K8sObject[]> {
+/**
+ * Lists a collection (following `continue`), with apiVersion/kind restored on the items;
+ * `query` adds selectors (`fieldSelector`, `labelSelector`).
+ */
+export async function list(
+  client: KubeClient,
+  path: string,
+  query: Record<string, string> = {},
+): Promise<K8sObject[]> {
   const items: K8sObject[] = [];
   let token: string | undefined;
   do {
@@ -37,7 +45,7 @@ export async function list(client: KubeClient, path: string): Promise<K8sObject[
       kind: string;
       items: K8sObject[];
       metadata: { continue?: string };
-    }>('GET', path, { query: { limit: 500, continue: token } });
+    }>('GET', path, { query: { ...query, limit: 500, continue: token } });
     const kind = page.kind.replace(/List$/, '');
     for (const item of page.items) items.push({ ...item, apiVersion: page.apiVersion, kind });
     token = page.metadata.continue || undefined;

@@ -1,6 +1,7 @@
 /**
  * The simulated machines of a pool and the node controller's arithmetic over them
- * (machine-config-operator `pkg/controller/node`, `ctrlcommon.GetMachinesByState`). Pure.
+ * (machine-config-operator `pkg/controller/node`, `ctrlcommon.GetMachinesByState`). Pure. A machine
+ * is either only in the simulator's memory or stands for a Node object (`mco-node-objects.ts`).
  */
 
 /** One simulated node: the configuration it runs, the one it was told to run, and the daemon's state. */
@@ -13,6 +14,11 @@ export interface SimNode {
   workLeft: number;
   /** The daemon's reason annotation while `Degraded`. */
   reason?: string;
+  /**
+   * The Node object's `Ready` condition is True (its kubelet, KWOK on the local cluster, reports it).
+   * Absent for a machine only in memory, whose kubelet is taken to be Ready.
+   */
+  ready?: boolean;
 }
 
 export interface PoolCounts {
@@ -23,15 +29,16 @@ export interface PoolCounts {
   degradedMachineCount: number;
 }
 
-/** Updated: at the target and done; ready: updated (simulated kubelets are always Ready). */
+/**
+ * Updated: at the target and done; ready: updated and its kubelet Ready (machines only in memory
+ * always are). An updated machine is uncordoned, so it is schedulable, as the MCO's ready count asks.
+ */
 export function countMachines(nodes: readonly SimNode[], target: string): PoolCounts {
-  const updated = nodes.filter(
-    (n) => n.current === target && n.desired === target && n.state === 'Done',
-  ).length;
+  const updated = nodes.filter((n) => n.current === target && n.desired === target && n.state === 'Done');
   return {
     machineCount: nodes.length,
-    updatedMachineCount: updated,
-    readyMachineCount: updated,
+    updatedMachineCount: updated.length,
+    readyMachineCount: updated.filter((n) => n.ready !== false).length,
     unavailableMachineCount: nodes.filter(isUnavailable).length,
     degradedMachineCount: nodes.filter((n) => n.state === 'Degraded').length,
   };
@@ -56,8 +63,9 @@ export function maxUnavailable(value: unknown, machines: number): number {
 
 /**
  * One pass of the machines: daemons finish the nodes whose work is done (or degrade them when the
- * config cannot be applied, `failures` by rendered name); then, unless paused, the controller points
- * at most `maxUnavailable` nodes at a time (counting those already unavailable) to the target, by name.
+ * config cannot be applied, `failures` by rendered name); a node in `draining` (pods still on it)
+ * waits for its drain before it counts down; then, unless paused, the controller points at most
+ * `maxUnavailable` nodes at a time (counting those already unavailable) to the target, by name.
  */
 export function stepNodes(
   nodes: SimNode[],
@@ -67,10 +75,12 @@ export function stepNodes(
     maxUnavailable: number;
     workTicks: number;
     failures: ReadonlyMap<string, string>;
+    /** Names of Working nodes whose drain has not finished. @default none */
+    draining?: ReadonlySet<string>;
   },
 ): void {
   for (const n of nodes) {
-    if (n.state !== 'Working') continue;
+    if (n.state !== 'Working' || opts.draining?.has(n.name)) continue;
     const failure = opts.failures.get(n.desired);
     if (failure) {
       n.state = 'Degraded';

@@ -6,6 +6,8 @@ import { systemClock, timestamp, type Clock } from './clock.js';
 import { sameJson } from './json.js';
 import { selectsEverything, type LabelSelector } from '../../core/label-selector.js';
 import { PollingLoop, type ErrorHandler, type Simulator } from './loop.js';
+import { drainPass } from './mco-drain.js';
+import { nodePatch, nodeReady, poolMembers, simNodeOf } from './mco-node-objects.js';
 import { maxUnavailable, stepNodes, type SimNode } from './mco-nodes.js';
 import { poolStatus, type PoolStatus } from './mco-pool-status.js';
 import { renderPool, renderedMachineConfig } from './mco-render.js';
@@ -14,7 +16,7 @@ import { writeStatus } from './status.js';
 interface McoSimulatorOptions {
   /** Only these pools are reconciled (tests pass their own). @default every MachineConfigPool */
   readonly pools?: readonly string[];
-  /** Simulated nodes per pool. @default master 3, worker 3, any other pool 2 */
+  /** Simulated nodes per pool without Node objects. @default master 3, worker 3, any other pool 2 */
   readonly nodes?: Readonly<Record<string, number>>;
   /** Passes a node takes to apply a configuration (drain, write, reboot). @default 1 */
   readonly nodeUpdateTicks?: number;
@@ -54,8 +56,13 @@ const DEFAULT_CONTROLLER_VERSION = '5ac7b4ae0bca76358e4d40f546306775a8e0ea2c';
  * simulated nodes to the new configuration at most `maxUnavailable` at a time, not while
  * `spec.paused`. Pool status has the shape and messages of real dumps.
  *
- * Nodes live in the simulator's memory (no Node objects); a new simulator starts every node at the
- * pool's `status.configuration` (or the first rendered config, as after an install).
+ * A pool whose `spec.nodeSelector` selects Node objects (the local cluster's KWOK nodes) rolls those:
+ * the simulator owns their machine-config annotations (`MCO_NODE_ANNOTATIONS`) and
+ * `spec.unschedulable`, cordons a node it updates, drains it through the Eviction API (DaemonSet pods
+ * stay; a PodDisruptionBudget holds the update until it allows the eviction), "reboots" it and
+ * uncordons it; the node's status (KWOK's) is only read, for the ready count. A pool that selects no
+ * Node has nodes in the simulator's memory only. Either way a new simulator starts a node it has not
+ * seen at the pool's `status.configuration` (or the first rendered config, as after an install).
  *
  * @example
  * const mco = new McoSimulator(client, { pools: ['worker'] });
@@ -108,15 +115,17 @@ export class McoSimulator implements Simulator {
 
   async tick(): Promise<void> {
     const now = timestamp(this.clock);
-    const [pools, configs, release] = await Promise.all([
+    const [pools, configs, release, nodes] = await Promise.all([
       list(this.client, PATHS.machineConfigPools),
       list(this.client, PATHS.machineConfigs),
       this.releaseVersion(),
+      list(this.client, PATHS.nodes),
     ]);
+    const members = poolMembers(pools, nodes);
     const wanted = this.options.pools;
     for (const pool of pools.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
       if (wanted && !wanted.includes(pool.metadata.name)) continue;
-      await this.syncPool(pool, configs, release, now);
+      await this.syncPool(pool, configs, release, now, members.get(pool.metadata.name) ?? []);
     }
   }
 
@@ -125,6 +134,7 @@ export class McoSimulator implements Simulator {
     configs: readonly K8sObject[],
     release: string | undefined,
     now: string,
+    members: readonly K8sObject[],
   ): Promise<void> {
     const spec = (pool.spec ?? {}) as {
       machineConfigSelector?: LabelSelector;
@@ -146,7 +156,11 @@ export class McoSimulator implements Simulator {
     }
     const target = (current.spec as { configuration?: { name?: string } }).configuration?.name || undefined;
     const previous = pool.status as PoolStatus | undefined;
-    const nodes = this.nodesFor(pool, previous?.configuration?.name ?? target);
+    const nodes = this.nodesFor(pool, previous?.configuration?.name ?? target, members);
+    const draining = new Set<string>();
+    for (const n of members.length ? nodes : []) {
+      if (n.state === 'Working' && (await drainPass(this.client, n.name)) > 0) draining.add(n.name);
+    }
     if (target) {
       stepNodes(nodes, {
         target,
@@ -154,7 +168,13 @@ export class McoSimulator implements Simulator {
         maxUnavailable: maxUnavailable(spec.maxUnavailable, nodes.length),
         workTicks: this.options.nodeUpdateTicks ?? 1,
         failures,
+        draining,
       });
+    }
+    for (const node of members) {
+      const sim = nodes.find((n) => n.name === node.metadata.name);
+      const patch = sim && nodePatch(node, sim, { draining: draining.has(sim.name) });
+      if (patch) await mergePatch(this.client, objectPath(PATHS.nodes, node.metadata.name), patch);
     }
     const status = poolStatus({
       previous,
@@ -182,10 +202,26 @@ export class McoSimulator implements Simulator {
     await this.client.request('POST', PATHS.machineConfigs, { body: mc, noRetry: true });
   }
 
-  /** The pool's nodes, created on first sight running `initial` (nothing to roll after an install). */
-  private nodesFor(pool: K8sObject, initial: string | undefined): SimNode[] {
+  /**
+   * The pool's nodes, created on first sight running `initial` (nothing to roll after an install):
+   * one per Node object in `members` (kept across passes, readiness refreshed), else in memory only.
+   */
+  private nodesFor(pool: K8sObject, initial: string | undefined, members: readonly K8sObject[]): SimNode[] {
     const uid = pool.metadata.uid ?? pool.metadata.name;
     let entry = this.machines.get(uid);
+    if (members.length > 0) {
+      const known = new Map((entry?.nodes ?? []).map((n) => [n.name, n]));
+      const ticks = this.options.nodeUpdateTicks ?? 1;
+      const nodes = initial
+        ? members.map((m) => {
+            const sim = known.get(m.metadata.name) ?? simNodeOf(m, initial, ticks);
+            sim.ready = nodeReady(m);
+            return sim;
+          })
+        : [];
+      this.machines.set(uid, { pool: pool.metadata.name, nodes });
+      return nodes;
+    }
     if (!entry || (entry.nodes.length === 0 && initial)) {
       const name = pool.metadata.name;
       const count = this.options.nodes?.[name] ?? (name === 'master' || name === 'worker' ? 3 : 2);

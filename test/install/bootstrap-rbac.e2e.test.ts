@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyBootstrap, planBootstrap, type BootstrapOptions } from '../../src/install/bootstrap.js';
 import { ClusterSession } from '../../src/reconcile/cluster-session.js';
 import { startAgent } from '../../src/agent/start.js';
-import { INVENTORY_NAMESPACE, inventoryName } from '../../src/apply/inventory.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
 import { agentOptions } from '../harness/agent-run.js';
 import { eventually, ssa, useCluster } from '../harness/cluster.js';
+import { removeBootstrapLeftovers } from '../harness/bootstrap-cleanup.js';
 import { serviceAccountKubeconfig } from '../harness/service-account.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-rbac' });
@@ -48,16 +48,7 @@ describe("groundwork bootstrap: least-privilege RBAC, as the agent's own token s
     };
     const plan = await planBootstrap(session, options);
     const name = plan.objects.find((o) => o.kind === 'PlatformSync')!.metadata.name;
-    cleanups.push(async () => {
-      for (const path of [
-        `/apis/rbac.authorization.k8s.io/v1/clusterroles/groundwork:${name}`,
-        `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/groundwork:${name}`,
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${INVENTORY_NAMESPACE}/roles/groundwork:${name}`,
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${INVENTORY_NAMESPACE}/rolebindings/groundwork:${name}`,
-        `/api/v1/namespaces/${INVENTORY_NAMESPACE}/configmaps/${inventoryName(plan.platform.platform, 'test')}`,
-      ])
-        await admin.request('DELETE', path).catch(() => undefined);
-    });
+    cleanups.push(() => removeBootstrapLeftovers(admin, plan, 'test'));
     // The platform's namespace is created before its Role; the ClusterRole writes nothing.
     expect(plan.namespaces.map((o) => o.metadata.name)).toContain(team);
     const clusterRole = plan.objects.find((o) => o.kind === 'ClusterRole') as K8sObject & {

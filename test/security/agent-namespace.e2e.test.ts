@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent } from '../../src/agent/start.js';
-import { INVENTORY_NAMESPACE, inventoryName } from '../../src/apply/inventory.js';
+import { INVENTORY_NAMESPACE } from '../../src/apply/inventory.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { applyBootstrap, planBootstrap, type BootstrapOptions } from '../../src/install/bootstrap.js';
@@ -10,6 +10,7 @@ import { ClusterSession } from '../../src/reconcile/cluster-session.js';
 import { memoryLogger, platformRepo, PLATFORM_MAIN } from '../harness/agent-repo.js';
 import { agentOptions, appliedRevision, stalledOnSynth } from '../harness/agent-run.js';
 import { ssa, useCluster } from '../harness/cluster.js';
+import { removeBootstrapLeftovers } from '../harness/bootstrap-cleanup.js';
 import { serviceAccountKubeconfig } from '../harness/service-account.js';
 
 // Attack (issue 31, item 9): bootstrap granted the platform's kinds in the agent's own namespace,
@@ -146,17 +147,7 @@ describe("the agent's namespace is not the platform's", () => {
 
     await repo.publish({ namespace: team, items: { a: '1' } }, {}, 'into a team namespace');
     const plan = await planBootstrap(session, options);
-    const name = plan.objects.find((o) => o.kind === 'PlatformSync')!.metadata.name;
-    cleanups.push(async () => {
-      for (const path of [
-        `/apis/rbac.authorization.k8s.io/v1/clusterroles/groundwork:${name}`,
-        `/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/groundwork:${name}`,
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${INVENTORY_NAMESPACE}/roles/groundwork:${name}`,
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${INVENTORY_NAMESPACE}/rolebindings/groundwork:${name}`,
-        `/api/v1/namespaces/${INVENTORY_NAMESPACE}/configmaps/${inventoryName(plan.platform.platform, 'test')}`,
-      ])
-        await admin.request('DELETE', path).catch(() => undefined);
-    });
+    cleanups.push(() => removeBootstrapLeftovers(admin, plan, 'test'));
     expect((await applyBootstrap(session, plan, 'agent-namespace')).error?.message ?? '').toBe('');
     const kubeconfig = await serviceAccountKubeconfig({
       admin,

@@ -1,11 +1,8 @@
 import { readBoundedFile } from '../../core/confined-file.js';
-import { gateFailures, type FailOn } from '../../report/preview/gate.js';
+import type { FailOn } from '../../report/preview/gate.js';
 import { PREVIEW_JSON_LIMITS, parsePreviewJson } from '../../report/preview/preview-schema.js';
-import { previewMarkdown, previewText } from '../../report/preview/index.js';
 import type { SetExitCode } from '../commands/command-module.js';
-import { ExitCode } from '../exit-code.js';
-import { outputOf } from '../output.js';
-import { render } from '../render.js';
+import { printPreview } from './print-preview.js';
 
 export interface PreviewFromJsonFlags {
   fromJson: string;
@@ -29,14 +26,5 @@ export async function runPreviewFromJson(
     maxBytes: PREVIEW_JSON_LIMITS.bytes,
     what: 'preview document',
   });
-  const preview = parsePreviewJson(text, flags.fromJson);
-  process.stdout.write(
-    render(preview, outputOf(flags), {
-      text: () => previewText(preview),
-      markdown: () => previewMarkdown(preview),
-    }),
-  );
-  const failures = flags.failOn ? gateFailures(preview, flags.failOn) : [];
-  for (const f of failures) process.stderr.write(`preview gate (--fail-on ${flags.failOn}): ${f}\n`);
-  setExitCode(failures.length > 0 ? ExitCode.Changes : ExitCode.Ok);
+  printPreview(parsePreviewJson(text, flags.fromJson), flags, setExitCode);
 }

@@ -6,8 +6,6 @@ import {
   otherOverlayChanges,
   type OtherOverlays,
   buildPreview,
-  previewMarkdown,
-  previewText,
   synthFailureOf,
   type PreviewData,
   type SynthFailure,
@@ -19,12 +17,10 @@ import { loadGraphFile } from '../../cluster-version/graph-file.js';
 import { renderPlatform } from '../../render/render-platform.js';
 import { loadProjectConfig } from '../../project/config.js';
 import { reach } from '../../project/environments.js';
-import { ExitCode } from '../exit-code.js';
 import { GroundworkError, hasCode } from '../../core/errors.js';
 import type { SetExitCode } from '../commands/command-module.js';
-import { outputOf } from '../output.js';
-import { render } from '../render.js';
-import { gateFailures, type FailOn } from '../../report/preview/gate.js';
+import { printPreview } from './print-preview.js';
+import type { FailOn } from '../../report/preview/gate.js';
 
 export interface PreviewRevisionsOptions {
   /** A directory in the git repository: the platform repository root (holds groundwork.yaml). */
@@ -232,13 +228,5 @@ export async function runPreview(flags: PreviewFlags, setExitCode: SetExitCode):
         ? { overlay: flags.overlay }
         : {}),
   });
-  process.stdout.write(
-    render(preview, outputOf(flags), {
-      text: () => previewText(preview),
-      markdown: () => previewMarkdown(preview),
-    }),
-  );
-  const failures = flags.failOn ? gateFailures(preview, flags.failOn) : [];
-  for (const f of failures) process.stderr.write(`preview gate (--fail-on ${flags.failOn}): ${f}\n`);
-  setExitCode(failures.length > 0 ? ExitCode.Changes : ExitCode.Ok);
+  printPreview(preview, flags, setExitCode);
 }

@@ -1,4 +1,5 @@
 import { GroundworkError } from '../../src/core/errors.js';
+import { POST_SYNTH_CHECKS } from '../../src/reconcile/domains.js';
 import type { RenderTools } from '../../src/render/recorded/render-recorded.js';
 import { renderPlatform, type RenderPlatformOptions } from '../../src/render/render-platform.js';
 
@@ -6,8 +7,9 @@ import { renderPlatform, type RenderPlatformOptions } from '../../src/render/ren
 export type ChildSynthOptions = Partial<RenderPlatformOptions> & { renderTools?: RenderTools };
 
 /**
- * Renders `dir`'s overlay `dev` (`renderPlatform`, domain `local`, under the strongest isolation this
- * machine allows), without caches unless `opts.cache` says so.
+ * Renders `dir`'s overlay `dev` as the CLI does (`renderPlatform`, domain `local`, the domains'
+ * whole-platform checks, under the strongest isolation this machine allows), without caches unless
+ * `opts.cache` says so.
  */
 export async function childSynth(dir: string, opts: ChildSynthOptions = {}) {
   const { renderTools, ...rest } = opts;
@@ -18,6 +20,7 @@ export async function childSynth(dir: string, opts: ChildSynthOptions = {}) {
     overlay: 'dev',
     domain: 'local',
     cache: false,
+    checks: POST_SYNTH_CHECKS,
     ...rest,
     ...(tools ? { tools } : {}),
   });

@@ -43,7 +43,8 @@ describe('the agent, given a commit whose platform imports files outside the che
     const ns = cluster.namespace;
     const repo = await platformRepo(`o${ns.slice(-6)}`);
     const logs = memoryLogger();
-    const agent = await startAgent(agentOptions(cluster, repo, { log: logs.log, debounceMs: 50 }));
+    const options = agentOptions(cluster, repo, { log: logs.log, debounceMs: 50 });
+    const agent = await startAgent(options);
     try {
       const good = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'good');
       await appliedRevision(cluster, good, 'the good revision applied');
@@ -64,10 +65,13 @@ describe('the agent, given a commit whose platform imports files outside the che
       const events = JSON.stringify(
         await cluster.client.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`),
       );
-      const cached = readdirSync(process.env.GROUNDWORK_CACHE_DIR!, { recursive: true, withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'));
-      expect(cached.length).toBeGreaterThan(0); // the good revision's bundle
+      const filesIn = (dir: string) =>
+        readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'));
+      // The renderer's caches are the agent's trust domain's, under its cache directory.
+      expect(filesIn(join(options.cacheDir!, 'render', 'agent', 'bundles')).length).toBeGreaterThan(0); // the good revision's bundle
+      const cached = [...filesIn(process.env.GROUNDWORK_CACHE_DIR!), ...filesIn(options.cacheDir!)];
       for (const text of [JSON.stringify(await syncStatus(cluster)), events, logs.text(), ...cached])
         expect(text).not.toContain(SECRET);
     } finally {

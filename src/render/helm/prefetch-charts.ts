@@ -7,7 +7,7 @@ import { lockedArchive } from './chart-repository.js';
 /** What `prefetchLockedCharts` found: the archives by digest, and the ones it could not fetch. */
 export interface PrefetchedCharts {
   readonly archives: readonly { digest: string; path: string }[];
-  readonly unavailable: readonly { digest: string; problem: string }[];
+  readonly unavailable: readonly { digest: string; problem: string; fix?: string }[];
 }
 
 /**
@@ -20,15 +20,15 @@ export interface PrefetchedCharts {
 export async function prefetchLockedCharts(dir: string): Promise<PrefetchedCharts> {
   const lock = await readChartLock(dir);
   const archives: { digest: string; path: string }[] = [];
-  const unavailable: { digest: string; problem: string }[] = [];
+  const unavailable: { digest: string; problem: string; fix?: string }[] = [];
   for (const entry of lock.charts) {
     try {
       archives.push({ digest: entry.digest, path: await lockedArchive(entry) });
     } catch (err) {
-      const fix = err instanceof GroundworkError && err.fix ? ` (${err.fix})` : '';
       unavailable.push({
         digest: entry.digest,
-        problem: `${err instanceof Error ? err.message : String(err)}${fix}`,
+        problem: err instanceof Error ? err.message : String(err),
+        ...(err instanceof GroundworkError && err.fix ? { fix: err.fix } : {}),
       });
     }
   }

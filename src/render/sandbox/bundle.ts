@@ -23,7 +23,7 @@ interface ChildBundle {
   cached: boolean;
   /**
    * The checkout the bundle was built in: a bundle reused from another checkout of the same files
-   * names that one in stack traces (`run-in-child` maps it back).
+   * names that one in stack traces (`runBundle` maps it back).
    */
   builtIn: string;
   /** Removes the bundle unless it is kept in the cache. */

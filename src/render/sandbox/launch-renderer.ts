@@ -88,6 +88,10 @@ export async function launchRenderer(launch: RendererLaunch): Promise<Supervised
         GROUNDWORK_PACKAGE_ROOT: packageRoot,
         // Where the job's chart archives are (helm's argv builder accepts charts from there only).
         GROUNDWORK_CACHE_DIR: cacheRoot(),
+        // The URL policy the lock file is read with (the renderer itself connects nowhere).
+        ...(process.env.GROUNDWORK_ALLOW_LOOPBACK_URLS
+          ? { GROUNDWORK_ALLOW_LOOPBACK_URLS: process.env.GROUNDWORK_ALLOW_LOOPBACK_URLS }
+          : {}),
       },
       stdin: JSON.stringify(job),
       timeoutMs: launch.timeoutMs,

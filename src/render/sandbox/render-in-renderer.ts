@@ -70,14 +70,22 @@ function jobTools(job: RenderJob): RenderTools {
 /** A locked chart's archive from the job's archives by digest; never fetched here. */
 function archiveOf(job: RenderJob): (entry: ChartLockEntry) => Promise<string> {
   const byDigest = new Map(job.archives.map((a) => [a.digest, a.path] as const));
-  const why = new Map(job.unavailableCharts.map((u) => [u.digest, u.problem] as const));
+  const unavailable = new Map(job.unavailableCharts.map((u) => [u.digest, u] as const));
   return async (entry) => {
     const path = byDigest.get(entry.digest);
     if (path) return path;
+    // The trusted side's own failure when it tried to fetch it, as it said it.
+    const failed = unavailable.get(entry.digest);
+    if (failed)
+      throw new GroundworkError({
+        code: 'ChartFetchFailed',
+        message: failed.problem,
+        ...(failed.fix ? { fix: failed.fix } : {}),
+      });
     throw new GroundworkError({
       code: 'ChartFetchFailed',
       subject: `chart ${entry.name} ${entry.version} of ${entry.repo}`,
-      message: `its locked archive ${entry.digest} is not in the chart archive cache${why.has(entry.digest) ? `: ${why.get(entry.digest)}` : ''}; the renderer has no network`,
+      message: `its locked archive ${entry.digest} is not in the chart archive cache, and the renderer has no network`,
       fix: 'run groundwork chart lock (online) to fetch it into the cache, and commit the lock file',
     });
   };

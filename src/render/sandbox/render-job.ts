@@ -42,7 +42,13 @@ export const renderJobSchema = z.strictObject({
   archives: z.array(z.strictObject({ digest: z.string().regex(SHA256), path: absolutePath })).max(1024),
   /** Locked charts the trusted side could not fetch, and why (said when the platform uses one). */
   unavailableCharts: z
-    .array(z.strictObject({ digest: z.string().regex(SHA256), problem: z.string().max(4096) }))
+    .array(
+      z.strictObject({
+        digest: z.string().regex(SHA256),
+        problem: z.string().max(4096),
+        fix: z.string().max(4096).optional(),
+      }),
+    )
     .max(1024),
   /** helm and kustomize, when found; a render that needs a missing one fails with `ToolNotUsable`. */
   tools: z.strictObject({ helm: absolutePath.optional(), kustomize: absolutePath.optional() }),

@@ -66,7 +66,7 @@ export interface PreviewData {
  * document); `previewMarkdown` renders it for a pull request, `previewText` for terminals.
  *
  * @example
- * const preview = buildPreview({ base: await synthesizeInChild(...), head: err });
+ * const preview = buildPreview({ base: await renderPlatform(...), head: err });
  * process.stdout.write(previewMarkdown(preview));
  */
 export function buildPreview(input: PreviewInput): PreviewData {

@@ -172,22 +172,30 @@ describe('HelmChart rendered by the real helm', () => {
     writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> ${calls}\nexec ${helm} "$@"\n`, { mode: 0o755 });
     const counted = { ...tools, helm: async () => wrapper };
     const count = () => readFileSync(calls, 'utf8').trim().split('\n').length;
+    // The wrapper logs to a file of this test and starts the real helm beside it, neither in the
+    // isolated renderer's view: these renders run trusted (the cache is under test here).
+    const counting = {
+      renderTools: counted,
+      cache: true,
+      trustRepository: true,
+      isolation: { userNamespaces: false, rootNamespaces: false },
+    };
     const saved = process.env.GROUNDWORK_CACHE_DIR;
     process.env.GROUNDWORK_CACHE_DIR = join(work, 'cache');
     try {
       const dir = chartPlatform(
         `new HelmChart(platform, 'sub', { chart: 'charts/subchart', namespace: 'demo' });`,
       );
-      const [first] = await childSynth(dir, { renderTools: counted });
+      const [first] = await childSynth(dir, counting);
       expect(count()).toBe(2);
-      const [second] = await childSynth(dir, { renderTools: counted });
+      const [second] = await childSynth(dir, counting);
       expect(count()).toBe(2);
       expect(second!.hash).toBe(first!.hash);
       writeFileSync(
         join(dir, 'charts/subchart/values.yaml'),
         `${readFileSync(join(dir, 'charts/subchart/values.yaml'), 'utf8')}\n# edited\n`,
       );
-      await childSynth(dir, { renderTools: counted });
+      await childSynth(dir, counting);
       expect(count()).toBe(4);
     } finally {
       if (saved === undefined) delete process.env.GROUNDWORK_CACHE_DIR;

@@ -1,5 +1,6 @@
 // Kustomize renders kept in the render cache by what kustomize could read: observed through a
-// GROUNDWORK_KUSTOMIZE-style wrapper of the real kustomize that logs each call.
+// GROUNDWORK_KUSTOMIZE-style wrapper of the real kustomize that logs each call. The cache is the
+// renderer's trust domain's (`<cache>/render/local/renders`).
 import {
   cpSync,
   existsSync,
@@ -47,6 +48,18 @@ afterEach(() => {
 
 const count = () => readFileSync(calls, 'utf8').split('\n').filter(Boolean).length;
 
+/**
+ * The wrapper logs to a file of this test and starts the real kustomize beside it: neither is in
+ * the isolated renderer's view, so these renders run trusted (no isolation: the cache is under
+ * test here, the isolation in test/security). The render cache as GROUNDWORK_SYNTH_CACHE says.
+ */
+const counting = () => ({
+  renderTools: counted,
+  trustRepository: true,
+  isolation: { userNamespaces: false, rootNamespaces: false },
+  cache: process.env.GROUNDWORK_SYNTH_CACHE !== '0',
+});
+
 const imageOf = (result: Awaited<ReturnType<typeof childSynth>>[number]) =>
   (
     result.manifests.find((m) => m.object.kind === 'Deployment')!.object.spec as {
@@ -57,32 +70,32 @@ const imageOf = (result: Awaited<ReturnType<typeof childSynth>>[number]) =>
 describe('the kustomize render cache', () => {
   it('renders once, then takes the same output from the cache (kustomize not started); another checkout of the same files hits too', async () => {
     const dir = kustomizePlatform();
-    const [first] = await childSynth(dir, { renderTools: counted });
+    const [first] = await childSynth(dir, counting());
     expect(count()).toBe(1);
-    const [second] = await childSynth(dir, { renderTools: counted });
+    const [second] = await childSynth(dir, counting());
     expect(count()).toBe(1);
     expect(second!.hash).toBe(first!.hash);
-    const [elsewhere] = await childSynth(kustomizePlatform(), { renderTools: counted });
+    const [elsewhere] = await childSynth(kustomizePlatform(), counting());
     expect(count()).toBe(1);
     expect(elsewhere!.hash).toBe(first!.hash);
   });
 
   it('a change to a file of a base renders again, with the change', async () => {
     const dir = kustomizePlatform();
-    const [first] = await childSynth(dir, { renderTools: counted });
+    const [first] = await childSynth(dir, counting());
     const base = join(dir, 'deploy/base/deployment.yaml');
     const image = imageOf(first!);
     writeFileSync(base, readFileSync(base, 'utf8').replace(image, 'example.com/greeter:changed'));
-    const [second] = await childSynth(dir, { renderTools: counted });
+    const [second] = await childSynth(dir, counting());
     expect(count()).toBe(2);
     expect(imageOf(second!)).toBe('example.com/greeter:changed');
     // A file no kustomization names, under a kustomization root, counts too (kustomize may read it).
     writeFileSync(join(dir, 'deploy/overlays/prod/notes.txt'), 'x\n');
-    await childSynth(dir, { renderTools: counted });
+    await childSynth(dir, counting());
     expect(count()).toBe(3);
     // A file outside every kustomization root does not.
     writeFileSync(join(dir, 'README.md'), 'x\n');
-    await childSynth(dir, { renderTools: counted });
+    await childSynth(dir, counting());
     expect(count()).toBe(3);
   });
 
@@ -96,11 +109,11 @@ describe('the kustomize render cache', () => {
     cpSync(service, target);
     rmSync(service);
     symlinkSync('shared/service.yaml', service);
-    await childSynth(dir, { renderTools: counted });
-    await childSynth(dir, { renderTools: counted });
+    await childSynth(dir, counting());
+    await childSynth(dir, counting());
     expect(count()).toBe(1);
     writeFileSync(target, readFileSync(target, 'utf8').replace('port: 80', 'port: 8443'));
-    const [changed] = await childSynth(dir, { renderTools: counted });
+    const [changed] = await childSynth(dir, counting());
     expect(count()).toBe(2);
     const svc = changed!.manifests.find((m) => m.object.kind === 'Service')!.object;
     expect(JSON.stringify(svc.spec)).toContain('8443');
@@ -108,13 +121,13 @@ describe('the kustomize render cache', () => {
 
   it('with a warm cache, a link out of the checkout and a transformer directory outside it are still refused, and kustomize is not started', async () => {
     const dir = kustomizePlatform();
-    await childSynth(dir, { renderTools: counted });
+    await childSynth(dir, counting());
     expect(count()).toBe(1);
 
     const outside = mkdtempSync(join(tmpdir(), 'gw-outside-'));
     writeFileSync(join(outside, 'secret.yaml'), 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: hunter2\n');
     symlinkSync(join(outside, 'secret.yaml'), join(dir, 'deploy/base/leak.yaml'));
-    const linked = await childSynthError(dir, { renderTools: counted });
+    const linked = await childSynthError(dir, counting());
     expect(linked.code).toBe('SymlinkOutsideCheckout');
     expect(linked.message).not.toContain('hunter2');
 
@@ -122,7 +135,7 @@ describe('the kustomize render cache', () => {
       'deploy/overlays/hostile/kustomization.yaml': `resources:\n  - ../../base\ntransformers:\n  - ../../../../${outside.split('/').pop()}\n`,
     });
     writeFileSync(join(outside, 'kustomization.yaml'), 'resources:\n  - secret.yaml\n');
-    const err = (await childSynthError(hostile, { renderTools: counted })) as SynthValidationError;
+    const err = (await childSynthError(hostile, counting())) as SynthValidationError;
     expect(err).toBeInstanceOf(SynthValidationError);
     expect(err.issues[0]).toMatchObject({ path: 'platform/greeter', field: 'dir' });
     expect(err.issues[0]!.message).toMatch(
@@ -137,13 +150,13 @@ describe('the kustomize render cache', () => {
     const before = process.env.GROUNDWORK_SYNTH_CACHE;
     process.env.GROUNDWORK_SYNTH_CACHE = '0';
     try {
-      await childSynth(dir, { renderTools: counted });
-      await childSynth(dir, { renderTools: counted });
+      await childSynth(dir, counting());
+      await childSynth(dir, counting());
     } finally {
       if (before === undefined) delete process.env.GROUNDWORK_SYNTH_CACHE;
       else process.env.GROUNDWORK_SYNTH_CACHE = before;
     }
     expect(count()).toBe(2);
-    expect(existsSync(join(work, 'cache/renders'))).toBe(false);
+    expect(existsSync(join(work, 'cache/render/local/renders'))).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 // Groundwork's engine in its own process, as the agent runs it: one session, a first apply, then a
 // no-op reconcile of the same files. Prints JSON timings, request counts and peak RSS.
 // `node dist/bench/engine-child.js <kubeconfig> <dir-of-manifests> <overlay>`
-import { applyObserved, ClusterSession, observeAndPlan } from '../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../src/reconcile/apply-observed.js';
 import { KubeClient } from '../src/cluster/client.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { compareManifests, setHash, toManifest } from '../src/render/synth/manifest.js';

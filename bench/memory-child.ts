@@ -2,7 +2,8 @@
 // <kubeconfig> <checkout> <overlay>`. Builds the agent's long-lived structures one after the other
 // against a live cluster that already holds the platform, with a full GC before each reading, and
 // prints [{ what, mb }] (heap in use added by each).
-import { ClusterSession, observeAndPlan } from '../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../src/reconcile/observe-and-plan.js';
 import { KubeClient } from '../src/cluster/client.js';
 import { idOf } from '../src/core/object-id.js';
 import { renderPlatform } from '../src/render/render-platform.js';

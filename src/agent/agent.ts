@@ -37,7 +37,9 @@ import { trustCheck } from './trust-check.js';
 import { VerificationFailedError } from '../source/source-errors.js';
 import type { SyncControl } from './sync-control.js';
 import { cycleEnded, driftChecked } from './notify-event.js';
-import { applyObserved, observeAndPlan, type ClusterSession } from '../reconcile/cluster-session.js';
+import type { ClusterSession } from '../reconcile/cluster-session.js';
+import { observeAndPlan } from '../reconcile/observe-and-plan.js';
+import { applyObserved } from '../reconcile/apply-observed.js';
 
 export type {
   AgentConfig,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import type { ClusterSession, Observed } from '../reconcile/cluster-session.js';
+import type { ClusterSession } from '../reconcile/cluster-session.js';
+import type { Observed } from '../reconcile/observe-and-plan.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import type { ClusterFlags } from './cluster-flags.js';
 import { synthForCommand } from './synth-for-command.js';
@@ -41,7 +42,7 @@ export async function synthAndObserve(
   const synthesis = settle(synthForCommand(flags));
   const [{ openSession }, { observeAndPlan }, { describeWorkTree }] = await Promise.all([
     import('./cluster-options.js'),
-    import('../reconcile/cluster-session.js'),
+    import('../reconcile/observe-and-plan.js'),
     import('../source/local-revision.js'),
   ]);
   const described = settle(describeWorkTree(resolve(flags.dir)));

@@ -22,7 +22,9 @@ import { agentEgress, agentIngress, type NetworkPolicyChoices } from './bootstra
 import { agentRbac, managedRefs } from './rbac.js';
 import type { CommitStatusOptions } from '../agent/notifications.js';
 import { passedOn, type PassedOnText } from '../agent/options.js';
-import { applyObserved, observeAndPlan, type ClusterSession } from '../reconcile/cluster-session.js';
+import type { ClusterSession } from '../reconcile/cluster-session.js';
+import { observeAndPlan } from '../reconcile/observe-and-plan.js';
+import { applyObserved } from '../reconcile/apply-observed.js';
 
 /**
  * What `groundwork bootstrap` plans with: the agent flags it passes on as they are (`PassedOnText`;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import { configMap, synthOf } from '../harness/engine.js';

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyObserved,
-  ClusterSession,
-  driftOf,
-  observeAndPlan,
-} from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
+import { driftOf } from '../../src/reconcile/drift-of.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { useCluster } from '../harness/cluster.js';

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { inventoryName } from '../../src/apply/inventory.js';
-import {
-  applyObserved,
-  ClusterSession,
-  driftOf,
-  observeAndPlan,
-} from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
+import { driftOf } from '../../src/reconcile/drift-of.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { OWNER_ANNOTATION } from '../../src/core/annotations.js';
 import type { K8sObject } from '../../src/core/object.js';

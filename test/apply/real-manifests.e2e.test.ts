@@ -3,12 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import {
-  applyObserved,
-  ClusterSession,
-  driftOf,
-  observeAndPlan,
-} from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
+import { driftOf } from '../../src/reconcile/drift-of.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { parseObjects } from '../../src/core/yaml-files.js';

@@ -3,7 +3,9 @@ import { KubeClient } from '../../src/cluster/client.js';
 import { clusterVersionHook } from '../../src/cluster-version/version-hook.js';
 import { ANNOTATIONS } from '../../src/core/annotations.js';
 import type { K8sObject } from '../../src/core/object.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
 import { useCluster } from '../harness/cluster.js';
 import { synthOf } from '../harness/engine.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
 import { Discovery } from '../../src/cluster/discovery.js';
 import { GroundworkError } from '../../src/core/errors.js';
 import { useCluster } from '../harness/cluster.js';

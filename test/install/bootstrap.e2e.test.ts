@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyBootstrap, planBootstrap } from '../../src/install/bootstrap.js';
-import { ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import { idOf } from '../../src/core/object-id.js';
-import { applyObserved, ClusterSession, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
 import { ClusterDashboardSource } from '../../src/ui/cluster-source.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { configMap, synthOf } from '../harness/engine.js';

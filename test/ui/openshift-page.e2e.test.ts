@@ -5,7 +5,9 @@ import { graphFromCincinnati, mergeGraphs } from '../../src/cluster-version/grap
 import { ClusterVersionTarget } from '../../src/cluster-version/target.js';
 import { SyncStatusStore } from '../../src/cluster/sync-status-store.js';
 import { platformHooks, type OpenShiftDecisions } from '../../src/reconcile/domains.js';
-import { ClusterSession, applyObserved, observeAndPlan } from '../../src/reconcile/cluster-session.js';
+import { ClusterSession } from '../../src/reconcile/cluster-session.js';
+import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
+import { applyObserved } from '../../src/reconcile/apply-observed.js';
 import { nextStatus, type SyncStatus } from '../../src/report/sync-status.js';
 
 import type { Page } from 'playwright-core';

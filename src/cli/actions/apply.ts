@@ -38,7 +38,7 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
     synthAndObserve(flags, { force: flags.forceConflicts ?? false, olm: flags.wait ? 'fail' : 'warn' }),
     import('../../reconcile/domains.js'),
     import('../../project/project.js'),
-    import('../../reconcile/cluster-session.js'),
+    import('../../reconcile/apply-observed.js'),
     import('../apply-progress.js'),
     import('../apply-health.js'),
   ]);

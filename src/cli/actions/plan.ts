@@ -1,5 +1,5 @@
 import { DriftReport } from '../../report/drift-report.js';
-import { driftOf } from '../../reconcile/cluster-session.js';
+import { driftOf } from '../../reconcile/drift-of.js';
 import type { ClusterFlags } from '../cluster-flags.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';

@@ -8,7 +8,8 @@ import { isPlatformDefinition, type PlatformDefinition } from './define-platform
  * Imports a platform module (or takes it from `opts.load`: the synth child's bundle) and returns
  * its `definePlatform(...)` default export. Outside the child, TypeScript is compiled on the fly
  * (tsx, or vite in tests).
- * Syntax and import errors become `CompileFailed` naming the file; nothing is synthesized.
+ * Syntax and import errors become `CompileFailed` naming the file (an allocation the data limit
+ * refused, `SynthOutOfMemory`); nothing is synthesized.
  */
 export async function loadDefinition(
   file: string,
@@ -29,6 +30,14 @@ export async function loadDefinition(
   } catch (err) {
     const denied = notPermitted(err, opts.root ?? dirname(file));
     if (denied) throw denied;
+    // An ArrayBuffer the renderer's data limit refused while the module ran: memory, not syntax.
+    if (err instanceof RangeError && /allocation failed/i.test(err.message))
+      throw new GroundworkError({
+        code: 'SynthOutOfMemory',
+        subject: file,
+        message: `platform code went over its memory limit: ${err.message}`,
+        fix: 'look for unbounded data in the platform code (large Buffers and strings count too)',
+      });
     throw new GroundworkError({
       code: 'CompileFailed',
       subject: file,

@@ -1,6 +1,6 @@
 // Lint rules, including the import boundaries from STYLE.md:
 // only the cluster adapter (src/cluster) talks to @kubernetes/client-node,
-// only the git source (src/source) talks to isomorphic-git,
+// only the git source (src/source) talks to isomorphic-git and ssh2,
 // the pure decision layers (plan, health) import no I/O at all,
 // and the simulators (src/dev/simulators) import nothing of the product logic they play against.
 import js from '@eslint/js';
@@ -17,6 +17,10 @@ const isoGit = {
 const isoGitPatterns = {
   group: ['isomorphic-git/*'],
   message: 'Only src/source (the git source) may import isomorphic-git.',
+};
+const sshLib = {
+  name: 'ssh2',
+  message: 'Only src/source (the git source: its SSH transport) may import ssh2.',
 };
 const clientNodePatterns = {
   group: ['@kubernetes/client-node/*'],
@@ -90,7 +94,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': [
         'error',
-        { paths: [clientNode, isoGit], patterns: [clientNodePatterns, isoGitPatterns] },
+        { paths: [clientNode, isoGit, sshLib], patterns: [clientNodePatterns, isoGitPatterns] },
       ],
       'no-restricted-syntax': [
         'error',
@@ -103,7 +107,7 @@ export default tseslint.config(
   },
   {
     files: ['src/cluster/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [isoGit], patterns: [isoGitPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [isoGit, sshLib], patterns: [isoGitPatterns] }] },
   },
   {
     files: ['src/source/**'],
@@ -114,7 +118,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [clientNode, isoGit, ...ioModules], patterns: [clientNodePatterns, isoGitPatterns] },
+        { paths: [clientNode, isoGit, sshLib, ...ioModules], patterns: [clientNodePatterns, isoGitPatterns] },
       ],
     },
   },
@@ -123,7 +127,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [clientNode, isoGit], patterns: [clientNodePatterns, isoGitPatterns, productLogic] },
+        { paths: [clientNode, isoGit, sshLib], patterns: [clientNodePatterns, isoGitPatterns, productLogic] },
       ],
     },
   },

@@ -64,6 +64,8 @@ export const ERROR_CODES = [
   'ExportTargetNotEmpty',
   'FetchFailed',
   'FetchTimeout',
+  'HostKeyMismatch',
+  'HostKeyNotPinned',
   'InvalidCredentials',
   'InvalidWebhookPayload',
   'MissingObject',

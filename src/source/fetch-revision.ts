@@ -2,14 +2,15 @@ import * as fs from 'node:fs';
 import { join, resolve } from 'node:path';
 import git from 'isomorphic-git';
 import type { HttpClient } from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
 import { checkoutCommit } from './checkouts.js';
-import { authorizationHeader, type GitAuth } from './credentials.js';
-import { fetchError, scrubUrl } from './fetch-error.js';
+import type { GitAuth } from './credentials.js';
+import { fetchError } from './fetch-error.js';
+import { openRemote } from './remote.js';
+import type { SshLimits } from './ssh/ssh-http.js';
 import { resolveRevision } from './resolve-revision.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { requireVerified, verifyFetched, type VerifiedObject } from './trust/verify-fetched.js';
-import { FetchFailedError, FetchTimeoutError, RemoteRevisionNotFoundError } from './source-errors.js';
+import { FetchTimeoutError, RemoteRevisionNotFoundError } from './source-errors.js';
 import { revisionString } from '../core/revision.js';
 
 /** What to follow: a branch's head, a tag, or one commit (searched on `branch`, or on the remote's HEAD). */
@@ -19,7 +20,10 @@ export type SourceRef =
   | { readonly commit: string; readonly branch?: string };
 
 export interface FetchRevisionOptions {
-  /** `http://` or `https://` clone URL. Userinfo in it is used as credentials when `auth` is not given. */
+  /**
+   * `http://` or `https://` clone URL (userinfo in it is used as credentials when `auth` is not
+   * given), or `ssh://[user@]host[:port]/path` or scp-like `[user@]host:path` (with `auth.ssh`).
+   */
   readonly url: string;
   readonly ref: SourceRef;
   /** A directory this function owns: the object store (`repo/.git`) and `checkouts/<commit>`. Reuse it between calls. */
@@ -31,8 +35,10 @@ export interface FetchRevisionOptions {
   readonly timeoutMs?: number;
   /** How many checkouts to keep in `cacheDir/checkouts`. @default 3 */
   readonly keepCheckouts?: number;
-  /** The HTTP client isomorphic-git talks through. @default isomorphic-git/http/node */
+  /** The HTTP client isomorphic-git talks through (HTTP URLs). @default isomorphic-git/http/node */
   readonly http?: HttpClient;
+  /** Bounds of an SSH fetch (connect timeout, answer sizes). @default SSH_LIMITS */
+  readonly ssh?: Partial<SshLimits>;
   /**
    * Check the fetched commit's (or followed annotated tag's) signature against `keys` before
    * anything is checked out. `required`: a signature that does not verify is `VerificationFailed`
@@ -71,7 +77,8 @@ const locks = new Map<string, Promise<unknown>>();
 /**
  * Brings one revision of a remote git repository into `cacheDir` and checks it out.
  *
- * Fetches over smart HTTP(S) with isomorphic-git, shallow (depth 1) and single-branch: the first
+ * Fetches over smart HTTP(S) with isomorphic-git, or over SSH through the same client (see
+ * `ssh/ssh-http.ts`: a deploy key, host keys pinned by known_hosts), shallow (depth 1) and single-branch: the first
  * call clones, later calls fetch only what is new. A pinned commit older than the branch head is
  * found by deepening the branch step by step (16, 256, then all of it); a commit not on the
  * branch is `RevisionNotFound`. The commit is written to `cacheDir/checkouts/<commit>` through
@@ -79,10 +86,11 @@ const locks = new Map<string, Promise<unknown>>();
  * `keepCheckouts` stay. A checkout without `package.json` at `path` gets `{"type":"module"}`.
  *
  * Calls on one `cacheDir` run one at a time (within this process). Credentials go out as a
- * Basic `Authorization` header (see `credentials.ts`) and appear in no error, no cause and
- * no file in `cacheDir`.
+ * Basic `Authorization` header (see `credentials.ts`) or as SSH public-key authentication, and
+ * appear in no error, no cause and no file in `cacheDir`.
  *
- * Throws `FetchFailed` (network, HTTP status: see `statusCode`), `AuthFailed` (401/403),
+ * Throws `UnsupportedRepoUrl`, `FetchFailed` (network, HTTP status: see `statusCode`), `AuthFailed`
+ * (401/403, a refused deploy key), `HostKeyNotPinned`/`HostKeyMismatch` (SSH), `InvalidCredentials`,
  * `FetchTimeout`, `RevisionNotFound` (branch, tag or commit), `PathNotFound`, or, with
  * `trust.required`, `VerificationFailed` (see `trust/verify-fetched.ts`) before any checkout.
  *
@@ -104,9 +112,11 @@ export async function fetchRevision(opts: FetchRevisionOptions): Promise<Fetched
 }
 
 async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevision> {
-  const { url, auth } = scrubUrl(opts.url, opts.auth);
-  if (!/^https?:\/\//i.test(url))
-    throw new FetchFailedError(url, 'only http:// and https:// URLs are supported');
+  const remote = openRemote(opts.url, opts.auth, {
+    ...(opts.http ? { http: opts.http } : {}),
+    ...(opts.ssh ? { ssh: opts.ssh } : {}),
+  });
+  const { url, auth } = remote;
   const repoDir = join(resolve(opts.cacheDir), 'repo');
   const { remoteRef, name, pin } = target(opts.ref);
   const timeoutMs = opts.timeoutMs ?? 120_000;
@@ -118,9 +128,8 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
       reject(new FetchTimeoutError(url, timeoutMs));
     }, timeoutMs);
   });
-  const base = opts.http ?? nodeHttp;
-  const http: HttpClient = { request: (req) => base.request({ ...req, signal: controller.signal }) };
-  const ctx = { repoDir, url, auth, http, remoteRef, pin };
+  const http: HttpClient = { request: (req) => remote.http.request({ ...req, signal: controller.signal }) };
+  const ctx = { repoDir, url, fetchUrl: remote.fetchUrl, headers: remote.headers, http, remoteRef, pin };
   const fetching = fetchHead(ctx);
   fetching.catch(() => {}); // when the timeout wins, the aborted fetch's rejection is expected
   let head: string;
@@ -130,6 +139,7 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
     throw fetchError(err, { url, auth, remoteRef, timedOut: controller.signal.aborted, timeoutMs });
   } finally {
     clearTimeout(timer);
+    remote.close();
   }
   const commit = await resolveRevision({ fs, dir: repoDir, ref: head });
   const revision = revisionString({ ref: name, commit });
@@ -173,8 +183,11 @@ const strip = (name: string, prefix: string): string =>
 
 interface FetchContext {
   readonly repoDir: string;
+  /** For messages and the store's config. */
   readonly url: string;
-  readonly auth: GitAuth | undefined;
+  /** What isomorphic-git is given (a placeholder for SSH remotes). */
+  readonly fetchUrl: string;
+  readonly headers: Record<string, string>;
   readonly http: HttpClient;
   readonly remoteRef: string;
   readonly pin: string | undefined;
@@ -184,20 +197,19 @@ interface FetchContext {
 async function fetchHead(ctx: FetchContext): Promise<string> {
   await prepareRepo(ctx.repoDir, ctx.url);
   const cache = {};
-  const header = authorizationHeader(ctx.auth);
   for (const depth of DEPTHS) {
     const result = await git.fetch({
       fs,
       http: ctx.http,
       dir: ctx.repoDir,
-      url: ctx.url,
+      url: ctx.fetchUrl,
       remote: 'origin',
       ref: LAST_FETCHED,
       remoteRef: ctx.remoteRef,
       singleBranch: true,
       tags: false,
       depth,
-      headers: header ? { Authorization: header } : {},
+      headers: ctx.headers,
       cache,
     });
     if (!result.fetchHead) throw new RemoteRevisionNotFoundError(ctx.remoteRef, 'the repository is empty');

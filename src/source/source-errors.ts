@@ -87,12 +87,12 @@ export class PathNotFoundError extends GroundworkError {
 
 /** Credentials from the environment or a Secret are incomplete or not decodable. */
 export class InvalidCredentialsError extends GroundworkError {
-  constructor(source: string, detail: string) {
+  constructor(source: string, detail: string, fix = 'give either a token, or a username and a password') {
     super({
       code: 'InvalidCredentials',
       subject: source,
       message: detail,
-      fix: 'give either a token, or a username and a password',
+      fix,
     });
   }
 }

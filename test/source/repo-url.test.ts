@@ -7,16 +7,21 @@ import { checkRepoUrl } from '../../src/source/repo-url.js';
 const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
 
 describe('checkRepoUrl', () => {
-  it.each(['https://git.example.com/platform.git', 'http://127.0.0.1:8080/p.git', 'https://tok@host/p.git'])(
-    'accepts %s',
-    (url) => expect(() => checkRepoUrl(url)).not.toThrow(),
-  );
+  it.each([
+    'https://git.example.com/platform.git',
+    'http://127.0.0.1:8080/p.git',
+    'https://tok@host/p.git',
+    'ssh://git@host/platform.git',
+    'ssh://git@host:2222/~/platform.git',
+    'git@github.com:acme/platform.git',
+    'deploy@[::1]:srv/platform.git',
+  ])('accepts %s', (url) => expect(() => checkRepoUrl(url)).not.toThrow());
 
   it.each([
     ['file:///srv/git/platform.git', 'the file:// scheme is not supported'],
-    ['ssh://git@host/platform.git', 'the ssh:// scheme is not supported'],
-    ['git@github.com:acme/platform.git', 'not a URL with a scheme'],
-    ['/srv/git/platform', 'not a URL with a scheme'],
+    ['ftp://host/platform.git', 'the ftp:// scheme is not supported'],
+    ['/srv/git/platform', 'a local path is not a repository URL'],
+    ['./platform', 'a local path is not a repository URL'],
   ])('refuses %s with the supported schemes', (url, message) => {
     const err = (() => {
       try {
@@ -29,7 +34,18 @@ describe('checkRepoUrl', () => {
     expect(err).toBeInstanceOf(GroundworkError);
     expect((err as GroundworkError).code).toBe('UnsupportedRepoUrl');
     expect((err as GroundworkError).message).toContain(message);
-    expect((err as GroundworkError).fix).toContain('https://, http://');
+    expect((err as GroundworkError).fix).toContain('https://, http:// (git smart HTTP), ssh://');
+  });
+
+  it('tells a local path or file:// to `groundwork git serve`', () => {
+    expect(() => checkRepoUrl('file:///srv/git/platform.git')).toThrow(GroundworkError);
+    for (const url of ['file:///srv/git/p.git', '/srv/git/p', '../p']) {
+      try {
+        checkRepoUrl(url);
+      } catch (e) {
+        expect((e as GroundworkError).fix).toContain('groundwork git serve');
+      }
+    }
   });
 
   it('never shows credentials of a refused URL', () => {
@@ -49,5 +65,6 @@ describe('checkRepoUrl', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('the file:// scheme is not supported');
     expect(result.stderr).toContain('https://, http://');
+    expect(result.stderr).toContain('groundwork git serve');
   });
 });

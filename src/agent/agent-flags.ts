@@ -217,6 +217,12 @@ export const AGENT_FLAGS = {
     default: '2m',
     doc: 'kill a synth that runs longer',
   },
+  /** docs/security.md: only where the renderer cannot be isolated; never weakens isolation that works. */
+  trustRepository: {
+    flag: '--trust-repository',
+    kind: 'switch',
+    doc: "render even where the renderer cannot be isolated (not root, no user namespaces): repository content then runs with the agent's identity, beside its credentials; also GROUNDWORK_TRUST_REPOSITORY=1",
+  },
   /** Checked by `npmRegistryOf` (http(s), no credentials); unset: GROUNDWORK_NPM_REGISTRY, else npm's. */
   npmRegistry: {
     flag: '--npm-registry <url>',

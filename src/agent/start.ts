@@ -142,6 +142,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         timeoutMs: opts.synthTimeoutMs ?? AGENT_DEFAULTS.synthTimeout,
         // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
         ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
+        ...(opts.trustRepository ? { trustRepository: true } : {}),
         warn: (message) => log.warn(message),
       });
       // Nothing that could act as the agent in its namespace, nothing bound to its ServiceAccount,

@@ -98,10 +98,17 @@ describe('the agent with --verify-commits', () => {
         reason: 'VerificationFailed',
       });
       expect(await configMaps()).not.toContain('b');
-      const events = await cluster.client.request<{
-        items: { reason: string; note: string; regarding: { kind: string } }[];
-      }>('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`);
-      const refused = events.items.find((e) => e.reason === 'VerificationFailed');
+      // The Event is recorded beside the status, not before it: wait for it.
+      const refused = await eventually(
+        async () => {
+          const events = await cluster.client.request<{
+            items: { reason: string; note: string; regarding: { kind: string } }[];
+          }>('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`);
+          return events.items.find((e) => e.reason === 'VerificationFailed');
+        },
+        30_000,
+        'the VerificationFailed Event',
+      );
       expect(refused).toMatchObject({ regarding: { kind: 'PlatformSync' } });
       expect(refused?.note).toContain(unsigned.slice(0, 12));
 

@@ -317,7 +317,9 @@ describe('pinned operator versions through InstallPlan approval', () => {
       });
     });
     expect(desired.warnings.map((w) => w.message).join()).toContain('InstallPlan');
-    const changes = await apply(s, desired, { catalogs: [catalog], timeoutMs: 20_000 });
+    // The apply stops as soon as OLM has made the batched InstallPlan; the limit only bounds how
+    // long the simulator may take to make it on a loaded machine.
+    const changes = await apply(s, desired, { catalogs: [catalog], timeoutMs: 60_000 });
     expect(changes.error?.message).toContain('its own namespace');
     const plans = await s.client.request<{
       items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];

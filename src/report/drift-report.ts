@@ -1,4 +1,5 @@
 import { describeRef } from '../core/object-id.js';
+import { mdCell, mdCode, mdCodeCell, mdText } from './markdown.js';
 import { DELETION_PATH, type DriftItem } from '../plan/drift.js';
 import { isManualManager } from '../plan/out-of-band.js';
 
@@ -120,9 +121,10 @@ export class DriftReport {
 
   toMarkdown(): string {
     const s = this.summary;
-    if (!this.drifted) return `### ✅ No drift in \`${this.platform}/${this.overlay}\``;
+    // Names, paths, values and managers come from git and the cluster: each through the builder.
+    if (!this.drifted) return `### ✅ No drift in ${mdCode(`${this.platform}/${this.overlay}`)}`;
     const out = [
-      `### ⚠️ Drift in \`${this.platform}/${this.overlay}\`${this.revision ? ` (git ${this.revision})` : ''}`,
+      `### ⚠️ Drift in ${mdCode(`${this.platform}/${this.overlay}`)}${this.revision ? ` (git ${mdText(this.revision)})` : ''}`,
       '',
       `${s.missing} missing, ${s.modified} modified, ${s.extra} extra.`,
       '',
@@ -130,10 +132,11 @@ export class DriftReport {
       '|---|---|---|---|---|---|',
     ];
     for (const i of this.items) {
-      if (i.fields.length === 0) out.push(`| ${i.type} | \`${describeRef(i.ref)}\` | | | | |`);
+      const object = mdCodeCell(describeRef(i.ref));
+      if (i.fields.length === 0) out.push(`| ${i.type} | ${object} | | | | |`);
       for (const f of i.fields)
         out.push(
-          `| ${i.type} | \`${describeRef(i.ref)}\` | \`${f.path}\` | \`${cell(f.expected)}\` | \`${cell(f.actual)}\` | ${f.manager ?? ''} |`,
+          `| ${i.type} | ${object} | ${mdCodeCell(f.path)} | ${mdCodeCell(show(f.expected))} | ${mdCodeCell(show(f.actual))} | ${mdCell(f.manager ?? '')} |`,
         );
     }
     const hint = this.repairHint();
@@ -146,11 +149,6 @@ export class DriftReport {
 function show(v: unknown): string {
   if (v === undefined) return '∅';
   return typeof v === 'string' && !/[\n\r\t]/.test(v) ? v : JSON.stringify(v);
-}
-
-/** A Markdown table cell: one line, with `|` escaped so that it cannot split the row. */
-function cell(v: unknown): string {
-  return show(v).replace(/\|/g, '\\|');
 }
 
 /** Column widths that fit `total` characters with two spaces between columns: the widest shrinks first. */

@@ -1,5 +1,6 @@
 import { redactText } from '../core/redact.js';
-import { cell, factLines } from './sync-status-render.js';
+import { factLines } from './sync-status-render.js';
+import { mdCell, mdCode } from './markdown.js';
 import {
   failedConditions,
   inProgressOrStalled,
@@ -253,13 +254,14 @@ export class SyncStatus {
           ? '✅ Ready'
           : '⚠️ Not ready';
     const rows = this.value.conditions.map(
-      (c) => `| ${c.type} | ${c.status} | ${c.reason} | ${cell(c.message)} | ${c.lastTransitionTime} |`,
+      (c) =>
+        `| ${mdCell(c.type)} | ${mdCell(c.status)} | ${mdCell(c.reason)} | ${mdCell(c.message)} | ${mdCell(c.lastTransitionTime)} |`,
     );
-    const facts = factLines(this.value, (t) => `\`${t}\``).map((l) =>
+    const facts = factLines(this.value, mdCode).map((l) =>
       l.startsWith(' ') ? `  - ${l.trim()}` : `- ${l}`,
     );
     return [
-      `### ${head}: \`${title}\``,
+      `### ${head}: ${mdCode(title)}`,
       '',
       '| condition | status | reason | message | since |',
       '|---|---|---|---|---|',

@@ -22,9 +22,13 @@ export function otherOverlayChanges(
   return { changed, unchanged: names.filter((n) => !changed.includes(n)) };
 }
 
-/** One sentence for text and Markdown (`code` wraps an overlay name). */
-export function otherOverlaysSentence(o: OtherOverlays, code: (s: string) => string = (s) => s): string {
-  if ('unknown' in o) return `Other overlays: not compared (${o.unknown}).`;
+/** One sentence for text and Markdown (`code` wraps an overlay name, `text` the reason). */
+export function otherOverlaysSentence(
+  o: OtherOverlays,
+  code: (s: string) => string = (s) => s,
+  text: (s: string) => string = (s) => s,
+): string {
+  if ('unknown' in o) return `Other overlays: not compared (${text(o.unknown)}).`;
   if (o.changed.length === 0)
     return o.unchanged.length === 0
       ? 'Other overlays: there are none.'

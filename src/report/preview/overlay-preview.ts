@@ -13,6 +13,7 @@ import { clusterVersionPathRisks, type ClusterVersionPathOptions } from './risks
 import { machineConfigRisks } from './risks/machine-config.js';
 import { chartRisks } from './risks/chart.js';
 import { pruneRisks } from './risks/prune.js';
+import { rbacRisks } from './risks/rbac.js';
 import { subscriptionRisks } from './risks/subscription.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -63,7 +64,7 @@ export interface OverlayPreview {
 /**
  * Compares one overlay's desired state in base and head: the changed objects with their diffs, a
  * count per kind, and every risk note (cluster version, machine configs and pools, subscriptions,
- * pruning), and with `opts.graph` the update path of a ClusterVersion target change. `base` undefined is an overlay new in head (everything added); `head` undefined is an
+ * pruning, cluster-admin grants), and with `opts.graph` the update path of a ClusterVersion target change. `base` undefined is an overlay new in head (everything added); `head` undefined is an
  * overlay removed from head (`OverlayRemoved`, no object list: nothing is pruned by removing an
  * overlay, but the clusters that use it can no longer sync). Pure.
  */
@@ -100,6 +101,7 @@ export function previewOverlay(
       ...machineConfigRisks(pairs),
       ...subscriptionRisks(pairs),
       ...pruneRisks(pairs),
+      ...rbacRisks(pairs),
       ...chartRisks(base?.charts ?? [], head.charts ?? [], pairs),
     ],
     pairs,

@@ -12,6 +12,17 @@ import {
 import { countBySeverity, type RiskNote } from './risk-note.js';
 import type { SynthFailure } from './synth-failure.js';
 import { otherOverlaysSentence } from './other-overlays.js';
+// Every value from a revision (kinds, names, paths, messages, overlay names) enters the comment
+// through these: shown as text, never read as Markdown or HTML (an HTML comment opener in a kind
+// once hid the rest of the comment).
+import {
+  htmlText as html,
+  mdCell,
+  mdCode as code,
+  mdCodeCell,
+  mdFence as fence,
+  mdText as md,
+} from '../markdown.js';
 
 /** First line of every preview comment: a workflow finds (and updates) its own comment by it. */
 export const PREVIEW_MARKER = '<!-- groundwork-preview -->';
@@ -36,9 +47,9 @@ export function previewMarkdown(p: PreviewData, opts: MarkdownOptions = {}): str
   if (p.head.failure) return headFailed(p.head.failure, head);
   const top = [PREVIEW_MARKER, '## Groundwork preview', '', `Base ${base} → head ${head}.`, ''];
   if (p.base.failure) top.push(...baseFailed(p.base.failure, base));
-  if (p.reach) top.push(reachSentence(p.reach), '');
+  if (p.reach) top.push(reachSentence(p.reach, md), '');
   top.push(`**Risks:** ${severityCounts(p.risks)}.`, '');
-  if (p.otherOverlays) top.push(otherOverlaysSentence(p.otherOverlays, code), '');
+  if (p.otherOverlays) top.push(otherOverlaysSentence(p.otherOverlays, code, md), '');
   if (p.overlays.length > 1) top.push(...overlayTable(p.overlays), '');
   if (p.overlays.length === 0) top.push('No overlays.', '');
   return fitBudget(top.join('\n'), p.overlays.map(overlaySection), maxLength);
@@ -134,7 +145,7 @@ function overlayTable(overlays: readonly OverlayPreview[]): string[] {
     '| --- | ---: | ---: | ---: | --- |',
     ...overlays.map(
       (o) =>
-        `| ${code(o.overlay)}${o.status === 'added' ? ' (new)' : o.status === 'removed' ? ' (removed)' : ''} | ${n(o, 'added')} | ${n(o, 'changed')} | ${n(o, 'removed')} | ${severityCounts(countBySeverity(o.risks))} |`,
+        `| ${mdCodeCell(o.overlay)}${o.status === 'added' ? ' (new)' : o.status === 'removed' ? ' (removed)' : ''} | ${n(o, 'added')} | ${n(o, 'changed')} | ${n(o, 'removed')} | ${severityCounts(countBySeverity(o.risks))} |`,
     ),
   ];
 }
@@ -149,7 +160,10 @@ function overlaySection(o: OverlayPreview): Section {
   if (o.risks.length > 0) lines.push('**Risks**', '', ...o.risks.map(riskItem), '');
   if (o.summary.length > 0) {
     lines.push('| Kind | Added | Changed | Removed |', '| --- | ---: | ---: | ---: |');
-    lines.push(...o.summary.map((s) => `| ${s.kind} | ${s.added} | ${s.changed} | ${s.removed} |`), '');
+    lines.push(
+      ...o.summary.map((s) => `| ${mdCell(s.kind)} | ${s.added} | ${s.changed} | ${s.removed} |`),
+      '',
+    );
   }
   if (o.warnings.length > 0) lines.push('**Synth warnings**', '', ...o.warnings.map(issueItem), '');
   const changes = o.changes.map((c) => {
@@ -167,26 +181,4 @@ function overlaySection(o: OverlayPreview): Section {
 function riskItem(r: RiskNote): string {
   const from = r.source ? ` (from ${code(r.source)})` : '';
   return `- **${r.severity}** ${code(r.subject)}${from}: ${md(r.message)}`;
-}
-
-/** A fenced block whose fence is longer than any backtick run inside. */
-function fence(body: string, lang: string): string {
-  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = '`'.repeat(Math.max(3, longest + 1));
-  return `${f}${lang}\n${body.endsWith('\n') ? body : `${body}\n`}${f}`;
-}
-
-function code(text: string): string {
-  const f = text.includes('`') ? '`` ' : '`';
-  return `${f}${text}${f === '`' ? '`' : ' ``'}`;
-}
-
-function md(text: string): string {
-  return html(text)
-    .replace(/([\\*_[\]])/g, '\\$1')
-    .replace(/\n/g, ' ');
-}
-
-function html(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -46,14 +46,16 @@ function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
 }
 
-/** `Reaches dev now (merged into main); staging, prod only by promotion.` */
-export function reachSentence(r: {
-  branch: string;
-  now: readonly string[];
-  byPromotion: readonly string[];
-}): string {
+/**
+ * `Reaches dev now (merged into main); staging, prod only by promotion.` Environment and branch
+ * names (from groundwork.yaml) pass through `text` (Markdown: `mdText`).
+ */
+export function reachSentence(
+  r: { branch: string; now: readonly string[]; byPromotion: readonly string[] },
+  text: (s: string) => string = (s) => s,
+): string {
   const now = r.now.length
-    ? `${r.now.join(', ')} as soon as it is merged into ${r.branch}`
-    : `no environment directly (none follows ${r.branch})`;
-  return `Reaches ${now}${r.byPromotion.length ? `; ${r.byPromotion.join(', ')} only by promotion (groundwork promote)` : ''}.`;
+    ? `${r.now.map(text).join(', ')} as soon as it is merged into ${text(r.branch)}`
+    : `no environment directly (none follows ${text(r.branch)})`;
+  return `Reaches ${now}${r.byPromotion.length ? `; ${r.byPromotion.map(text).join(', ')} only by promotion (groundwork promote)` : ''}.`;
 }

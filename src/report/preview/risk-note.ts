@@ -36,7 +36,8 @@ type RiskCode =
   | 'PruneKept'
   | 'OverlayRemoved'
   | 'ChartVersion'
-  | 'ChartValues';
+  | 'ChartValues'
+  | 'ClusterAdminGranted';
 
 /** Every risk code, for readers of a preview's JSON (`parsePreviewJson`). */
 export const RISK_CODES = [
@@ -65,6 +66,7 @@ export const RISK_CODES = [
   'OverlayRemoved',
   'ChartVersion',
   'ChartValues',
+  'ClusterAdminGranted',
 ] as const satisfies readonly RiskCode[];
 
 // RISK_CODES lists every RiskCode: this fails to compile when one is missing.

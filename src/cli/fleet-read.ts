@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { membersFromKubeconfig, observeFleet } from '../cluster/fleet-reader.js';
 import { confineFleetKubeconfig } from '../cluster/kubeconfig-trust.js';
-import { readBoundedFile, readConfinedFile } from '../core/confined-file.js';
-import { errorMessage, GroundworkError } from '../core/errors.js';
-import { parseFleetFile, type FleetMember } from '../project/fleet-file.js';
+import { errorMessage } from '../core/errors.js';
+import { loadFleetFile, type FleetMember } from '../project/fleet-file.js';
 import { fleetView, type FleetView, type NextPromotion } from '../fleet/fleet-view.js';
 import { commitOf, type ClusterObservation } from '../fleet/gates.js';
 import { promote, type PromotionDeps, type PromotionGit, type RiskyChange } from '../fleet/promotion.js';
@@ -13,9 +11,6 @@ import { commitsBehind, PromotionRepo } from '../source/promote.js';
 import type { TrustedKeys } from '../source/trust/trusted-keys.js';
 import type { Environment } from '../project/environments.js';
 import { FLEET_FILE } from './fleet-flags.js';
-
-/** A fleet file is a short list of contexts: a bound far above any real one. */
-const FLEET_FILE_MAX_BYTES = 1 << 20;
 
 /**
  * The clusters of the fleet: `--fleet FILE` (the user's own file, read bounded), else `fleet.yaml`
@@ -45,26 +40,9 @@ export async function fleetMembers(
           }
         : m,
     );
-  if (flags.fleet !== undefined) {
-    if (!existsSync(flags.fleet))
-      throw new GroundworkError({
-        code: 'InvalidFleetFile',
-        subject: flags.fleet,
-        message: 'not found',
-        fix: 'name a fleet file ("clusters:" with a list of {name?, context, kubeconfig?}), or leave --fleet out to read every context of the kubeconfig',
-      });
-    const text = await readBoundedFile(flags.fleet, { maxBytes: FLEET_FILE_MAX_BYTES, what: 'fleet file' });
-    return confined(parseFleetFile(text, flags.fleet), flags.fleet);
-  }
-  if (existsSync(join(dir, FLEET_FILE))) {
-    const text = await readConfinedFile({
-      root: dir,
-      path: FLEET_FILE,
-      maxBytes: FLEET_FILE_MAX_BYTES,
-      what: 'fleet file',
-    });
-    return confined(parseFleetFile(text, FLEET_FILE), FLEET_FILE);
-  }
+  if (flags.fleet !== undefined) return confined(await loadFleetFile({ file: flags.fleet }), flags.fleet);
+  const own = await loadFleetFile({ root: dir, path: FLEET_FILE });
+  if (own) return confined(own, FLEET_FILE);
   return membersFromKubeconfig(flags.kubeconfig);
 }
 

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { readBoundedFile, readConfinedFile } from '../core/confined-file.js';
 import { GroundworkError } from '../core/errors.js';
 
 /** One cluster of a fleet: the kube context that reaches it (and the kubeconfig that holds it). */
@@ -84,4 +87,43 @@ export function parseFleetFile(text: string, file: string): FleetMember[] {
     seen.add(m.name);
   }
   return members;
+}
+
+/** A fleet file is a short list of contexts: a bound far above any real one. */
+const FLEET_FILE_MAX_BYTES = 1 << 20;
+
+/**
+ * Reads and validates a fleet file (`parseFleetFile`): the user's own `file` (`--fleet`, read
+ * bounded; `InvalidFleetFile` when it does not exist), or the repository's `path` under `root` (a
+ * repository's file: confined to the checkout; undefined when the repository has none). Too large,
+ * not a regular file or a link out of the checkout: `FileTooLarge`, `NotARegularFile`,
+ * `PathOutsideCheckout`, naming the file, never quoting it.
+ */
+export async function loadFleetFile(source: { readonly file: string }): Promise<FleetMember[]>;
+export async function loadFleetFile(source: {
+  readonly root: string;
+  readonly path: string;
+}): Promise<FleetMember[] | undefined>;
+export async function loadFleetFile(
+  source: { readonly file: string } | { readonly root: string; readonly path: string },
+): Promise<FleetMember[] | undefined> {
+  if ('file' in source) {
+    if (!existsSync(source.file))
+      throw new GroundworkError({
+        code: 'InvalidFleetFile',
+        subject: source.file,
+        message: 'not found',
+        fix: 'name a fleet file ("clusters:" with a list of {name?, context, kubeconfig?}), or leave --fleet out to read every context of the kubeconfig',
+      });
+    const text = await readBoundedFile(source.file, { maxBytes: FLEET_FILE_MAX_BYTES, what: 'fleet file' });
+    return parseFleetFile(text, source.file);
+  }
+  if (!existsSync(join(source.root, source.path))) return undefined;
+  const text = await readConfinedFile({
+    root: source.root,
+    path: source.path,
+    maxBytes: FLEET_FILE_MAX_BYTES,
+    what: 'fleet file',
+  });
+  return parseFleetFile(text, source.path);
 }

@@ -31,8 +31,8 @@ export interface RenderIdentity {
 }
 
 /**
- * The renderer's identity in `uid` mode unless `GROUNDWORK_RENDER_UID`/`_GID` say otherwise: an id
- * of no account (not `nobody`, which daemons run as; not 65532, the agent image's user).
+ * The renderer's identity in `uid` mode: an id of no account (not `nobody`, which daemons run as;
+ * not 65532, the agent image's user).
  */
 export const DEFAULT_RENDER_IDENTITY: RenderIdentity = { uid: 65533, gid: 65533 };
 

@@ -76,7 +76,8 @@ export function useTools(...names: TestToolName[]): void {
   }, TOOL_BUILD_TIMEOUT_MS);
 }
 
-function testFile(): string | undefined {
+/** The test file running now (for a build record), when asked from inside a test file. */
+export function testFile(): string | undefined {
   try {
     return expect.getState().testPath ?? undefined;
   } catch {

@@ -1,11 +1,11 @@
-import { beforeAll, expect } from 'vitest';
+import { beforeAll } from 'vitest';
 import { resolveBinaries } from '../../src/dev/controlplane/binaries.js';
 import {
   resolveWorkloadBinaries,
   type WorkloadBinaries,
 } from '../../src/dev/controlplane/workload-binaries.js';
 import { recordBuild } from './test-run.js';
-import { TOOL_BUILD_TIMEOUT_MS, toolProgress } from './tools.js';
+import { testFile, TOOL_BUILD_TIMEOUT_MS, toolProgress } from './tools.js';
 
 let resolved: Promise<WorkloadBinaries> | undefined;
 
@@ -46,12 +46,4 @@ export function useWorkloadBinaries(): void {
   beforeAll(async () => {
     await workloadBinaries();
   }, TOOL_BUILD_TIMEOUT_MS);
-}
-
-function testFile(): string | undefined {
-  try {
-    return expect.getState().testPath ?? undefined;
-  } catch {
-    return undefined;
-  }
 }

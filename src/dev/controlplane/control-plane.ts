@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { resolveBinaries, type BinarySet } from './binaries.js';
-import { kubeconfigYaml, writeCredentials, type ControlPlaneCredentials } from './credentials.js';
+import { writeCredentials, writeKubeconfig, type ControlPlaneCredentials } from './credentials.js';
 import { freePort } from './free-port.js';
 import { logTail, registerScratchDir, startProcess, type ManagedProcess } from './process.js';
 import { formatElapsed, silentProgress, type Progress } from '../../core/progress.js';
@@ -177,33 +177,18 @@ export class LocalControlPlane {
       await waitForServer({ server, caFile, token: credentials.adminToken, processes, timeoutMs: 90_000 });
       const caPem = await readFile(caFile, 'utf8');
       const kubeconfig = join(workDir, 'kubeconfig');
-      await writeFile(
-        kubeconfig,
-        kubeconfigYaml({
-          server,
-          caPem,
-          token: credentials.adminToken,
-          name: 'groundwork-local',
-          user: 'admin',
-        }),
-        { mode: 0o600 },
-      );
+      await writeKubeconfig(kubeconfig, { server, caPem, token: credentials.adminToken, user: 'admin' });
 
       let kcmPid: number | undefined;
       if (binaries.kubeControllerManager) {
         progress.start('starting kube-controller-manager');
         const kcmConfig = join(workDir, 'kcm.kubeconfig');
-        await writeFile(
-          kcmConfig,
-          kubeconfigYaml({
-            server,
-            caPem,
-            token: credentials.controllerManagerToken,
-            name: 'groundwork-local',
-            user: 'kcm',
-          }),
-          { mode: 0o600 },
-        );
+        await writeKubeconfig(kcmConfig, {
+          server,
+          caPem,
+          token: credentials.controllerManagerToken,
+          user: 'kcm',
+        });
         const kcm = startProcess({
           name: 'kube-controller-manager',
           binary: binaries.kubeControllerManager,

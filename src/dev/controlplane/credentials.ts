@@ -84,3 +84,14 @@ export function kubeconfigYaml(opts: {
     'current-context': opts.name,
   });
 }
+
+/**
+ * Writes the kubeconfig of one identity of the local control plane (owner-only, mode 0600): the
+ * apiserver at `server`, trusted through `caPem`, with `token` as user `user`.
+ */
+export async function writeKubeconfig(
+  file: string,
+  opts: { server: string; caPem: string; token: string; user: string },
+): Promise<void> {
+  await writeFile(file, kubeconfigYaml({ ...opts, name: 'groundwork-local' }), { mode: 0o600 });
+}

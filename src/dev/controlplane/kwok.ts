@@ -4,7 +4,7 @@ import { ApiError } from '../../cluster/api-error.js';
 import type { KubeClient } from '../../cluster/client.js';
 import { dataPath } from '../../core/data-dir.js';
 import { readObjects } from '../../core/yaml-files.js';
-import { kubeconfigYaml } from './credentials.js';
+import { writeKubeconfig } from './credentials.js';
 import { KWOK_NODE_ANNOTATION } from './nodes.js';
 import { startProcess, type ManagedProcess } from './process.js';
 import type { ApiserverEndpoint } from './scheduler.js';
@@ -29,17 +29,7 @@ export async function startKwok(opts: {
 }): Promise<ManagedProcess> {
   await bindKwokRole(opts.admin);
   const kubeconfig = join(opts.workDir, 'kwok.kubeconfig');
-  await writeFile(
-    kubeconfig,
-    kubeconfigYaml({
-      server: opts.apiserver.server,
-      caPem: opts.apiserver.caPem,
-      token: opts.token,
-      name: 'groundwork-local',
-      user: 'kwok',
-    }),
-    { mode: 0o600 },
-  );
+  await writeKubeconfig(kubeconfig, { ...opts.apiserver, token: opts.token, user: 'kwok' });
   const config = join(opts.workDir, 'kwok-stages.yaml');
   await writeFile(config, await stagesConfig());
   return startProcess({

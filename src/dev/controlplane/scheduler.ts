@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { kubeconfigYaml } from './credentials.js';
+import { writeKubeconfig } from './credentials.js';
 import { freePort } from './free-port.js';
 import { startProcess, type ManagedProcess } from './process.js';
 import { httpsStatus, waitUntil } from './readiness.js';
@@ -30,17 +30,7 @@ export async function startScheduler(opts: {
   timeoutMs?: number;
 }): Promise<ManagedProcess> {
   const kubeconfig = join(opts.workDir, 'kube-scheduler.kubeconfig');
-  await writeFile(
-    kubeconfig,
-    kubeconfigYaml({
-      server: opts.apiserver.server,
-      caPem: opts.apiserver.caPem,
-      token: opts.token,
-      name: 'groundwork-local',
-      user: 'kube-scheduler',
-    }),
-    { mode: 0o600 },
-  );
+  await writeKubeconfig(kubeconfig, { ...opts.apiserver, token: opts.token, user: 'kube-scheduler' });
   const certDir = join(opts.workDir, 'kube-scheduler-certs');
   await mkdir(certDir, { recursive: true });
   const port = await freePort();

@@ -33,8 +33,10 @@ export const AGENT_FLAGS = {
     flag: '--repo <url>',
     kind: 'text',
     required: true,
-    doc: 'git repository (http/https; credentials from --credentials-secret or GROUNDWORK_GIT_TOKEN / _USERNAME / _PASSWORD)',
-    bootstrap: { doc: 'platform repository (credentials from GROUNDWORK_GIT_TOKEN / _USERNAME / _PASSWORD)' },
+    doc: 'git repository: https://, http://, ssh:// or user@host:path (credentials from --credentials-secret, or GROUNDWORK_GIT_TOKEN / _USERNAME / _PASSWORD, for SSH GROUNDWORK_GIT_SSH_KEY_FILE and GROUNDWORK_GIT_KNOWN_HOSTS_FILE; docs/repositories.md)',
+    bootstrap: {
+      doc: 'platform repository: https://, http://, ssh:// or user@host:path (credentials from GROUNDWORK_GIT_TOKEN / _USERNAME / _PASSWORD, for SSH GROUNDWORK_GIT_SSH_KEY_FILE and GROUNDWORK_GIT_KNOWN_HOSTS_FILE, put in the credentials Secret)',
+    },
   },
   branch: {
     flag: '--branch <name>',
@@ -102,7 +104,7 @@ export const AGENT_FLAGS = {
   credentialsSecret: {
     flag: '--credentials-secret <name>',
     kind: 'text',
-    doc: 'Secret in --namespace with token, or username and password',
+    doc: 'Secret in --namespace with token, or username and password, or for SSH identity and known_hosts (and password: the key passphrase)',
   },
   leaderElect: {
     flag: '--leader-elect',

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { KubeClient } from '../cluster/client.js';
+import { repoEndpoint } from '../source/repo-url.js';
 import { repositoryPort, type AgentEgress, type AgentIngress } from './network-policy.js';
 
 /** A Service, as far as the egress rules read it. */
@@ -101,7 +102,7 @@ export async function agentEgress(
   }
   return {
     apiserver: { addresses, ports },
-    git: { addresses: await addressesOf(new URL(repoUrl).hostname), port: repositoryPort(repoUrl) },
+    git: { addresses: await addressesOf(repoEndpoint(repoUrl).host), port: repositoryPort(repoUrl) },
     dnsServiceAddresses: dns
       .map((s) => s?.spec?.clusterIP)
       .filter((ip): ip is string => Boolean(ip && ip !== 'None')),

@@ -33,7 +33,17 @@ export interface BootstrapSpec extends PassedOnText {
   replicas: number;
   /** The agent's RBAC, from `agentRbac`. */
   rbac: AgentRbac;
-  credentials?: { token?: string; username?: string; password?: string };
+  /**
+   * Git credentials for the Secret: HTTP (`token`, or `username` and `password`), or SSH (`ssh`:
+   * the deploy key as `identity`, `known_hosts`, the key's passphrase as `password`, laid out as
+   * Flux's; the agent then reads the Secret itself, `--credentials-secret`).
+   */
+  credentials?: {
+    token?: string;
+    username?: string;
+    password?: string;
+    ssh?: { identity?: string; knownHosts?: string; passphrase?: string };
+  };
   webhookSecret?: string;
   /** The agent's commit statuses (`--commit-status-*`, README "Notifications"); none without. */
   commitStatus?: CommitStatusOptions;
@@ -58,7 +68,10 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
     'groundwork.io/platform': spec.platform,
   };
   const ref = spec.repository.ref;
-  const hasCreds = Boolean(spec.credentials?.token || spec.credentials?.username || spec.webhookSecret);
+  const ssh = spec.credentials?.ssh?.identity ? spec.credentials.ssh : undefined;
+  const hasCreds = Boolean(
+    spec.credentials?.token || spec.credentials?.username || ssh || spec.webhookSecret,
+  );
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: AGENT_NAME, namespace: ns, labels } },
@@ -79,8 +92,15 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
             type: 'Opaque',
             stringData: {
               ...(spec.credentials?.token ? { token: spec.credentials.token } : {}),
-              ...(spec.credentials?.username
+              ...(spec.credentials?.username && !ssh
                 ? { username: spec.credentials.username, password: spec.credentials.password ?? '' }
+                : {}),
+              ...(ssh
+                ? {
+                    identity: ssh.identity!,
+                    ...(ssh.knownHosts ? { known_hosts: ssh.knownHosts } : {}),
+                    ...(ssh.passphrase ? { password: ssh.passphrase } : {}),
+                  }
                 : {}),
               ...(spec.webhookSecret ? { webhookSecret: spec.webhookSecret } : {}),
             },
@@ -112,6 +132,8 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
         ...passedOn(spec),
         ...repositoryFlags(spec.repository),
         ...commitStatusFlags(spec.commitStatus),
+        // The deploy key and known_hosts are read from the Secret by the agent (never an env var).
+        ...(ssh ? { credentialsSecret: CREDENTIALS_SECRET } : {}),
         namespace: ns,
         syncName: name,
         leaderElect: true,

@@ -2,7 +2,7 @@ import { POST_SYNTH_CHECKS } from '../reconcile/domains.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { trustedKeysRefOf } from '../agent/trusted-keys-source.js';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ChangeSet } from '../apply/changeset.js';
 import { INVENTORY_NAMESPACE, inventoryName } from '../apply/inventory.js';
 import { isNotFound } from '../cluster/api-error.js';
@@ -18,6 +18,8 @@ import { renderPlatform } from '../render/render-platform.js';
 import { compareManifests, setHash, toManifest } from '../render/synth/manifest.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
+import { CREDENTIALS_SECRET } from './agent-deployment.js';
+import { parseRepoUrl } from '../source/repo-url.js';
 import { agentEgress, agentIngress, type NetworkPolicyChoices } from './bootstrap-network.js';
 import { agentRbac, managedRefs } from './rbac.js';
 import type { CommitStatusOptions } from '../agent/notifications.js';
@@ -39,6 +41,12 @@ export interface BootstrapOptions extends PassedOnText {
    */
   followEnvironment?: boolean;
   overlay: string;
+  /**
+   * Render the platform from this local directory (the one holding groundwork.yaml) instead of
+   * fetching `repository` (`--from`): no network, no git credentials needed to plan. The agent
+   * still fetches `repository`.
+   */
+  checkout?: string;
   namespace: string;
   mode: BootstrapSpec['mode'];
   /** The PlatformSync's and the agent's `--interval`, as written into the PlatformSync (`60s`). */
@@ -70,14 +78,15 @@ export interface BootstrapPlan {
   /** The agent's own inventory: platform `groundwork-agent`, overlay `<platform>-<overlay>`. */
   inventory: SynthResult;
   /**
-   * What a plan made without a cluster could not know, one sentence each (empty with a cluster):
-   * the printout says them.
+   * What a plan made without a cluster, or from a local directory (`checkout`), could not know,
+   * one sentence each (empty with a cluster and a fetch): the printout says them.
    */
   notes: string[];
 }
 
 /**
- * Computes what installs the agent for a repository: fetches it (the same way the agent will),
+ * Computes what installs the agent for a repository: fetches it (the same way the agent will; or
+ * reads `checkout`, a local directory, without any network),
  * synthesizes the overlay in a child process, derives least-privilege RBAC (`agentRbac`) from the
  * objects it declares and those its inventory still holds (so that the agent can prune what left
  * git; a namespace's Role goes at the first bootstrap after its last object was pruned), and
@@ -106,11 +115,13 @@ export async function planBootstrap(
         ...(opts.auth ? { auth: opts.auth } : {}),
       });
     let ref = opts.repository.ref;
-    let fetched = await fetch(ref);
+    const local = opts.checkout === undefined ? undefined : resolve(opts.checkout);
+    let fetched = local ? { dir: local } : await fetch(ref);
     let project = await loadProject(fetched.dir);
     const environment = opts.followEnvironment ? environmentFor(project, opts.overlay) : undefined;
     // The overlay's environment names the branch its agents follow (promotion moves it).
-    if (environment && !('branch' in ref && ref.branch === environment.ref && !('commit' in ref))) {
+    if (local && environment) ref = { branch: environment.ref };
+    else if (environment && !('branch' in ref && ref.branch === environment.ref && !('commit' in ref))) {
       ref = { branch: environment.ref };
       fetched = await fetch(ref);
       project = await loadProject(fetched.dir);
@@ -119,7 +130,7 @@ export async function planBootstrap(
     const [platform] = await renderPlatform(fetched.dir, {
       checks: POST_SYNTH_CHECKS,
       domain: 'local',
-      treeRoot: checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
+      treeRoot: local ?? checkoutRoot(fetched.dir, opts.repository.path ?? '.'),
       overlay: opts.overlay,
     });
     // A platform that could act as the agent is refused before anything is derived or applied.
@@ -141,6 +152,7 @@ export async function planBootstrap(
       namespace: opts.namespace,
       ...(opts.verifyCommits ? { trustedKeys: trustedKeysRefOf(opts.verifyCommits) } : {}),
       ...(opts.decryptionSecret ? { decryptionSecret: opts.decryptionSecret } : {}),
+      ...(opts.auth?.ssh?.identity ? { credentialsSecret: CREDENTIALS_SECRET } : {}),
       inventory: { namespace: INVENTORY_NAMESPACE, name: inventoryName(platform!.platform, opts.overlay) },
     });
     const openshift = resources.some((r) => r.group === 'project.openshift.io');
@@ -190,7 +202,14 @@ export async function planBootstrap(
       rbac.namespaced.map((r) => r.namespace).filter((ns) => ns !== opts.namespace),
       desired,
     );
-    const notes = session ? [] : offlineNotes(opts.networkPolicy !== false);
+    const notes = [
+      ...(local
+        ? [
+            `Rendered from ${local} (--from), not fetched: RBAC covers what it declares now; the agent will fetch ${stripUserinfo(opts.repository.url)}.`,
+          ]
+        : []),
+      ...(session ? [] : offlineNotes(opts.networkPolicy !== false)),
+    ];
     const manifests = objects
       .map((o) => toManifest(o, `bootstrap/${o.kind}/${o.metadata.name}`))
       .sort(compareManifests);
@@ -268,6 +287,7 @@ export async function applyBootstrap(
   return applyObserved(session, observed, { revision, wait: false, prune: true, allowMassPrune: true });
 }
 
+/** An HTTP(S) URL without userinfo (credentials go in the Secret); an SSH URL as it is (its user is no secret). */
 function stripUserinfo(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//');
+  return parseRepoUrl(url).kind === 'ssh' ? url : url.replace(/\/\/[^@/]*@/, '//');
 }

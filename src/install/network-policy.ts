@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { K8sObject } from '../core/object.js';
+import { repoEndpoint } from '../source/repo-url.js';
 
 /** Where the agent may connect to: the apiserver, the git host, DNS, and any CIDR the user adds. */
 export interface AgentEgress {
@@ -119,9 +120,7 @@ export function agentNetworkPolicy(opts: {
   };
 }
 
-/** The port a repository URL connects to (explicit, or 443 for https and 80 for http). */
+/** The port a repository URL connects to (explicit, or 443 for https, 80 for http, 22 for SSH). */
 export function repositoryPort(url: string): number {
-  const u = new URL(url);
-  if (u.port) return Number(u.port);
-  return u.protocol === 'http:' ? 80 : 443;
+  return repoEndpoint(url).port;
 }

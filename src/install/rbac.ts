@@ -38,6 +38,8 @@ export interface AgentRbacInput {
   trustedKeys?: { readonly kind: 'Secret' | 'ConfigMap'; readonly name: string };
   /** The age identities of `--decryption-secret` (SopsSecret) in the agent's namespace: `get` on that name only. */
   decryptionSecret?: string;
+  /** The git credentials Secret the agent reads itself (`--credentials-secret`: an SSH deploy key): `get` on that name only. */
+  credentialsSecret?: string;
 }
 
 const OLM = 'operators.coreos.com';
@@ -117,6 +119,8 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
     );
   if (input.decryptionSecret)
     inNamespace(input.namespace).grant('', 'secrets', ['get'], [input.decryptionSecret]);
+  if (input.credentialsSecret)
+    inNamespace(input.namespace).grant('', 'secrets', ['get'], [input.credentialsSecret]);
   inNamespace(input.inventory.namespace).grant(
     '',
     'configmaps',

@@ -22,6 +22,8 @@ export interface BootstrapFlags extends Pick<AgentFlagText, BootstrapFlagName> {
   image: string;
   replicas: string;
   print?: boolean;
+  /** Render from this local directory instead of fetching `--repo`. */
+  from?: string;
   kubeconfig?: string;
   context?: string;
   networkPolicy: boolean;
@@ -59,6 +61,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       repository: { url: agent.repo, ref, ...(agent.path ? { path: agent.path } : {}) },
       followEnvironment: !agent.branch && !agent.tag && !agent.commit,
       overlay: agent.overlay,
+      ...(flags.from !== undefined ? { checkout: flags.from } : {}),
       namespace: agent.namespace,
       mode: agent.mode,
       // In seconds, as the agent writes it into the PlatformSync's spec: `1m` there would be

@@ -39,6 +39,10 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
       'do not install the NetworkPolicy that limits the agent to the cluster DNS, the apiserver and git',
     )
     .option('--print', 'print the objects as YAML instead of applying them (Secret values redacted)')
+    .option(
+      '--from <dir>',
+      'render the platform from this local directory (holding groundwork.yaml) instead of fetching --repo: no network or git credentials needed to plan; the agent still fetches --repo',
+    )
     .option('--kubeconfig <file>', 'kubeconfig file')
     .option('--context <name>', 'kubeconfig context')
     .action(async (flags: BootstrapFlags) =>

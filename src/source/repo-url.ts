@@ -32,11 +32,12 @@ export function parseRepoUrl(url: string): RepoUrl {
     });
   };
   if (url.length > MAX_REPO_URL_LENGTH) refuse(`longer than ${MAX_REPO_URL_LENGTH} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\s]/.test(url)) refuse('holds a space or a control character');
+  if (url.startsWith('-')) refuse('starts with "-" (it could be read as an option)');
   if (looksLikeSsh(url)) return parseSshUrl(url);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === 'https' || scheme === 'http') {
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f\s]/.test(url)) refuse('holds a space or a control character');
     try {
       new URL(url);
       return { kind: 'http', url };

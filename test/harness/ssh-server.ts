@@ -1,5 +1,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +38,13 @@ export interface SshServer {
   readonly knownHosts: string;
   /** `ssh://user@address:port<path>`. */
   sshUrl(path: string): string;
+  /** The server's own temporary directory (scripts for `command=` live well there). */
+  readonly dir: string;
+  /**
+   * Authorizes a new key whose logins run `command` whatever the client asks (`restrict,command=`),
+   * e.g. a script that answers like a hostile server; returns the key.
+   */
+  authorizeCommand(name: string, command: string): TestKey;
   /** What sshd logged (stderr, `-e`). */
   log(): string;
   stop(): Promise<void>;
@@ -100,6 +115,12 @@ export async function startSshServer(opts: { address?: string; port?: number } =
     strangerKey,
     knownHosts: `${name} ${pub(hostEd)}\n`,
     sshUrl: (path) => `ssh://${user}@${address}:${port}${path}`,
+    dir,
+    authorizeCommand: (keyName, command) => {
+      const key = makeKey(dir, keyName);
+      appendFileSync(join(dir, 'authorized_keys'), `restrict,command="${command}" ${key.publicKey}\n`);
+      return key;
+    },
     log: () => log,
     stop: async () => {
       if (child.exitCode === null) {

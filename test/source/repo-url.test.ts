@@ -66,5 +66,5 @@ describe('checkRepoUrl', () => {
     expect(result.stderr).toContain('the file:// scheme is not supported');
     expect(result.stderr).toContain('https://, http://');
     expect(result.stderr).toContain('groundwork git serve');
-  });
+  }, 90_000);
 });

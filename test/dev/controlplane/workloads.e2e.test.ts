@@ -2,13 +2,16 @@
 // their kubelets, so a platform's Deployment, StatefulSet, DaemonSet and Job become Healthy as on a
 // cluster, through `groundwork apply` and through the agent (its sync Ready, `sync reconcile` exit 0).
 // A control plane of the file's own: nodes are cluster-wide, and the shared one runs no scheduler.
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent } from '../../../src/agent/start.js';
+import { LocalControlPlane } from '../../../src/dev/controlplane/control-plane.js';
 import { clusterNodes } from '../../../src/dev/controlplane/nodes.js';
+import { isAlive } from '../../../src/dev/controlplane/process.js';
 import { memoryLogger, platformRepo } from '../../harness/agent-repo.js';
 import { agentOptions, syncStatus } from '../../harness/agent-run.js';
 import { groundwork } from '../../harness/cli.js';
-import { eventually, useCluster, useDedicatedControlPlane } from '../../harness/cluster.js';
+import { auditedWrites, eventually, useCluster, useDedicatedControlPlane } from '../../harness/cluster.js';
 import { platformDir } from '../../harness/platform-dir.js';
 
 const controlPlane = useDedicatedControlPlane({ nodes: clusterNodes() });
@@ -69,6 +72,27 @@ async function pods(ns: string): Promise<Pod[]> {
 }
 
 describe('workloads on the local control plane (kube-scheduler and KWOK)', () => {
+  it('a second control plane with nodes: five processes, and stop() leaves none of them nor its directories', async () => {
+    const second = await LocalControlPlane.start({ nodes: clusterNodes({ workers: 1 }) });
+    const pids = second.pids;
+    try {
+      expect(Object.keys(second.info.pids)).toEqual([
+        'etcd',
+        'kubeApiserver',
+        'kubeControllerManager',
+        'kubeScheduler',
+        'kwok',
+      ]);
+      expect(pids).toHaveLength(5);
+      expect(pids.every(isAlive)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(existsSync(second.info.etcdDir)).toBe(false);
+    expect(existsSync(second.info.workDir)).toBe(false);
+  });
+
   it('groundwork apply --wait-workloads: a Deployment, StatefulSet, DaemonSet and Job become Healthy, their pods bound to workers', async () => {
     const ns = cluster.namespace;
     const dir = platformDir(WORKLOADS_MAIN, {
@@ -114,6 +138,14 @@ describe('workloads on the local control plane (kube-scheduler and KWOK)', () =>
       );
       expect(p.status.podIP).toMatch(/^10\.244\.[12]\.\d+$/);
     }
+    // Each under its own identity (the apiserver's audit log): bindings by the scheduler, pod status by KWOK.
+    const writes = auditedWrites(0, undefined, { log: controlPlane.auditLog }).filter((w) =>
+      w.uri.startsWith(`/api/v1/namespaces/${ns}/pods/`),
+    );
+    const by = (suffix: string) =>
+      new Set(writes.filter((w) => w.uri.split('?')[0]!.endsWith(suffix)).map((w) => w.user));
+    expect(by('/binding')).toEqual(new Set(['system:kube-scheduler']));
+    expect(by('/status')).toContain('kwok');
   });
 
   it('the agent: the sync turns Ready with the workloads Healthy, and `sync reconcile` exits 0', async () => {

@@ -17,6 +17,6 @@ export const KWOK_RECIPE: ToolRecipe = {
   ldflags: ['-X sigs.k8s.io/kwok/pkg/consts.Version=v0.8.0'],
   versionArgs: ['--version'],
   fits: /v0\.8\.\d+/,
-  coldBuild: 'about 8 minutes',
+  coldBuild: 'about 10 minutes',
   buildAhead: 'run `groundwork cluster up` once (it builds KWOK on first use)',
 };

@@ -7,9 +7,20 @@ const alias = { 'groundwork-gitops': fileURLToPath(new URL('./src/index.ts', imp
 // (core/outbound-url.ts refuses loopback otherwise). Security tests pass their own policy.
 const env = { GROUNDWORK_ALLOW_LOOPBACK_URLS: '1' };
 
-// Two projects, both run by `npm test`:
-// - unit: pure logic, fixtures and golden files; no cluster.
-// - e2e: `*.e2e.test.ts`, against the real local control plane that the global setup starts once per run.
+/** Workers of a project: `GROUNDWORK_TEST_<NAME>_WORKERS`, else `fallback`. */
+function workers(name: string, fallback: number): number {
+  const n = Number(process.env[`GROUNDWORK_TEST_${name}_WORKERS`]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+// Two projects, both run by `npm test`, one after the other (sequence.groupOrder):
+// - unit: pure logic, fixtures and golden files, real programs; no cluster. Files run two at a time.
+// - e2e: `*.e2e.test.ts`, against real local control planes that the global setup starts once per
+//   run, one per lane. Files run in two lanes; a lane runs one file at a time on a control plane of
+//   its own (test/harness/run-control-plane.ts), since e2e files share cluster-scoped objects (CRDs,
+//   ClusterOperators, the master/worker pools) that a real cluster has once, and audit their writes.
+// Two each on a 2-core machine: files wait on child processes, the apiserver, polls and timeouts as
+// much as they compute (CONTRIBUTING.md, "The time budget", has the measurements).
 export default defineConfig({
   test: {
     reporters: ['default', './test/harness/summary-reporter.ts'],
@@ -23,6 +34,8 @@ export default defineConfig({
           setupFiles: ['test/harness/file-cpu.ts'],
           exclude: ['test/**/*.e2e.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
+          maxWorkers: workers('UNIT', 2),
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -36,9 +49,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           pool: 'forks',
-          // One file at a time: e2e files share cluster-scoped objects (CRDs, ClusterOperators,
-          // the master/worker pools) that a real cluster has once.
-          fileParallelism: false,
+          maxWorkers: workers('E2E', 2),
+          sequence: { groupOrder: 1 },
         },
       },
     ],

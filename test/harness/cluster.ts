@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { KubeClient } from '../../src/cluster/client.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { installCrds } from '../../src/cluster/crds.js';
@@ -8,6 +8,7 @@ import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../../src/core/crd-dirs.js';
 import { readObjects } from '../../src/core/yaml-files.js';
 import type { NodeSpec } from '../../src/dev/controlplane/nodes.js';
+import { runControlPlane } from './run-control-plane.js';
 import { useWorkloadBinaries } from './workload-binaries.js';
 
 /** Handles a test gets from `useCluster()`; valid inside tests and hooks. */
@@ -30,7 +31,7 @@ export function useCluster(
 ): ClusterContext {
   let client: KubeClient | undefined;
   let namespace = '';
-  const kubeconfigOf = () => opts.controlPlane?.kubeconfig ?? inject('kubeconfig');
+  const kubeconfigOf = () => opts.controlPlane?.kubeconfig ?? runControlPlane().kubeconfig;
   beforeAll(async () => {
     client = await KubeClient.load({ kubeconfig: kubeconfigOf() });
   });
@@ -162,7 +163,7 @@ export function auditedWrites(
   userAgentPrefix?: string,
   opts: { includeDryRuns?: boolean; log?: string } = {},
 ): AuditedWrite[] {
-  const text = readFileSync(opts.log ?? inject('auditLog'), 'utf8').slice(offset);
+  const text = readFileSync(opts.log ?? runControlPlane().auditLog, 'utf8').slice(offset);
   return text
     .split('\n')
     .filter(Boolean)
@@ -193,6 +194,6 @@ export function auditedWrites(
 }
 
 /** Current end of the audit log, to pass to `auditedWrites`. */
-export function auditOffset(log: string = inject('auditLog')): number {
+export function auditOffset(log: string = runControlPlane().auditLog): number {
   return readFileSync(log, 'utf8').length;
 }

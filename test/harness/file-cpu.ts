@@ -6,6 +6,7 @@
 // added apart (e2e files run one at a time).
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, inject } from 'vitest';
+import { runControlPlane } from './run-control-plane.js';
 import { recordFileCpu } from './test-run.js';
 
 /** utime + stime + cutime + cstime of a process, in ms (Linux /proc; 0 elsewhere). */
@@ -27,7 +28,7 @@ function controlPlaneMs(pids: readonly number[]): number {
 
 const pids = (() => {
   try {
-    return inject('controlPlanePids') ?? [];
+    return inject('controlPlanes') ? runControlPlane().pids : [];
   } catch {
     return [];
   }

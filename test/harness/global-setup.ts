@@ -11,17 +11,8 @@ import { isAlive } from '../../src/dev/controlplane/process.js';
 import type { Progress } from '../../src/core/progress.js';
 import { readObjects } from '../../src/core/yaml-files.js';
 import { killSharedServicesSync, stopSharedServices } from './shared-service.js';
+import type { RunControlPlane } from './run-control-plane.js';
 import { recordBuild, TEST_RUN_DIR } from './test-run.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    kubeconfig: string;
-    server: string;
-    controlPlanePids: number[];
-    auditLog: string;
-    kubectl: string;
-  }
-}
 
 let lastUpdate = 0;
 const log: Progress = {
@@ -38,12 +29,13 @@ const log: Progress = {
 };
 
 /**
- * One real control plane per test run: built or taken from the cache (the time either took goes to
- * the run's summary), started on loopback, with the fixture CRDs installed and Established.
- * Nothing else is built here: each Go tool is built when the first test file that needs it asks
- * (`test/harness/tools.ts`), so a run of files that need none builds none. Teardown stops the
- * control plane and the run's shared services (Gitea, Chromium: `shared-service.ts`) and checks
- * that no process the control plane started is still alive.
+ * The run's real control planes, one per e2e lane (the e2e project's workers: `vitest.config.ts`;
+ * `run-control-plane.ts` gives a file its lane's): built once or taken from the cache (the time
+ * either took goes to the run's summary), started on loopback side by side, each with the fixture
+ * CRDs installed and Established. Nothing else is built here: each Go tool is built when the first
+ * test file that needs it asks (`test/harness/tools.ts`), so a run of files that need none builds
+ * none. Teardown stops the control planes and the run's shared services (Gitea, Chromium:
+ * `shared-service.ts`) and checks that no process a control plane started is still alive.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = runDir();
@@ -54,41 +46,54 @@ export default async function setup(project: TestProject): Promise<() => Promise
     how: binaries.source === 'built' ? 'built' : 'cached',
     ms: Date.now() - resolving,
   });
-  const cp = await LocalControlPlane.start({
-    progress: log,
-    auditLog: true,
-    requireControllerManager: true,
-    binaries,
-  });
+  const lanes = await laneCount(project);
+  const started = await Promise.allSettled(
+    Array.from({ length: lanes }, () =>
+      LocalControlPlane.start({ progress: log, auditLog: true, requireControllerManager: true, binaries }),
+    ),
+  );
+  const planes = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const stopAll = () => Promise.all(planes.map((cp) => cp.stop()));
   // Shared services are detached: kill them if vitest ends without the teardown, by an exit or by a
-  // signal. Installed after the control plane's start installed its own handlers (they run first);
-  // the signal is then raised again for its default action, unless another handler is left.
+  // signal. Installed after the control planes' start installed their own handlers (they run
+  // first); the signal is then raised again for its default action, unless another handler is left.
   process.on('exit', () => killSharedServicesSync(run.dir));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.once(signal, () => {
       killSharedServicesSync(run.dir);
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
   try {
-    const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
     const crds = (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat();
-    await installCrds(client, crds);
-    client.close();
+    for (const cp of planes) {
+      const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
+      await installCrds(client, crds);
+      client.close();
+    }
   } catch (err) {
-    process.stderr.write(cp.logs());
-    await cp.stop();
+    for (const cp of planes) process.stderr.write(cp.logs());
+    await stopAll();
     throw err;
   }
-  project.provide('kubeconfig', cp.info.kubeconfig);
-  project.provide('server', cp.info.server);
-  project.provide('controlPlanePids', cp.pids);
-  project.provide('auditLog', cp.info.auditLog ?? '');
-  project.provide('kubectl', cp.info.binaries.kubectl ?? '');
+  const provided: RunControlPlane[] = planes.map((cp) => ({
+    kubeconfig: cp.info.kubeconfig,
+    server: cp.info.server,
+    pids: cp.pids,
+    auditLog: cp.info.auditLog ?? '',
+  }));
+  project.provide('controlPlanes', provided);
+  project.provide('kubectl', planes[0]!.info.binaries.kubectl ?? '');
+  log.info(`${planes.length} control plane${planes.length === 1 ? '' : 's'}, one per e2e lane`);
   return async () => {
     await stopSharedServices(run.dir);
     if (run.owned) rmSync(run.dir, { recursive: true, force: true });
-    const pids = cp.pids;
-    // Peak memory of the control plane over the run (VmHWM of each process), for the record.
+    const pids = planes.flatMap((cp) => cp.pids);
+    // Peak memory of the control planes over the run (VmHWM of each process), for the record.
     const peaks = pids.map((pid) => {
       try {
         const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -99,7 +104,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }
     });
     process.stderr.write(`[control plane] peak RSS: ${peaks.join(', ')}\n`);
-    await cp.stop();
+    await stopAll();
     const alive = pids.filter(isAlive);
     if (alive.length > 0)
       throw new Error(`control-plane processes still alive after stop: ${alive.join(', ')}`);
@@ -113,4 +118,21 @@ function runDir(): { dir: string; owned: boolean } {
   const dir = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
   process.env[TEST_RUN_DIR] = dir;
   return { dir, owned: true };
+}
+
+/**
+ * One lane per worker of the e2e project, but no more than the e2e files this run has (a run of
+ * one file starts one control plane). The files are those vitest resolved from the command line's
+ * filters (`filenamePattern`, an internal of vitest 4: when it is missing, every worker gets a lane).
+ */
+async function laneCount(project: TestProject): Promise<number> {
+  const workers = Math.max(1, project.config.maxWorkers);
+  try {
+    const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+    const specs = await project.vitest.globTestSpecifications(filters);
+    const files = specs.filter((spec) => spec.project.name === project.name).length;
+    return Math.max(1, Math.min(workers, files));
+  } catch {
+    return workers;
+  }
 }

@@ -1,10 +1,11 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/cluster/api-error.js';
 import { listCrds } from '../../../src/cluster/crds.js';
 import { readObjects } from '../../../src/core/yaml-files.js';
 import { writeStatus } from '../../../src/dev/simulators/status.js';
 import { eventually, ssa, useCluster } from '../../harness/cluster.js';
 import { asNew, fixtureObject, fixturePath } from '../../harness/fixtures.js';
+import { runControlPlane } from '../../harness/run-control-plane.js';
 
 const cluster = useCluster();
 const SUBS = '/apis/operators.coreos.com/v1alpha1';
@@ -189,6 +190,6 @@ describe('local control plane', () => {
   });
 
   it('exposes the run kubeconfig to tests', () => {
-    expect(inject('kubeconfig')).toMatch(/kubeconfig$/);
+    expect(runControlPlane().kubeconfig).toMatch(/kubeconfig$/);
   });
 });

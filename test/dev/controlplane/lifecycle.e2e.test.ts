@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../src/cluster/client.js';
 import { LocalControlPlane } from '../../../src/dev/controlplane/control-plane.js';
 import { isAlive } from '../../../src/dev/controlplane/process.js';
 import { eventually } from '../../harness/cluster.js';
+import { runControlPlane } from '../../harness/run-control-plane.js';
 
 const script = new URL('./scripts/start-and-crash.ts', import.meta.url).pathname;
 
@@ -30,10 +31,10 @@ describe('control-plane process lifecycle', () => {
     const second = await LocalControlPlane.start();
     const pids = second.pids;
     try {
-      expect(second.info.server).not.toBe(inject('server'));
+      expect(second.info.server).not.toBe(runControlPlane().server);
       expect(pids.every(isAlive)).toBe(true);
       const a = await KubeClient.load({ kubeconfig: second.info.kubeconfig });
-      const b = await KubeClient.load({ kubeconfig: inject('kubeconfig') });
+      const b = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
       await a.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'only-in-second' } } });
       await expect(b.request('GET', '/api/v1/namespaces/only-in-second')).rejects.toMatchObject({
         status: 404,
@@ -47,7 +48,7 @@ describe('control-plane process lifecycle', () => {
     expect(existsSync(second.info.etcdDir)).toBe(false);
     expect(existsSync(second.info.workDir)).toBe(false);
     // The run's own control plane is untouched.
-    expect(inject('controlPlanePids').every(isAlive)).toBe(true);
+    expect(runControlPlane().pids.every(isAlive)).toBe(true);
   });
 
   it('kills its processes when the owning Node process dies of an uncaught error', async () => {

@@ -132,7 +132,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         log.info({ cached: libraries.cached, ms: libraries.ms }, 'platform dependencies installed');
       // Platform code, helm and kustomize run in the renderer (trust domain `agent`): it holds no
       // credential, sees no network and no process of the agent; its answer is parsed as data.
-      const [result] = await renderPlatform(dir, {
+      const [result] = await renderPlatform(project, {
         overlay,
         domain: 'agent',
         checks: POST_SYNTH_CHECKS,

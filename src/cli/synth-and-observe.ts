@@ -4,10 +4,13 @@ import type { Observed } from '../reconcile/observe-and-plan.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import type { ClusterFlags } from './cluster-flags.js';
 import { synthForCommand } from './synth-for-command.js';
+import { loadProject, type Project } from '../project/project.js';
 import { checkKubeconfigSelection } from '../cluster/kubeconfig-selection.js';
 
 /** What `plan`, `drift` and `apply` start from. The caller closes `session.client`. */
 export interface CommandObservation {
+  /** The work tree's groundwork.yaml, read once (`loadProject`). */
+  project: Project;
   synth: SynthResult;
   session: ClusterSession;
   /** The work tree's revision, `<branch>@sha1:<hex>[+dirty]`. */
@@ -39,22 +42,28 @@ export async function synthAndObserve(
 ): Promise<CommandObservation | undefined> {
   // The kubeconfig and --context first: a mistyped context fails in milliseconds, not after synth.
   await checkKubeconfigSelection(flags);
-  const synthesis = settle(synthForCommand(flags));
+  const synthesis = settle(
+    loadProject(resolve(flags.dir)).then(async (project) => {
+      const synth = await synthForCommand(flags, project);
+      return synth && { project, synth };
+    }),
+  );
   const [{ openSession }, { observeAndPlan }, { describeWorkTree }] = await Promise.all([
     import('./cluster-options.js'),
     import('../reconcile/observe-and-plan.js'),
     import('../source/local-revision.js'),
   ]);
   const described = settle(describeWorkTree(resolve(flags.dir)));
-  const synth = unwrap(await synthesis);
-  if (!synth) return undefined;
+  const rendered = unwrap(await synthesis);
+  if (!rendered) return undefined;
+  const { project, synth } = rendered;
   const revision = unwrap(await described);
   const session = await openSession(flags);
   try {
     await checkOlm(session, synth, opts.olm ?? 'warn');
     const observed = await observeAndPlan(session, synth, { revision, force: opts.force ?? false });
     warnUnavailableApis(observed.unavailableApis);
-    return { synth, session, revision, observed };
+    return { project, synth, session, revision, observed };
   } catch (err) {
     session.client.close();
     throw err;

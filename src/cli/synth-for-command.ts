@@ -1,25 +1,26 @@
 import { POST_SYNTH_CHECKS } from '../reconcile/domains.js';
-import { resolve } from 'node:path';
 import { SynthValidationError, formatIssue } from '../render/synth/validation.js';
 import { renderPlatform } from '../render/render-platform.js';
-import { loadProjectConfig } from '../project/config.js';
+import type { Project } from '../project/project.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
 import { identitiesFromEnv } from '../secrets/env-identities.js';
 import type { ClusterFlags } from './cluster-flags.js';
 
 /**
- * Renders for a cluster command (`renderPlatform`, trust domain `local`): platform code, helm and
+ * Renders `project` for a cluster command (`renderPlatform`, trust domain `local`): platform code, helm and
  * kustomize run in the renderer, which holds none of the caller's credentials and cannot reach
  * this process; on validation errors prints every issue and returns undefined (the caller exits 2
  * without touching the cluster). SopsSecrets are decrypted in this process after rendering, with
  * SOPS_AGE_KEY_FILE (or SOPS_AGE_KEY), in memory.
  */
-export async function synthForCommand(flags: ClusterFlags): Promise<SynthResult | undefined> {
+export async function synthForCommand(
+  flags: ClusterFlags,
+  project: Project,
+): Promise<SynthResult | undefined> {
   try {
-    const dir = resolve(flags.dir);
-    const overlay = flags.overlay ?? (await loadProjectConfig(dir)).defaultOverlay;
-    const [result] = await renderPlatform(dir, {
+    const overlay = flags.overlay ?? project.defaultOverlay;
+    const [result] = await renderPlatform(project, {
       overlay,
       domain: 'local',
       checks: POST_SYNTH_CHECKS,

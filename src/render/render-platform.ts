@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cacheRoot } from '../core/cache-root.js';
 import { hasCode } from '../core/errors.js';
 import { loadProjectConfig } from '../project/config.js';
+import type { Project } from '../project/project.js';
 import { resolveTool } from '../tools/resolve-tool.js';
 import { prefetchLockedCharts, type PrefetchedCharts } from './helm/prefetch-charts.js';
 import { settleOutcome } from './sandbox/child-outcome.js';
@@ -76,7 +77,8 @@ export interface RenderPlatformOptions {
 }
 
 /**
- * Renders the checkout `checkout` into one `SynthResult` per overlay asked for. On this side,
+ * Renders the checkout `checkout` (its directory, or its project as the caller read it: then
+ * groundwork.yaml is not read again here) into one `SynthResult` per overlay asked for. On this side,
  * with this process's identity: the symbolic-link check (`assertSymlinksStayInside`), groundwork.yaml
  * and the overlay list, the locked chart archives fetched into the cache (`prefetchLockedCharts`),
  * helm and kustomize found. Then one renderer (`launchRenderer`, under `chooseIsolation`'s choice)
@@ -93,12 +95,15 @@ export interface RenderPlatformOptions {
  * @example
  * const [result] = await renderPlatform(dir, { overlay: 'prod', domain: 'local', checks: POST_SYNTH_CHECKS });
  */
-export async function renderPlatform(checkout: string, opts: RenderPlatformOptions): Promise<SynthResult[]> {
-  const dir = await realpath(checkout);
+export async function renderPlatform(
+  checkout: string | Project,
+  opts: RenderPlatformOptions,
+): Promise<SynthResult[]> {
+  const dir = await realpath(typeof checkout === 'string' ? checkout : checkout.dir);
   const treeRoot = await realpath(opts.treeRoot ?? dir);
   // Before anything reads the checkout: the bundler and the tools follow links wherever they lead.
   await assertSymlinksStayInside({ dir, treeRoot });
-  const config = await loadProjectConfig(dir);
+  const config = typeof checkout === 'string' ? await loadProjectConfig(dir) : checkout;
   const overlays =
     typeof opts.overlay === 'string' ? [opts.overlay] : await listOverlays(join(dir, config.overlays));
   const isolation = await isolationFor(opts);

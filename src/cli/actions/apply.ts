@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { ClusterFlags } from '../cluster-flags.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { parseDuration } from '../../core/duration.js';
@@ -29,7 +28,6 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
   const [
     observation,
     { platformHooks, loadPlatformData },
-    { loadProject },
     { applyObserved },
     { applyProgress },
     { healthAfterApply },
@@ -37,7 +35,6 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
     // Waiting for CSVs no OLM will install would take the whole --timeout: refused at once.
     synthAndObserve(flags, { force: flags.forceConflicts ?? false, olm: flags.wait ? 'fail' : 'warn' }),
     import('../../reconcile/domains.js'),
-    import('../../project/project.js'),
     import('../../reconcile/apply-observed.js'),
     import('../apply-progress.js'),
     import('../apply-health.js'),
@@ -61,7 +58,7 @@ export async function runApply(flags: ApplyFlags, setExitCode: SetExitCode): Pro
   try {
     const changes = await applyObserved(session, observed, {
       revision,
-      hooks: platformHooks(await loadPlatformData(await loadProject(resolve(flags.dir)))),
+      hooks: platformHooks(await loadPlatformData(observation.project)),
       prune: flags.prune ?? false,
       wait: flags.wait,
       timeoutMs: parseDuration(flags.timeout),

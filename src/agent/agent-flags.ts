@@ -18,10 +18,10 @@ export interface FlagSpec {
   readonly default?: string;
   readonly required?: true;
   /**
-   * `groundwork bootstrap` takes the flag too, with this help line and default, and passes its value
-   * on in the agent Deployment's arguments.
+   * `groundwork bootstrap` takes the flag too, with this help line (@default the agent's) and
+   * default, and passes its value on in the agent Deployment's arguments.
    */
-  readonly bootstrap?: { readonly doc: string; readonly default?: string };
+  readonly bootstrap?: { readonly doc?: string; readonly default?: string };
 }
 
 /**
@@ -46,7 +46,7 @@ export const AGENT_FLAGS = {
       doc: "branch to follow (default: the ref of the overlay's environment in groundwork.yaml, else main)",
     },
   },
-  tag: { flag: '--tag <name>', kind: 'text', doc: 'pin a tag', bootstrap: { doc: 'pin a tag' } },
+  tag: { flag: '--tag <name>', kind: 'text', doc: 'pin a tag', bootstrap: {} },
   commit: {
     flag: '--commit <sha>',
     kind: 'text',
@@ -57,7 +57,7 @@ export const AGENT_FLAGS = {
     flag: '--path <dir>',
     kind: 'text',
     doc: 'subdirectory holding groundwork.yaml',
-    bootstrap: { doc: 'subdirectory holding groundwork.yaml' },
+    bootstrap: {},
   },
   overlay: {
     flag: '--overlay <name>',
@@ -136,33 +136,31 @@ export const AGENT_FLAGS = {
     flag: '--commit-status-secret <name>',
     kind: 'text',
     doc: 'set commit statuses on the forge: Secret in --namespace whose key token may write them (README "Notifications")',
-    bootstrap: {
-      doc: 'set commit statuses on the forge: Secret in --namespace whose key token may write them (README "Notifications")',
-    },
+    bootstrap: {},
   },
   commitStatusForge: {
     flag: '--commit-status-forge <forge>',
     kind: 'text',
     doc: 'github, gitlab or gitea (Forgejo too) (default: from the repo host)',
-    bootstrap: { doc: 'github, gitlab or gitea (Forgejo too) (default: from the repo host)' },
+    bootstrap: {},
   },
   commitStatusApi: {
     flag: '--commit-status-api <url>',
     kind: 'text',
     doc: "the forge's API root (default: from the repo URL)",
-    bootstrap: { doc: "the forge's API root (default: from the repo URL)" },
+    bootstrap: {},
   },
   dashboardUrl: {
     flag: '--dashboard-url <url>',
     kind: 'text',
     doc: 'the link on each commit status',
-    bootstrap: { doc: 'the link on each commit status' },
+    bootstrap: {},
   },
   clusterName: {
     flag: '--cluster-name <name>',
     kind: 'text',
     doc: 'the cluster in commit status contexts and alerts (default: the overlay)',
-    bootstrap: { doc: 'the cluster in commit status contexts and alerts (default: the overlay)' },
+    bootstrap: {},
   },
   /**
    * The read-only dashboard on the HTTP port, behind a bearer token checked with TokenReview and a

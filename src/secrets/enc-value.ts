@@ -43,9 +43,19 @@ export function openEnc(value: EncValue, key: Uint8Array, additionalData: string
   }
 }
 
-/** Encrypts `plaintext` as SOPS does: a fresh 32-byte IV, AES-256-GCM with `additionalData`. */
-export function sealEnc(plaintext: Buffer, type: EncType, key: Uint8Array, additionalData: string): string {
-  const iv = randomBytes(IV_BYTES);
+/**
+ * Encrypts `plaintext` as SOPS does: AES-256-GCM with `additionalData` and a fresh 32-byte IV, or
+ * `reuseIv`: the IV this same plaintext had at this same key path under this key (sops's stash on
+ * edit, `IvStash`), never another value's.
+ */
+export function sealEnc(
+  plaintext: Buffer,
+  type: EncType,
+  key: Uint8Array,
+  additionalData: string,
+  reuseIv?: Buffer,
+): string {
+  const iv = reuseIv ?? randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(additionalData, 'utf8'));
   const data = Buffer.concat([cipher.update(plaintext), cipher.final()]);

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Encrypter, armor } from 'age-encryption';
-import { Document, Scalar as YamlScalar } from 'yaml';
+import { Document } from 'yaml';
 import { DATA_KEY_BYTES } from './data-key.js';
-import { sealEnc, type EncType } from './enc-value.js';
-import { macBytes } from './mac.js';
-import { isEncryptedPath, type CryptRules } from './sops-metadata.js';
+import { sealEnc } from './enc-value.js';
+import { emitDocument, type SopsFormat } from './sops-emit.js';
+import { cryptRuleFields, cryptRules, type CryptRules } from './sops-metadata.js';
+import { sealTree } from './seal-tree.js';
 
 /** The sops version whose format this writes (and which the e2e tests decrypt it with). */
 export const SOPS_FORMAT_VERSION = '3.13.3';
@@ -14,13 +15,18 @@ export interface EncryptSopsOptions {
   /** age recipients (`age1…`), at least one. */
   recipients: readonly string[];
   /** @default 'yaml' */
-  format?: 'yaml' | 'json';
+  format?: SopsFormat;
   /**
    * Only keys matching this (and what is under them) are encrypted, as sops's `--encrypted-regex`,
-   * e.g. `^(data|stringData)$` for a Secret manifest whose metadata stays readable.
+   * e.g. `^(data|stringData)$` for a Secret manifest whose metadata stays readable. Ignored when
+   * `rules` is given.
    * @default every value is encrypted but those under a key ending in `_unencrypted`
    */
   encryptedRegex?: string;
+  /** Which values stay readable (`cryptRules`, from a creation rule or flags). @default as `encryptedRegex` */
+  rules?: CryptRules;
+  /** sops's `mac_only_encrypted`. @default false */
+  macOnlyEncrypted?: boolean;
   /** @default new Date() */
   now?: Date;
 }
@@ -32,65 +38,42 @@ export interface EncryptSopsOptions {
  * `lastmodified` time. Comments are not kept. In memory only: the caller decides where it goes.
  */
 export async function encryptSops(tree: Record<string, unknown>, opts: EncryptSopsOptions): Promise<string> {
+  return encryptSopsDocument(new Document(tree), opts);
+}
+
+/**
+ * `encryptSops` of a parsed plaintext document (its keys keep their order), which it encrypts in
+ * place. Throws SopsFileInvalid naming a key path for a value it cannot encrypt (an alias, a key
+ * that is not a string, a number that is not finite).
+ */
+export async function encryptSopsDocument(doc: Document, opts: EncryptSopsOptions): Promise<string> {
   if (!opts.recipients.length) throw new Error('encryptSops: at least one age recipient is required');
   const key = randomBytes(DATA_KEY_BYTES);
-  const rules: CryptRules = opts.encryptedRegex
-    ? { encryptedRegex: new RegExp(opts.encryptedRegex) }
-    : { unencryptedSuffix: '_unencrypted' };
-  const hash = createHash('sha512');
-  const sealed = seal(tree, [], (value, path) => {
-    hash.update(macBytes(value));
-    if (!isEncryptedPath(path, rules) || value === '') return value;
-    return sealEnc(macBytes(value), encType(value), key, `${path.join(':')}:`);
-  });
-  const lastmodified = (opts.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
-  const mac = sealEnc(Buffer.from(hash.digest('hex').toUpperCase()), 'str', key, lastmodified);
+  const rules = opts.rules ?? cryptRules({ encrypted_regex: opts.encryptedRegex });
+  const macOnlyEncrypted = opts.macOnlyEncrypted === true;
+  const mac = sealTree(doc.contents, { file: '(plaintext)', key, rules, macOnlyEncrypted });
+  const lastmodified = sopsTime(opts.now ?? new Date());
   const age = [];
   for (const recipient of opts.recipients) {
     const e = new Encrypter();
     e.addRecipient(recipient);
     age.push({ recipient, enc: armor.encode(await e.encrypt(key)) });
   }
-  const out = {
-    ...(sealed as Record<string, unknown>),
-    sops: {
+  doc.set(
+    'sops',
+    doc.createNode({
       age,
       lastmodified,
-      mac,
-      ...(opts.encryptedRegex
-        ? { encrypted_regex: opts.encryptedRegex }
-        : { unencrypted_suffix: '_unencrypted' }),
+      mac: sealEnc(Buffer.from(mac), 'str', key, lastmodified),
+      ...cryptRuleFields(rules),
+      ...(macOnlyEncrypted ? { mac_only_encrypted: true } : {}),
       version: SOPS_FORMAT_VERSION,
-    },
-  };
-  if (opts.format === 'json') return `${JSON.stringify(out, null, 4)}\n`;
-  const doc = new Document(out);
-  // Quoted, as sops writes it: go-yaml reads an unquoted RFC 3339 time as a timestamp, not a string.
-  const time = doc.getIn(['sops', 'lastmodified'], true);
-  if (time instanceof YamlScalar) time.type = 'QUOTE_DOUBLE';
-  return doc.toString({ lineWidth: 0 });
-}
-
-type Scalar = string | number | boolean;
-
-function seal(
-  node: unknown,
-  path: readonly string[],
-  onLeaf: (v: Scalar, path: readonly string[]) => unknown,
-): unknown {
-  if (Array.isArray(node)) return node.map((item) => seal(item, path, onLeaf));
-  if (node !== null && typeof node === 'object')
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, seal(v, [...path, k], onLeaf)]));
-  if (typeof node === 'string' || typeof node === 'boolean') return onLeaf(node, path);
-  if (typeof node === 'number' && Number.isFinite(node)) return onLeaf(node, path);
-  if (node === null || node === undefined) return null;
-  throw new Error(
-    `encryptSops: the value at ${path.join('.') || '(top level)'} is not a string, number or boolean`,
+    }),
   );
+  return emitDocument(doc, opts.format ?? 'yaml');
 }
 
-function encType(value: Scalar): EncType {
-  if (typeof value === 'string') return 'str';
-  if (typeof value === 'boolean') return 'bool';
-  return Number.isInteger(value) ? 'int' : 'float';
+/** `lastmodified` as sops writes it: UTC, RFC 3339 to the second (the MAC's additional data). */
+export function sopsTime(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, 'Z');
 }

@@ -37,6 +37,18 @@ export interface OpenedLeaf {
  * identity given), SopsNoMatchingKey, SopsMacMismatch. It parses no YAML, writes and logs nothing.
  */
 export async function openSops(sealed: SealedSops, opts: OpenSopsOptions): Promise<OpenedLeaf[]> {
+  return (await openSopsWithKey(sealed, opts)).leaves;
+}
+
+/** An opened file and its data key, for re-encrypting it as sops does on edit. Never logged. */
+export interface OpenedSops {
+  leaves: OpenedLeaf[];
+  /** The 32-byte data key. */
+  key: Uint8Array;
+}
+
+/** `openSops`, also returning the data key (`secret edit` encrypts the edited file with it again). */
+export async function openSopsWithKey(sealed: SealedSops, opts: OpenSopsOptions): Promise<OpenedSops> {
   const { file } = opts;
   if (!opts.identities.identities.length)
     throw sopsKeyMissing(file, 'no age identity was given to decrypt it with');
@@ -74,7 +86,7 @@ export async function openSops(sealed: SealedSops, opts: OpenSopsOptions): Promi
       file,
       'its MAC does not match its values: the file was changed after sops wrote it',
     );
-  return out;
+  return { leaves: out, key };
 }
 
 /** A decrypted value as sops types it (`aes/cipher.go`), or undefined when its text is not of its label. */

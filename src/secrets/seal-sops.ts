@@ -12,6 +12,7 @@ import { parseSopsDocument, walkLeaves } from './sops-document.js';
 import { ageKeysOf, cryptRules, isEncryptedPath, type CryptRules } from './sops-metadata.js';
 import { ENC_SHAPE } from './sealed-sops.js';
 import { checkSecretLeaves, sealedShape } from './secret-leaves.js';
+import { SopsRegexError } from './sops-regex.js';
 
 /** A file sealed, and the key paths of its null values (sops skips them; a Secret has no null value). */
 export interface SealResult {
@@ -28,7 +29,8 @@ export interface SealResult {
  *
  * Throws SopsFileInvalid naming `file` and at most a key path, never a value: not one YAML/JSON
  * map, a key twice, aliases, no `sops` metadata, comment rules, Shamir key groups, no age
- * recipient, a rule JavaScript cannot compile, or a value the rules encrypt that is not `ENC[…]`.
+ * recipient, a rule sops's regex engine would not compile (or too large to evaluate: RE2, linear
+ * time, `compileSopsRegex`), or a value the rules encrypt that is not `ENC[…]`.
  * It does not check that the file makes a good Secret (`checkSecretLeaves` does).
  */
 export function sealSops(text: string, file: string): SealResult {
@@ -46,27 +48,9 @@ export function sealSops(text: string, file: string): SealResult {
     );
   const age = ageKeysOf(meta);
   if (!age.length) throw sopsFileInvalid(file, 'has no age recipient (Groundwork decrypts with age only)');
-  let rules: CryptRules;
-  try {
-    rules = cryptRules(meta);
-  } catch {
-    throw sopsFileInvalid(file, 'has an encrypted_regex or unencrypted_regex JavaScript cannot compile');
-  }
   const leaves: SealedLeaf[] = [];
   const nulls: SealedPath[] = [];
-  walkLeaves(doc.tree, file, {
-    null: (path) => nulls.push(path),
-    leaf: ({ path, value }) => {
-      const keys = path.filter((s): s is string => typeof s === 'string');
-      if (!isEncryptedPath(keys, rules) || value === '') {
-        leaves.push({ path, plain: macBytes(value).toString('utf8') });
-        return;
-      }
-      if (typeof value !== 'string' || !ENC_SHAPE.test(value))
-        throw sopsFileInvalid(file, `the value at ${pathText(path)} is not an ENC[AES256_GCM,…] value`);
-      leaves.push({ path, enc: value });
-    },
-  });
+  withRegexErrors(file, () => walkSealed(doc.tree, file, cryptRules(meta), leaves, nulls));
   const sealed: SealedSops = {
     v: 1,
     leaves,
@@ -88,4 +72,38 @@ export function sealSecretFile(text: string, file: string): SealedSops {
   const { sealed, nulls } = sealSops(text, file);
   checkSecretLeaves(sealed, file, sealedShape(sealed), nulls);
   return sealed;
+}
+
+/** The leaves of `tree` under `rules`: readable ones as their MAC text, the others as `ENC[…]`. */
+function walkSealed(
+  tree: unknown,
+  file: string,
+  rules: CryptRules,
+  leaves: SealedLeaf[],
+  nulls: SealedPath[],
+): void {
+  walkLeaves(tree, file, {
+    null: (path) => nulls.push(path),
+    leaf: ({ path, value }) => {
+      const keys = path.filter((s): s is string => typeof s === 'string');
+      if (!isEncryptedPath(keys, rules) || value === '') {
+        leaves.push({ path, plain: macBytes(value).toString('utf8') });
+        return;
+      }
+      if (typeof value !== 'string' || !ENC_SHAPE.test(value))
+        throw sopsFileInvalid(file, `the value at ${pathText(path)} is not an ENC[AES256_GCM,…] value`);
+      leaves.push({ path, enc: value });
+    },
+  });
+}
+
+/** Runs `fn`, turning a refused rule (`SopsRegexError`) into SopsFileInvalid naming `file`. */
+function withRegexErrors<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SopsRegexError)
+      throw sopsFileInvalid(file, `its encrypted_regex or unencrypted_regex ${err.message}`);
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { YAMLMap, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { YAMLMap, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Node, type Scalar } from 'yaml';
 import { pathText, type SealedPath } from './sealed-sops.js';
 import { sopsFileInvalid } from './sops-errors.js';
 import { sopsMetadataSchema, type SopsMetadata } from './sops-metadata.js';
@@ -7,6 +7,8 @@ import { sopsMetadataSchema, type SopsMetadata } from './sops-metadata.js';
 export interface Leaf {
   path: SealedPath;
   value: string | number | boolean;
+  /** The YAML node holding it (re-encryption replaces its value in place). */
+  node: Scalar;
 }
 
 /** A parsed SOPS file: its tree (without the `sops` key) as YAML nodes in file order, and its metadata. */
@@ -89,7 +91,7 @@ export function walkLeaves(
     return;
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return on.leaf({ path, value });
+    return on.leaf({ path, value, node: node as Scalar });
   throw sopsFileInvalid(file, `has a value of an unsupported type at ${pathText(path)}`);
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileSopsRegex, type SopsRegex } from './sops-regex.js';
 
 const ageKeySchema = z.object({ recipient: z.string().min(1), enc: z.string().min(1) });
 
@@ -29,28 +30,38 @@ export type SopsMetadata = z.infer<typeof sopsMetadataSchema>;
 /** One age recipient of a file and its armored, age-encrypted copy of the data key. */
 export type AgeKey = z.infer<typeof ageKeySchema>;
 
-/** Which leaves are encrypted, from the metadata's suffix and regex rules. */
+/** Which leaves are encrypted: sops's suffix and regex rules (at most one is set by sops). */
 export interface CryptRules {
   unencryptedSuffix?: string;
   encryptedSuffix?: string;
-  unencryptedRegex?: RegExp;
-  encryptedRegex?: RegExp;
+  unencryptedRegex?: SopsRegex;
+  encryptedRegex?: SopsRegex;
+}
+
+/** The rules as written in a file's metadata or a creation rule (sops's field names). */
+export interface CryptRuleFields {
+  unencrypted_suffix?: string | null | undefined;
+  encrypted_suffix?: string | null | undefined;
+  unencrypted_regex?: string | null | undefined;
+  encrypted_regex?: string | null | undefined;
 }
 
 /**
- * The rules of `meta`, with sops's default (`_unencrypted` suffix) when none is set. Throws on a
- * regex JavaScript cannot compile (the caller turns it into SopsFileInvalid).
+ * The rules of `meta` (a file's metadata or a creation rule), with sops's default
+ * (`_unencrypted` suffix) when none is set. Regexes are compiled as sops compiles them
+ * (`compileSopsRegex`: RE2, linear time, bounded); throws `SopsRegexError` for one that is not
+ * (the caller names the file and turns it into its own error).
  */
-export function cryptRules(meta: SopsMetadata): CryptRules {
+export function cryptRules(meta: CryptRuleFields): CryptRules {
   const rules: CryptRules = {};
   if (meta.unencrypted_suffix) rules.unencryptedSuffix = meta.unencrypted_suffix;
   if (meta.encrypted_suffix) rules.encryptedSuffix = meta.encrypted_suffix;
-  if (meta.unencrypted_regex) rules.unencryptedRegex = new RegExp(meta.unencrypted_regex);
-  if (meta.encrypted_regex) rules.encryptedRegex = new RegExp(meta.encrypted_regex);
+  if (meta.unencrypted_regex) rules.unencryptedRegex = compileSopsRegex(meta.unencrypted_regex);
+  if (meta.encrypted_regex) rules.encryptedRegex = compileSopsRegex(meta.encrypted_regex);
   return Object.keys(rules).length ? rules : { unencryptedSuffix: '_unencrypted' };
 }
 
-/** Whether the leaf at `path` is encrypted under `rules` (sops `Tree.shouldBeEncrypted`, comments aside). */
+/** Whether the leaf at `path` (its map keys) is encrypted under `rules` (sops `Tree.shouldBeEncrypted`, comments aside). */
 export function isEncryptedPath(path: readonly string[], rules: CryptRules): boolean {
   let encrypted = true;
   if (rules.unencryptedSuffix && path.some((k) => k.endsWith(rules.unencryptedSuffix!))) encrypted = false;
@@ -58,6 +69,16 @@ export function isEncryptedPath(path: readonly string[], rules: CryptRules): boo
   if (rules.unencryptedRegex && path.some((k) => rules.unencryptedRegex!.test(k))) encrypted = false;
   if (rules.encryptedRegex) encrypted = path.some((k) => rules.encryptedRegex!.test(k));
   return encrypted;
+}
+
+/** The rules as sops writes them into a file's metadata (the default suffix included). */
+export function cryptRuleFields(rules: CryptRules): CryptRuleFields {
+  return {
+    ...(rules.unencryptedSuffix ? { unencrypted_suffix: rules.unencryptedSuffix } : {}),
+    ...(rules.encryptedSuffix ? { encrypted_suffix: rules.encryptedSuffix } : {}),
+    ...(rules.unencryptedRegex ? { unencrypted_regex: rules.unencryptedRegex.source } : {}),
+    ...(rules.encryptedRegex ? { encrypted_regex: rules.encryptedRegex.source } : {}),
+  };
 }
 
 /** The age keys of `meta`: the top-level list, or those of its one key group. */

@@ -164,7 +164,12 @@ describe('sealSops then openSops', () => {
       [edit(good, ['sops', 'age'], []), 'no age recipient'],
       [edit(good, ['sops', 'mac'], 7), 'metadata is not valid'],
       [edit(good, ['sops', 'encrypted_comment_regex'], 'x'), 'comment rules'],
-      [edit(good, ['sops', 'encrypted_regex'], '(['), 'cannot compile'],
+      [edit(good, ['sops', 'encrypted_regex'], '(['), 'Go RE2 syntax'],
+      // JavaScript would compile these; sops (Go's RE2) does not, so neither does Groundwork.
+      [edit(good, ['sops', 'encrypted_regex'], '(?<=x)a'), 'Go RE2 syntax'],
+      [edit(good, ['sops', 'unencrypted_regex'], '(a)\\1'), 'Go RE2 syntax'],
+      [edit(good, ['sops', 'encrypted_regex'], `^(${'a|'.repeat(600)}b)$`), 'longer than 1024'],
+      [edit(good, ['sops', 'encrypted_regex'], '(.*){1000}'), 'RE2 instructions'],
       [`x_unencrypted: &a ${PLANTED}\ny: *a\n${good}`, 'uses a YAML alias'],
       ['x'.repeat(3 * 1024 * 1024), 'larger than'],
     ];

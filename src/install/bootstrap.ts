@@ -127,7 +127,7 @@ export async function planBootstrap(
       project = await loadProject(fetched.dir);
     }
     // Rendered as the CLI renders (trust domain `local`): the renderer holds none of bootstrap's credentials.
-    const [platform] = await renderPlatform(fetched.dir, {
+    const [platform] = await renderPlatform(project, {
       checks: POST_SYNTH_CHECKS,
       domain: 'local',
       treeRoot: local ?? checkoutRoot(fetched.dir, opts.repository.path ?? '.'),

@@ -27,6 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['fleet'], // environments, promotion gates
   ['cluster'], // the adapter: client, observer, server-side apply, stores
   ['reconcile'], // wires the domains into the pipeline: observe -> plan -> apply over a cluster session
+  ['hub'], // the fleet hub: its API (CRDs, schemas, RBAC), controller, registration and the member's reporter
   ['ui'], // the read-only dashboard: pages over watch-fed caches (the CLI and the agent serve it)
   ['agent'], // the in-cluster loop, with its one options schema
   ['install'], // what bootstrap deploys: the agent's Deployment, RBAC, NetworkPolicy

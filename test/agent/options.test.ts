@@ -91,6 +91,9 @@ describe('the agent options, declared once (AGENT_FLAGS)', () => {
     expect(refusal({ ...base, commitStatusForge: 'github' })).toMatchObject({
       subject: '--commit-status-forge',
     });
+    // The value is not echoed: a token pasted into the wrong flag stays out of the error.
+    for (const flag of ['interval', 'mode', 'maxPruneShare', 'httpPort'] as const)
+      expect(String(refusal({ ...base, [flag]: 'ghp_secretvalue' }))).not.toContain('ghp_secretvalue');
   });
 
   it("writes the Deployment's arguments that commander reads back to the same values", () => {

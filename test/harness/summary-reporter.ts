@@ -10,10 +10,12 @@ import { readBuilds, readFileCpu, TEST_RUN_DIR, type BuildRecord, type FileCpu }
 const SLOWEST = 10;
 
 /**
- * Ends every test run with the ten slowest test files, what was built during the run (the control
- * plane, Go tools) and how long that took, then one plain line, `N passed, N failed`, the contract
- * `.ci/run` relies on: always the last line. Skipped or todo tests count as failed (CI must not pass
- * by skipping); so do files that failed to load and unhandled errors (each counts once).
+ * Ends every test run with the test files' totals per project and the ten slowest files, each with
+ * its wall and CPU time (`file-cpu.ts`), what was built or started during the run (the control
+ * plane, Go tools, shared services) and how long that took, the run's wall time, and last one plain
+ * line, `N passed, N failed`, the contract `.ci/run` relies on: always the last line. Skipped or todo
+ * tests count as failed (CI must not pass by skipping); so do files that failed to load and unhandled
+ * errors (each counts once).
  *
  * It also makes the run's directory (`test-run.ts`) when the run starts, and removes it at exit.
  */

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import jsyaml from 'js-yaml';
 import { GroundworkError } from './errors.js';
+import { loadManifestYaml, ManifestYamlError } from './manifest-yaml.js';
 import type { K8sObject } from './object.js';
 import { failureLocation, yamlFailure } from './parse-failure.js';
 
@@ -18,39 +18,40 @@ export async function readObjects(path: string): Promise<K8sObject[]> {
 }
 
 /**
- * Parses multi-document YAML (or JSON) text into objects; `source` names it in errors.
- * Uses js-yaml: manifests are read in bulk (thousands of documents per apply) and it is several
- * times faster than the `yaml` package, which Groundwork keeps for writing YAML and for overlays
- * (where it reports line numbers).
+ * Parses multi-document YAML (or JSON) text into objects; `source` names it in errors. Read as
+ * kubectl reads a manifest (`loadManifestYaml`: YAML 1.1 scalars, `0444` is 292); a key held twice
+ * keeps its last value, as there.
  */
 export function parseObjects(text: string, source: string): K8sObject[] {
-  const out: K8sObject[] = [];
-  let index = 0;
+  let documents: unknown[];
   try {
-    jsyaml.loadAll(text, (value: unknown) => {
-      index++;
-      if (value === null || value === undefined) return;
-      const obj = value as K8sObject & { items?: K8sObject[] };
-      if (typeof obj !== 'object' || !obj.kind || !obj.apiVersion) {
-        throw new GroundworkError({
-          code: 'InvalidManifest',
-          subject: `${source} (document ${index})`,
-          message: 'not a Kubernetes object: apiVersion and kind are required',
-        });
-      }
-      if (obj.kind.endsWith('List') && Array.isArray(obj.items)) out.push(...obj.items);
-      else out.push(obj);
-    });
+    documents = loadManifestYaml(text).documents;
   } catch (err) {
-    if (err instanceof GroundworkError) throw err;
     // Where and why only: js-yaml's message quotes the text around the error.
-    const failure = yamlFailure(err);
+    const failure =
+      err instanceof ManifestYamlError
+        ? { reason: err.message, ...(err.line !== undefined ? { line: err.line } : {}) }
+        : yamlFailure(err);
     throw new GroundworkError({
       code: 'InvalidManifest',
-      subject: `${failureLocation(source, failure)} (document ${index + 1})`,
+      subject: failureLocation(source, failure),
       message: failure.reason,
     });
   }
+  const out: K8sObject[] = [];
+  documents.forEach((value, i) => {
+    if (value === null || value === undefined) return;
+    const obj = value as K8sObject & { items?: K8sObject[] };
+    if (typeof obj !== 'object' || !obj.kind || !obj.apiVersion) {
+      throw new GroundworkError({
+        code: 'InvalidManifest',
+        subject: `${source} (document ${i + 1})`,
+        message: 'not a Kubernetes object: apiVersion and kind are required',
+      });
+    }
+    if (obj.kind.endsWith('List') && Array.isArray(obj.items)) out.push(...obj.items);
+    else out.push(obj);
+  });
   return out;
 }
 

@@ -1,7 +1,7 @@
 // A `helm template` failure as a validation issue: helm's message, with the values it points at
 // and where each came from (the construct's values, a values file, the chart's values.yaml, and
 // probably which overlay key), and no value of the user's printed.
-import jsyaml from 'js-yaml';
+import { loadManifestYaml } from '../../core/manifest-yaml.js';
 import { isPlainObject } from '../../core/object.js';
 import type { ValueOrigin } from '../synth/overlays.js';
 import type { ChartFiles } from './chart-files.js';
@@ -148,10 +148,14 @@ function chartDefaults(files: ChartFiles['files']): ValueLayer[] {
     }));
 }
 
-/** YAML or JSON text as data; undefined when it is neither (helm will have said so). */
+/**
+ * A values file (YAML or JSON) as helm reads it (sigs.k8s.io/yaml: YAML 1.1, so `enabled: yes` is
+ * true and `mode: 0644` is 420): its first document; undefined when it is not YAML (helm will have
+ * said so).
+ */
 export function parseYaml(text: string): unknown {
   try {
-    return jsyaml.load(text);
+    return loadManifestYaml(text).documents[0] ?? null;
   } catch {
     return undefined;
   }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import jsyaml from 'js-yaml';
 import { confinedRealPath, readConfinedFile } from '../../core/confined-file.js';
+import { loadManifestYaml } from '../../core/manifest-yaml.js';
 import { GroundworkError } from '../../core/errors.js';
 import { CHART_LOCK_FILE, lockedChart, readChartLock, type ChartLockEntry } from './chart-lock.js';
 import type { ValueOrigin } from '../synth/overlays.js';
@@ -234,7 +234,11 @@ async function readChartYaml(
       fix: 'name the directory that holds the chart (its Chart.yaml), e.g. charts/ingress-nginx',
     };
   try {
-    const doc = jsyaml.load(await readFile(file, 'utf8')) as { name?: unknown; version?: unknown } | null;
+    // As helm reads it (YAML 1.1).
+    const doc = loadManifestYaml(await readFile(file, 'utf8')).documents[0] as {
+      name?: unknown;
+      version?: unknown;
+    } | null;
     return {
       ok: true,
       ...(typeof doc?.name === 'string' ? { name: doc.name } : {}),

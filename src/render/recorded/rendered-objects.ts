@@ -1,6 +1,7 @@
 // What a rendered chart's objects become in Groundwork's terms: pure.
 import jsyaml from 'js-yaml';
 import { ANNOTATIONS } from '../../core/annotations.js';
+import { loadManifestYaml, ManifestYamlError } from '../../core/manifest-yaml.js';
 import { isPlainObject, type K8sObject } from '../../core/object.js';
 import { clusterScopedCrdKinds, isClusterScoped } from './cluster-scoped.js';
 
@@ -19,27 +20,36 @@ export interface RenderedDocumentProblem {
 }
 
 /**
- * Splits multi-document YAML output into objects. Each document's `# Source: <file>` comment (helm
- * writes one per template) names its template; empty documents are skipped and `List`s flattened.
- * A document that does not parse or is not an object with string apiVersion, kind and
- * metadata.name is a problem (its text is never quoted). Pure.
+ * Splits multi-document YAML output into objects, read as kubectl and helm install read them
+ * (`loadManifestYaml`: YAML 1.1, so `defaultMode: 0444` is 292 and `enabled: yes` is true). Each
+ * document's `# Source: <file>` comment (helm writes one per template) names its template; empty
+ * documents are skipped and `List`s flattened. A document that does not parse or is not an object
+ * with string apiVersion, kind and metadata.name is a problem; one that holds a key twice is a
+ * warning (the last value is used, as kubectl uses it). The text is never quoted. Pure.
  */
 export function parseRendered(text: string): {
   objects: RenderedObject[];
   problems: RenderedDocumentProblem[];
+  warnings: RenderedDocumentProblem[];
 } {
   const objects: RenderedObject[] = [];
   const problems: RenderedDocumentProblem[] = [];
+  const warnings: RenderedDocumentProblem[] = [];
   const chunks = text.split(/^---[ \t]*(?:#.*)?$/m);
   chunks.forEach((chunk, i) => {
     const template = /^# Source: (.+)$/m.exec(chunk)?.[1]?.trim();
     const at = { document: i + 1, ...(template ? { template } : {}) };
     let docs: unknown[];
     try {
-      docs = jsyaml.loadAll(chunk);
+      const read = loadManifestYaml(chunk);
+      docs = read.documents;
+      if (read.duplicateKey)
+        warnings.push({
+          ...at,
+          message: `holds a key twice (line ${read.duplicateKey.line} of the document): the last value is used, as kubectl and helm use it`,
+        });
     } catch (err) {
-      const line = err instanceof jsyaml.YAMLException ? ` (line ${err.mark.line + 1})` : '';
-      problems.push({ ...at, message: `is not YAML${line}` });
+      problems.push({ ...at, message: notYaml(err) });
       return;
     }
     for (const doc of docs) {
@@ -55,7 +65,15 @@ export function parseRendered(text: string): {
       }
     }
   });
-  return { objects, problems };
+  return { objects, problems, warnings };
+}
+
+/** Why a document is refused, with its line when the reader knows it, never its text. */
+function notYaml(err: unknown): string {
+  if (err instanceof jsyaml.YAMLException) return `is not YAML (line ${err.mark.line + 1})`;
+  if (err instanceof ManifestYamlError)
+    return `${err.message}${err.line !== undefined ? ` (line ${err.line})` : ''}`;
+  throw err;
 }
 
 function isObject(v: unknown): v is K8sObject {

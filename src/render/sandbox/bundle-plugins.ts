@@ -48,11 +48,21 @@ export function ownLocations(located: Set<string>): Plugin {
   };
 }
 
+// Groundwork's reader of manifests it did not write, for cdk8s's `Yaml.load` in the bundle.
+const MANIFEST_YAML = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith('.ts') ? '../../core/manifest-yaml.ts' : '../../core/manifest-yaml.js',
+    import.meta.url,
+  ),
+);
+
 /**
  * cdk8s's `Include` (and `Yaml.load`) read their file by starting a Node child process, which the
  * sandbox forbids. In the bundle they read the file directly instead: a path relative to the
  * checkout (the child's working directory), or a `file:` URL. An http(s) URL is refused: synth
  * must give the same manifests for the same commit, so a remote file belongs in the repository.
+ * The file is read as kubectl reads it (`includedDocuments`: YAML 1.1, `0444` is 292), not as
+ * cdk8s's `yaml` 1.1 schema does (`1:30` is 90 there, `0o17` text).
  */
 export function includeReadsFiles(): Plugin {
   const loader = `function loadurl(url) {
@@ -67,8 +77,12 @@ function cdk8sLoadurlWithChildProcess(url) {`;
       b.onLoad({ filter: /[\\/]cdk8s[\\/]lib[\\/]yaml\.js$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
         if (!text.includes('function loadurl(url) {')) return undefined;
+        const load = `static load(urlOrFile) {
+        return require(${JSON.stringify(MANIFEST_YAML)}).includedDocuments(loadurl(urlOrFile));
+    }
+    static cdk8sLoad(urlOrFile) {`;
         return {
-          contents: text.replace('function loadurl(url) {', loader),
+          contents: text.replace('function loadurl(url) {', loader).replace('static load(urlOrFile) {', load),
           loader: 'js',
           resolveDir: dirname(args.path),
         };

@@ -38,8 +38,9 @@ const STDIN_NAME = 'groundwork-synth-child.mjs';
  * 5: bundling is confined to the checkout (a bundle of 4 or before may embed any file).
  * 6: one copy of cdk8s and constructs; library roots.
  * 7: cdk8s's Helm records the chart (helmRecords).
+ * 8: cdk8s's Yaml.load (Include) reads as kubectl does (includeReadsFiles, core/manifest-yaml).
  */
-const BUNDLER_REVISION = 7;
+const BUNDLER_REVISION = 8;
 
 /**
  * Bundles the synth child for the sandbox: Groundwork's synth entry point with the platform

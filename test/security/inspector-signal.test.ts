@@ -5,34 +5,13 @@
 // the trusted side to name (a PID namespace; in `uid` mode another user too), so nothing reaches
 // this process: its inspector stays closed and no signal arrives.
 import inspector from 'node:inspector';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childSynthError } from '../harness/child-synth.js';
+import { configMapPlatform } from '../harness/config-map-platform.js';
 import { platformDir } from '../harness/platform-dir.js';
+import { inspectorPortOpen } from './renderer-probe.js';
 
-/** A platform whose module runs `top` when it is imported, then emits one ConfigMap. */
-const platform = (top: string) => `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
-${top}
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new ApiObject(platform, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'real', namespace: 'default' }, data: { a: 'b' } });
-  },
-});
-`;
-
-/** Whether something listens on 127.0.0.1:9229 (an inspector that opened). */
-function inspectorPortOpen(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port: 9229 });
-    s.on('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-  });
-}
+const platform = (top: string) => configMapPlatform(top);
 
 let usr1 = 0;
 const onUsr1 = () => {

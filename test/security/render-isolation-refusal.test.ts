@@ -8,19 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../harness/cli.js';
+import { configMapPlatform } from '../harness/config-map-platform.js';
 import { platformDir } from '../harness/platform-dir.js';
 
 const NOBODY = 65534;
 
-const PLATFORM = `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new ApiObject(platform, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'real', namespace: 'default' }, data: { a: 'b' } });
-  },
-});
-`;
+const PLATFORM = configMapPlatform('');
 
 /** Makes `dir` and everything under it readable by every user (the platform is written by root). */
 function readableByAll(dir: string): void {

@@ -10,7 +10,6 @@
 // log or the agent's cache.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import inspector from 'node:inspector';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { useCluster } from '../harness/cluster.js';
 import {
   CHART_FILES,
   hostileHelm,
+  inspectorPortOpen,
   listeningServer,
   plantSecrets,
   type ProbeReport,
@@ -70,18 +70,6 @@ const attacking = (rewrite: string) =>
     ${rewrite}
     if (v.secret) {`,
     );
-
-/** Whether something listens on 127.0.0.1:9229 (an inspector that opened). */
-function inspectorPortOpen(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port: 9229 });
-    s.on('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-  });
-}
 
 /** Every file under `dir`, read as text. */
 function filesUnder(dir: string): string[] {

@@ -7,19 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame } from '../../src/render/sandbox/protocol.js';
 import { childSynthError } from '../harness/child-synth.js';
+import { configMapPlatform } from '../harness/config-map-platform.js';
 import { platformDir } from '../harness/platform-dir.js';
 
-/** A platform whose module runs `top` when it is imported. */
-const platform = (top: string) => `import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
-${top}
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new ApiObject(platform, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'real', namespace: 'default' }, data: { a: 'b' } });
-  },
-});
-`;
+const platform = (top: string) => configMapPlatform(top);
 
 describe('off-heap memory of platform code ends as SynthOutOfMemory', () => {
   it.each([

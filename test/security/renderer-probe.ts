@@ -5,7 +5,7 @@
 // signals to the parent. It prints one ConfigMap whose `report` says what it reached, the same
 // on every run (helm renders twice).
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -176,3 +176,15 @@ export const CHART_FILES = {
   'charts/web/templates/cm.yaml':
     'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: "1"\n',
 };
+
+/** Whether something listens on 127.0.0.1:9229 (a Node inspector that opened). */
+export function inspectorPortOpen(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port: 9229 });
+    s.on('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+}

@@ -30,6 +30,10 @@ interface ChildBundle {
   dispose(): Promise<void>;
 }
 
+/** A bundle's first line: bundled CommonJS libraries still call require() for Node built-ins. */
+export const REQUIRE_BANNER =
+  "import { createRequire as __gwCreateRequire } from 'node:module'; const require = __gwCreateRequire(import.meta.url);";
+
 /** The generated entry point's name (esbuild reads it from stdin, so it is no file to watch). */
 const STDIN_NAME = 'groundwork-synth-child.mjs';
 
@@ -136,10 +140,7 @@ async function bundleTo(
       format: 'esm',
       target: 'node20',
       conditions: FROM_SOURCE ? ['groundwork-source'] : [],
-      // Bundled CommonJS libraries still call require() for Node built-ins.
-      banner: {
-        js: "import { createRequire as __gwCreateRequire } from 'node:module'; const require = __gwCreateRequire(import.meta.url);",
-      },
+      banner: { js: REQUIRE_BANNER },
       sourcemap: 'inline',
       sourcesContent: false,
       metafile: true,

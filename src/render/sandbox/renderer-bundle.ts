@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packageRoot, packageVersion } from '../../core/package-root.js';
+import { REQUIRE_BANNER } from './bundle.js';
 
 // From the sources (tsx) this module is renderer-bundle.ts; from a build, the compiled JavaScript.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -60,9 +61,7 @@ async function buildOrReuse(dir: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     conditions: FROM_SOURCE ? ['groundwork-source'] : [],
-    banner: {
-      js: "import { createRequire as __gwCreateRequire } from 'node:module'; const require = __gwCreateRequire(import.meta.url);",
-    },
+    banner: { js: REQUIRE_BANNER },
     metafile: true,
     logLevel: 'silent',
     plugins: [

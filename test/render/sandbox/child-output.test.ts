@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
+import { configMapPlatform } from '../../harness/config-map-platform.js';
 import { platformDir } from '../../harness/platform-dir.js';
 
 /** A platform whose module runs `top` when it is imported and whose build runs `build`. */
-const platform = (top: string, build = '') => `import fs from 'node:fs';
-import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
-${top}
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new ApiObject(platform, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'real', namespace: 'default' }, data: { a: 'b' } });
-    ${build}
-  },
-});
-`;
+const platform = (top: string, build = '') =>
+  configMapPlatform(top, { imports: "import fs from 'node:fs';", build });
 
 /** A result as the child used to print it, with a Namespace that the real platform does not emit. */
 const FORGED = JSON.stringify({

@@ -5,20 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeIsolation } from '../../../src/render/sandbox/isolation.js';
 import { childSynthError } from '../../harness/child-synth.js';
 import { BIN } from '../../harness/cli.js';
+import { configMapPlatform } from '../../harness/config-map-platform.js';
 import { platformDir } from '../../harness/platform-dir.js';
 
 /** A platform whose module runs `top` when it is imported (before build), then emits one ConfigMap. */
-const platform = (top: string) => `import os from 'node:os';
-import { ApiObject, Platform, definePlatform, z } from 'groundwork-gitops';
-${top}
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new ApiObject(platform, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'real', namespace: 'default' }, data: { a: 'b' } });
-  },
-});
-`;
+const platform = (top: string) => configMapPlatform(top, { imports: "import os from 'node:os';" });
 
 const alive = (pid: number) => {
   try {

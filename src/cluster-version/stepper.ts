@@ -9,8 +9,9 @@ import {
   upgradeableOf,
 } from './cluster-state.js';
 import type { Condition } from '../core/object.js';
-import type { UpdatePath, UpdatePathRefusal } from './path.js';
+import type { UpdatePath, UpdatePathFound, UpdatePathRefusal } from './path.js';
 import { operatorGrace, type OperatorGrace } from '../health/operator-grace.js';
+import type { TargetRisk } from './target-check.js';
 import { sameImage } from './version.js';
 
 /** Where the cluster should end up. */
@@ -45,6 +46,7 @@ type WaitReason =
 /** A refused path's own reason, or why the live cluster cannot take the next step. */
 type BlockedReason =
   | UpdatePathRefusal
+  | TargetRisk
   | 'UpdateFailing'
   | 'OperatorsFailing'
   | 'InvalidClusterVersion'
@@ -73,6 +75,12 @@ interface NextUpdateActionInput {
   readonly path: UpdatePath;
   /** The time to judge the ages of `Failing` and the operators' conditions against. @default the current time */
   readonly now?: Date;
+  /**
+   * How to number steps in messages when `path` is the rest of a longer walk: `done` steps were
+   * taken before it, and `towards` is the walk's real target when the path stops short of it (a
+   * hop planned from the live `availableUpdates` alone). @default { done: 0 }: `step i/n` of `path`
+   */
+  readonly walk?: { readonly done: number; readonly towards?: string };
 }
 
 /**
@@ -218,8 +226,9 @@ function nextStep(
   cv: ClusterVersionState,
   operators: readonly ClusterOperatorState[],
   current: string,
-  { target, path }: NextUpdateActionInput,
+  input: NextUpdateActionInput,
 ): UpdateAction {
+  const { target, path } = input;
   if (!path.ok) return blocked(path.reason, `no update path: ${path.message}`);
   if (path.to !== target.version)
     return blocked('OffPath', `the path leads to ${path.to}, the target is ${target.version}`);
@@ -230,7 +239,7 @@ function nextStep(
       'OffPath',
       `the cluster runs ${current}, which is not on the path ${path.from} -> ${path.to}; re-plan`,
     );
-  const label = `step ${index + 1}/${path.steps.length} ${step.from} -> ${step.to}`;
+  const label = stepLabel(path, index, input.walk);
   const up = upgradeableOf(cv, operators);
   if (step.kind === 'minor' && up.status === 'False') {
     const who =
@@ -273,6 +282,19 @@ function nextStep(
     'StepNotOffered',
     `${label} is in the repository's update graph, but ${why}; Groundwork requests only updates the cluster offers`,
   );
+}
+
+/**
+ * `step 2/3 4.8.54 -> 4.9.53`: numbered against the whole walk (`walk.done` steps before this
+ * path). A path that stops short of the walk's target cannot count the rest: `step 1 of at least 2`.
+ */
+function stepLabel(path: UpdatePathFound, index: number, walk: NextUpdateActionInput['walk']): string {
+  const step = path.steps[index]!;
+  const done = walk?.done ?? 0;
+  const n = done + index + 1;
+  const total = done + path.steps.length;
+  const short = walk?.towards !== undefined && walk.towards !== path.to;
+  return `step ${short ? `${n} of at least ${total + 1}` : `${n}/${total}`} ${step.from} -> ${step.to}`;
 }
 
 /** The desiredUpdate the CVO has not picked up yet, as `version` or `version (image)`. */

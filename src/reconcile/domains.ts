@@ -2,6 +2,7 @@ import type { StageHooks } from '../apply/stage-hook.js';
 import type { UpdateGraph } from '../cluster-version/graph.js';
 import { loadGraphFile } from '../cluster-version/graph-file.js';
 import { clusterVersionHook } from '../cluster-version/version-hook.js';
+import { loadReleaseSnapshot, type ReleaseSnapshot } from '../cluster-version/release-snapshot.js';
 import type { ClusterUpdateStatus } from '../cluster-version/update-status.js';
 import type { OperatorPinStatus } from '../olm/pin-status.js';
 import { machineConfigRolloutHook } from '../machine-config/rollout-hook.js';
@@ -23,22 +24,26 @@ import type { PostSynthCheck } from '../render/synth/post-synth-checks.js';
  */
 export const POST_SYNTH_CHECKS: readonly PostSynthCheck[] = [checkPinsAgainstCatalogs, checkSubscriptions];
 
-/** Repository data the OpenShift hooks read: catalog files (pins) and update graphs (version paths). */
+/**
+ * Data the OpenShift hooks read: the repository's catalog files (pins) and update graphs (version
+ * paths), and Groundwork's own graph-data snapshot (which releases exist; absent: not checked).
+ */
 export interface PlatformData {
   catalogs: Catalog[];
   graphs: UpdateGraph[];
+  snapshot?: ReleaseSnapshot;
 }
 
 /**
  * Reads the catalogs and graphs a project lists, each confined to its checkout by real path and
- * bounded in size (`loadCatalog` with `root`, `loadGraphFile`): this runs in the agent itself,
- * outside the synth sandbox. Does not read groundwork.yaml again.
+ * bounded in size (`loadCatalog` with `root`, `loadGraphFile`), and the shipped graph-data snapshot:
+ * this runs in the agent itself, outside the synth sandbox. Does not read groundwork.yaml again.
  */
 export async function loadPlatformData(project: Project): Promise<PlatformData> {
   const { dir } = project;
   const catalogs = await Promise.all(project.catalogs.map((c) => loadCatalog(c, { root: dir })));
   const graphs = await Promise.all(project.graphs.map((g) => loadGraphFile({ root: dir, path: g })));
-  return { catalogs, graphs };
+  return { catalogs, graphs, snapshot: await loadReleaseSnapshot() };
 }
 
 /**
@@ -69,6 +74,7 @@ export function platformHooks(
     'machine-configs': machineConfigRolloutHook(opts.now ? { now: opts.now } : {}),
     'cluster-version': clusterVersionHook({
       graphs: data.graphs,
+      ...(data.snapshot ? { snapshot: data.snapshot } : {}),
       ...(publish ? { publish: (clusterUpdate: ClusterUpdateStatus) => publish({ clusterUpdate }) } : {}),
     }),
   };

@@ -14,6 +14,7 @@ import {
 import { exportRevision } from '../../source/read-revision.js';
 import { mergeGraphs, type UpdateGraph } from '../../cluster-version/graph.js';
 import { loadGraphFile } from '../../cluster-version/graph-file.js';
+import { loadReleaseSnapshot } from '../../cluster-version/release-snapshot.js';
 import { renderPlatform } from '../../render/render-platform.js';
 import { loadProjectConfig } from '../../project/config.js';
 import { reach } from '../../project/environments.js';
@@ -118,6 +119,8 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
       base: baseOutcome,
       head: graphs.failure ?? headOutcome,
       ...(graphs.graph ? { graph: graphs.graph } : {}),
+      // Groundwork's own data, not the repository's: which releases exist (an unknown target blocks).
+      snapshot: await loadReleaseSnapshot(),
       ...(others ? { otherOverlays: others } : {}),
       baseRevision: { ref: opts.base, oid: base.oid },
       headRevision: { ref: opts.head, oid: head.oid },

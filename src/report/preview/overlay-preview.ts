@@ -10,6 +10,7 @@ import { redactForPreview } from './redact-secret.js';
 import { compareRiskNotes, type RiskNote } from './risk-note.js';
 import { clusterVersionRisks } from './risks/cluster-version.js';
 import { clusterVersionPathRisks, type ClusterVersionPathOptions } from './risks/cluster-version-path.js';
+import { clusterVersionKnownRisks, type ClusterVersionKnownOptions } from './risks/cluster-version-known.js';
 import { machineConfigRisks } from './risks/machine-config.js';
 import { chartRisks } from './risks/chart.js';
 import { pruneRisks } from './risks/prune.js';
@@ -72,7 +73,7 @@ export function previewOverlay(
   overlay: string,
   base: SynthResult | undefined,
   head: SynthResult | undefined,
-  opts: ClusterVersionPathOptions = {},
+  opts: ClusterVersionPathOptions & ClusterVersionKnownOptions = {},
 ): OverlayPreview {
   if (!head) {
     return {
@@ -98,6 +99,7 @@ export function previewOverlay(
     [
       ...clusterVersionRisks(pairs),
       ...clusterVersionPathRisks(pairs, opts),
+      ...clusterVersionKnownRisks(pairs, opts),
       ...machineConfigRisks(pairs),
       ...subscriptionRisks(pairs),
       ...pruneRisks(pairs),
@@ -130,15 +132,22 @@ function toChange(pair: ManifestPair): ObjectChange {
   const nodeDiff = isKind(pair, 'machineconfiguration.openshift.io', 'MachineConfig')
     ? machineConfigDiff(pair.base?.object, pair.head?.object)
     : '';
+  // Every OpenShift cluster has its ClusterVersion (the installer creates it) and Groundwork never
+  // creates one: a target new in head adopts the cluster's object and changes the fields it declares.
+  const adopted = !pair.base && isKind(pair, 'config.openshift.io', 'ClusterVersion');
   return {
-    action: pair.action as ObjectChange['action'],
+    action: adopted ? 'changed' : (pair.action as ObjectChange['action']),
     id: pair.id,
     object: name,
     kind: pair.ref.kind,
     stage: stageOfPair(pair),
     source: (pair.head ?? pair.base)!.source,
     diff: unifiedDiff(yamlOf(pair.base), yamlOf(pair.head), {
-      fromName: pair.base ? `base/${name}` : '/dev/null',
+      fromName: pair.base
+        ? `base/${name}`
+        : adopted
+          ? `cluster/${name} (adopted: only the fields below are set)`
+          : '/dev/null',
       toName: pair.head ? `head/${name}` : '/dev/null',
     }),
     ...(nodeDiff ? { nodeDiff } : {}),

@@ -1,5 +1,6 @@
 import type { SynthResult } from '../../render/synth/synthesize.js';
 import type { UpdateGraph } from '../../cluster-version/graph.js';
+import type { ReleaseSnapshot } from '../../cluster-version/release-snapshot.js';
 import { previewOverlay, type OverlayPreview } from './overlay-preview.js';
 import { compareRiskNotes, countBySeverity, type RiskSeverity } from './risk-note.js';
 import { synthFailureOf, type SynthFailure } from './synth-failure.js';
@@ -31,6 +32,8 @@ interface PreviewInput {
   reach?: PreviewReach;
   /** Head's update graphs (groundwork.yaml `graphs:`), merged: the ClusterVersion path notes walk them. */
   graph?: UpdateGraph;
+  /** The graph-data snapshot Groundwork ships: an unknown target version is a blocker. Absent: not checked. */
+  snapshot?: ReleaseSnapshot;
   /** With one overlay previewed: whether the change reaches the others too (`otherOverlayChanges`). */
   otherOverlays?: OtherOverlays;
 }
@@ -99,7 +102,10 @@ export function buildPreview(input: PreviewInput): PreviewData {
         name,
         base.failure ? emptyLike(headByName.get(name)!) : baseByName.get(name),
         headByName.get(name),
-        input.graph ? { graph: input.graph } : {},
+        {
+          ...(input.graph ? { graph: input.graph } : {}),
+          ...(input.snapshot ? { snapshot: input.snapshot } : {}),
+        },
       ),
     );
     data.risks = countBySeverity(data.overlays.flatMap((o) => o.risks).sort(compareRiskNotes));

@@ -23,6 +23,8 @@ type RiskCode =
   | 'ClusterVersionTargetAdded'
   | 'ClusterVersionPath'
   | 'ClusterVersionUnreachable'
+  | 'ClusterVersionUnknown'
+  | 'ClusterVersionEdgeRisk'
   | 'MachineConfigPoolRolls'
   | 'MachineConfigUnselected'
   | 'SubscriptionAdded'
@@ -52,6 +54,8 @@ export const RISK_CODES = [
   'ClusterVersionTargetAdded',
   'ClusterVersionPath',
   'ClusterVersionUnreachable',
+  'ClusterVersionUnknown',
+  'ClusterVersionEdgeRisk',
   'MachineConfigPoolRolls',
   'MachineConfigUnselected',
   'SubscriptionAdded',

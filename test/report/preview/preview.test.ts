@@ -154,7 +154,16 @@ describe('buildPreview', () => {
   it('a base that fails synth: compared against an empty base, and says so', () => {
     const p = buildPreview({ base: invalid, head, ...revs });
     expect(p.status).toBe('ok');
-    expect(p.overlays[0]!.changes.every((c) => c.action === 'added')).toBe(true);
+    // Every object is added, except the ClusterVersion: the cluster has one, which Groundwork adopts.
+    const changes = p.overlays[0]!.changes;
+    expect(changes.filter((c) => c.action !== 'added').map((c) => [c.object, c.action])).toEqual([
+      ['ClusterVersion/version', 'changed'],
+    ]);
+    expect(changes.find((c) => c.kind === 'ClusterVersion')!.diff).toMatch(
+      /^--- cluster\/ClusterVersion\/version \(adopted: only the fields below are set\)\n\+\+\+ head\/ClusterVersion\/version\n/,
+    );
+    expect(previewText(p)).toContain('    ~ ClusterVersion/version (from ');
+    expect(previewText(p)).not.toContain('+ ClusterVersion/version');
     expect(p.overlays[0]!.risks.map((r) => r.code)).toContain('ClusterVersionTargetAdded');
     const md = previewMarkdown(p);
     expect(md).toContain(

@@ -96,10 +96,33 @@ describe('clusterVersionRisks', () => {
       want: [{ severity: 'blocker', code: 'ClusterVersionSkipsMinors' }],
     },
     {
-      name: 'downgrade: high',
+      name: 'downgrade: blocker, the fix names the acceptance',
       base: [clusterVersion('4.14.38', 'stable-4.14')],
       head: [clusterVersion('4.14.30', 'stable-4.14')],
-      want: [{ severity: 'high', code: 'ClusterVersionDowngrade' }],
+      want: [{ severity: 'blocker', code: 'ClusterVersionDowngrade' }],
+      message:
+        /engine refuses it\. Fix: target 4\.14\.38 or a later release; or, if the rollback is intended, accept it with acceptedRisks: \['Downgrade'\]/,
+    },
+    {
+      name: 'downgrade in the minor, Downgrade accepted: high (a rollback the engine checks at apply)',
+      base: [clusterVersion('4.14.38', 'stable-4.14')],
+      head: [clusterVersion('4.14.30', 'stable-4.14', { 'groundwork.io/accepted-risks': '["Downgrade"]' })],
+      want: [
+        { severity: 'high', code: 'ClusterVersionDowngrade' },
+        { severity: 'high', code: 'ClusterVersionRisksAccepted' },
+      ],
+      message: /accepted \(Downgrade\): .*previous version in the same minor \(checked at apply\)/,
+    },
+    {
+      name: 'downgrade across minors: a blocker even when accepted (the CVO refuses it)',
+      base: [clusterVersion('4.15.2', 'stable-4.15')],
+      head: [clusterVersion('4.14.30', 'stable-4.15', { 'groundwork.io/accepted-risks': '["Downgrade"]' })],
+      want: [
+        { severity: 'blocker', code: 'ClusterVersionDowngrade' },
+        { severity: 'high', code: 'ClusterVersionRisksAccepted' },
+      ],
+      message:
+        /in another minor: the cluster-version operator refuses rollbacks that change the major or minor/,
     },
     {
       name: 'major change: blocker',

@@ -1,6 +1,7 @@
 import type { UpdateGraph } from '../../../cluster-version/graph.js';
 import { isEusToEus } from '../../../cluster-version/minor-step.js';
 import { planUpdatePath, type UpdatePath } from '../../../cluster-version/path.js';
+import { DEFINITIVE_REFUSALS } from '../../../cluster-version/update-plan.js';
 import { compareVersions, parseVersion } from '../../../cluster-version/version.js';
 import { ANNOTATIONS, acceptedRisksOf } from '../../../core/annotations.js';
 import { describeRef } from '../../../core/object-id.js';
@@ -23,7 +24,9 @@ export interface ClusterVersionPathOptions {
  * base's target (the version the cluster runs once base is applied) to head's, with head's
  * channel, accepted risks and control-plane-only setting. A path found is `ClusterVersionPath`
  * (`info`): every step, its kind and the risks of each conditional step. No path is
- * `ClusterVersionUnreachable` (`high`) with the planner's reason. Does not see the edges the live
+ * `ClusterVersionUnreachable` with the planner's reason: a `blocker` when the engine refuses the
+ * target for that reason (`DEFINITIVE_REFUSALS`: a conditional risk not accepted, a skipped minor, a
+ * target not in the channel, ...), else `high` (the cluster's update service may offer more). Does not see the edges the live
  * cluster's update service adds (the agent merges them in), nor the cluster's Upgradeable state;
  * a target moved back or not at all, an added ClusterVersion, and no graph files give no note.
  */
@@ -59,11 +62,16 @@ export function clusterVersionPathRisks(
 function pathNote(path: UpdatePath, subject: string, source: string): RiskNote {
   const over = `over the repository's update graphs (${source})`;
   if (!path.ok) {
+    const refused = DEFINITIVE_REFUSALS.has(path.reason);
     return {
-      severity: 'high',
+      severity: refused ? 'blocker' : 'high',
       code: 'ClusterVersionUnreachable',
       subject,
-      message: `no update path ${path.from} → ${path.to} ${over} (${path.reason}): ${path.message}; the agent cannot reach the target over these graphs unless the cluster's update service offers more`,
+      message: `no update path ${path.from} → ${path.to} ${over} (${path.reason}): ${path.message}; ${
+        refused
+          ? 'the engine refuses this target'
+          : "the agent cannot reach the target over these graphs unless the cluster's update service offers more"
+      }`,
     };
   }
   const walk = [path.from, ...path.steps.map((s) => s.to)].join(' → ');

@@ -6,15 +6,19 @@ import { isPlainObject, type K8sObject } from '../../../core/object.js';
 import { isKind, type ManifestPair } from '../manifest-pair.js';
 import type { RiskNote } from '../risk-note.js';
 import { isEusToEus, skippedMinors } from '../../../cluster-version/minor-step.js';
+import { checkTarget, TARGET_RISKS } from '../../../cluster-version/target-check.js';
 
 /**
  * Risk notes for the ClusterVersion target (`groundwork.io/target-version` and `spec.channel`),
  * comparing base and head by rule alone (no update graph): a patch update is `low`; one minor is
  * `high`; two even minors on an `eus-` channel with `groundwork.io/control-plane-only: "true"` is
  * an EUS-to-EUS update (`high`); any other jump past a minor, or a major change, is a `blocker`
- * (OpenShift updates one minor at a time and the engine refuses it); a lower target is a `high`
- * downgrade. A channel change, newly accepted conditional-update risks and a new target are
- * noted too. A removed ClusterVersion is left to the prune notes.
+ * (OpenShift updates one minor at a time and the engine refuses it); a lower target is a
+ * downgrade (`checkTarget`, the engine's rule): a `blocker` unless head accepts `Downgrade` and it
+ * stays in its minor (a rollback, which the cluster-version operator allows only to the cluster's
+ * previous version: `high`). A channel change, newly accepted risks (`high` for Groundwork's own,
+ * `UnknownVersion` and `Downgrade`) and a new target are noted too; a new target adopts the
+ * cluster's existing ClusterVersion. A removed ClusterVersion is left to the prune notes.
  */
 export function clusterVersionRisks(pairs: readonly ManifestPair[]): RiskNote[] {
   const notes: RiskNote[] = [];
@@ -28,7 +32,7 @@ export function clusterVersionRisks(pairs: readonly ManifestPair[]): RiskNote[] 
         severity: 'medium',
         code: 'ClusterVersionTargetAdded',
         subject,
-        message: `Groundwork starts driving cluster updates: target ${head.version ?? '(none)'} on channel ${head.channel ?? '(none)'}, one graph step at a time from the version the cluster runs`,
+        message: `Groundwork starts driving cluster updates: it adopts the cluster's ClusterVersion (the installer's; only the fields declared here change) and walks to target ${head.version ?? '(none)'} on channel ${head.channel ?? '(none)'}, one graph step at a time from the version the cluster runs`,
       });
       continue;
     }
@@ -37,12 +41,21 @@ export function clusterVersionRisks(pairs: readonly ManifestPair[]): RiskNote[] 
     if (versionNote) notes.push(versionNote);
     if (base.channel !== head.channel) notes.push(channelChange(base.channel, head.channel, subject));
     const accepted = head.acceptedRisks.filter((r) => !base.acceptedRisks.includes(r));
-    if (accepted.length > 0) {
+    const own = accepted.filter((r) => (TARGET_RISKS as readonly string[]).includes(r));
+    if (own.length > 0)
+      notes.push({
+        severity: 'high',
+        code: 'ClusterVersionRisksAccepted',
+        subject,
+        message: `accepts ${own.join(', ')}: Groundwork no longer refuses a target ${own.map((r) => (r === 'Downgrade' ? 'older than the version the cluster runs' : 'that is not a published release')).join(' or ')}`,
+      });
+    const theirs = accepted.filter((r) => !own.includes(r));
+    if (theirs.length > 0) {
       notes.push({
         severity: 'medium',
         code: 'ClusterVersionRisksAccepted',
         subject,
-        message: `accepts conditional-update risk${accepted.length === 1 ? '' : 's'} ${accepted.join(', ')}: the cluster may take updates the update service flags as risky for clusters like it`,
+        message: `accepts conditional-update risk${theirs.length === 1 ? '' : 's'} ${theirs.join(', ')}: the cluster may take updates the update service flags as risky for clusters like it`,
       });
     }
   }
@@ -81,11 +94,16 @@ function versionChange(base: Target, head: Target, subject: string): RiskNote | 
     };
   }
   if (from.compare(to) > 0) {
+    const down = checkTarget({ from: from.version, to: to.version, acceptedRisks: head.acceptedRisks }).find(
+      (f) => f.risk === 'Downgrade',
+    );
     return {
-      severity: 'high',
+      severity: down?.accepted ? 'high' : 'blocker',
       code: 'ClusterVersionDowngrade',
       subject,
-      message: `${move} is a downgrade: the engine refuses it unless it is a rollback to the cluster's previous version`,
+      message: down?.accepted
+        ? `${move} is a downgrade, accepted (Downgrade): ${down.message}`
+        : `${move} is a downgrade: ${down?.message ?? ''}; the engine refuses it. Fix: ${down?.fix ?? ''}`,
     };
   }
   const minors = to.minor - from.minor;

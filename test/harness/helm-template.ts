@@ -56,3 +56,36 @@ export function byKindAndName(
 ): number {
   return `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`);
 }
+
+/**
+ * Multi-document YAML as kubectl reads it: piped to `kubectl annotate --local -f - -o json` (the
+ * decoder `kubectl create` and `apply` read files with: sigs.k8s.io/yaml over go-yaml v2, into
+ * unstructured objects). `--local` needs no server, so kinds whose CRD is in the same render are
+ * read too (`create --dry-run=client` asks the server for every kind's mapping). The annotation
+ * removal it is asked for (`groundwork.io/none-`) changes nothing, but leaves `annotations: {}` on
+ * an object without annotations: that empty map is dropped again.
+ */
+export async function readByKubectl(kubectl: string, yaml: string): Promise<Record<string, unknown>[]> {
+  const child = execFile(kubectl, ['annotate', '--local', '-f', '-', '-o', 'json', 'groundwork.io/none-'], {
+    env: { PATH: '/usr/bin:/bin', HOME: mkdtempSync(join(tmpdir(), 'gw-kubectl-home-')) },
+    maxBuffer: 1 << 28,
+  });
+  child.stdin!.end(yaml);
+  const stdout = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`kubectl: ${err}`))));
+  });
+  // One indented JSON object per input object, each closed by a `}` at the start of a line.
+  if (stdout.trim() === '') return [];
+  const objects = stdout
+    .split(/^\}\n(?=\{)/m)
+    .map((text, i, all) => JSON.parse(i < all.length - 1 ? `${text}}` : text) as Record<string, unknown>);
+  for (const o of objects) {
+    const metadata = o.metadata as { annotations?: Record<string, string> };
+    if (metadata.annotations && Object.keys(metadata.annotations).length === 0) delete metadata.annotations;
+  }
+  return objects;
+}

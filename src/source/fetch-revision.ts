@@ -209,7 +209,7 @@ async function fetchHead(ctx: FetchContext): Promise<string> {
       singleBranch: true,
       tags: false,
       depth,
-      headers: ctx.headers,
+      headers: { ...ctx.headers }, // isomorphic-git writes into it
       cache,
     });
     if (!result.fetchHead) throw new RemoteRevisionNotFoundError(ctx.remoteRef, 'the repository is empty');

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { HttpClient } from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
 import { GroundworkError } from '../core/errors.js';
-import { authorizationHeader, redact, type GitAuth } from './credentials.js';
-import { fetchError, scrubUrl } from './fetch-error.js';
+import { redact, type GitAuth } from './credentials.js';
+import { fetchError } from './fetch-error.js';
+import { openRemote, type Remote } from './remote.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { verifyFetched } from './trust/verify-fetched.js';
 import type { SignatureVerdict } from './trust/verify-signature.js';
@@ -24,8 +24,9 @@ interface BranchState {
 
 /**
  * A temporary repository for promoting a commit from one branch of a remote to another, with
- * isomorphic-git over HTTP (credentials as an Authorization header, never in the URL or a file).
- * The caller's checkout is never touched. `dispose()` removes it.
+ * isomorphic-git over HTTP (credentials as an Authorization header, never in the URL or a file)
+ * or SSH (a deploy key that may push; `openRemote` with `push`). The caller's checkout is never
+ * touched. `dispose()` removes it and ends an SSH connection.
  *
  * @example
  * const repo = await PromotionRepo.open({ url, auth });
@@ -37,22 +38,32 @@ interface BranchState {
 export class PromotionRepo {
   private constructor(
     readonly dir: string,
-    private readonly url: string,
-    private readonly auth: GitAuth | undefined,
-    private readonly http: HttpClient,
+    private readonly remote: Remote,
   ) {}
 
   static async open(opts: { url: string; auth?: GitAuth; http?: HttpClient }): Promise<PromotionRepo> {
-    const { url, auth } = scrubUrl(opts.url, opts.auth);
+    const remote = openRemote(opts.url, opts.auth, { ...(opts.http ? { http: opts.http } : {}), push: true });
     const dir = await mkdtemp(join(tmpdir(), 'groundwork-promote-'));
     await git.init({ fs, dir, defaultBranch: 'main' });
-    await git.addRemote({ fs, dir, remote: 'origin', url });
-    return new PromotionRepo(dir, url, auth, opts.http ?? nodeHttp);
+    await git.addRemote({ fs, dir, remote: 'origin', url: remote.url });
+    return new PromotionRepo(dir, remote);
   }
 
+  private get url(): string {
+    return this.remote.fetchUrl;
+  }
+
+  private get http(): HttpClient {
+    return this.remote.http;
+  }
+
+  private get auth(): GitAuth | undefined {
+    return this.remote.auth;
+  }
+
+  /** A fresh object per call: isomorphic-git writes into the headers it is given (Git-Protocol, content-type). */
   private get headers(): Record<string, string> {
-    const header = authorizationHeader(this.auth);
-    return header ? { Authorization: header } : {};
+    return { ...this.remote.headers };
   }
 
   /** Fetches a branch (its whole history) and returns its head, or undefined when it does not exist. */
@@ -159,7 +170,13 @@ export class PromotionRepo {
 
   /** A git or HTTP failure as a Groundwork error, scrubbed of credentials. */
   private failed(err: unknown, remoteRef: string): GroundworkError {
-    return fetchError(err, { url: this.url, auth: this.auth, remoteRef, timedOut: false, timeoutMs: 0 });
+    return fetchError(err, {
+      url: this.remote.url,
+      auth: this.auth,
+      remoteRef,
+      timedOut: false,
+      timeoutMs: 0,
+    });
   }
 
   /** The signature check of a fetched commit (see `verifyFetched`), at the current time. */
@@ -168,6 +185,7 @@ export class PromotionRepo {
   }
 
   async dispose(): Promise<void> {
+    this.remote.close();
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -13,7 +13,10 @@ export interface Remote {
   /** What isomorphic-git is given as the URL. */
   readonly fetchUrl: string;
   readonly http: HttpClient;
-  /** Headers for every request (the Basic `Authorization` of HTTP credentials). */
+  /**
+   * Headers for every request (the Basic `Authorization` of HTTP credentials). Hand isomorphic-git
+   * a copy: it writes into the object it gets (`Git-Protocol`, content types).
+   */
   readonly headers: Record<string, string>;
   /** Ends what the remote holds open (an SSH connection). */
   close(): void;
@@ -23,16 +26,16 @@ export interface Remote {
  * The remote of a clone URL (checked by `parseRepoUrl`: `UnsupportedRepoUrl` otherwise): over
  * HTTP(S) with `http` (userinfo in the URL used as credentials when `auth` has none, see
  * `scrubUrl`), over SSH (`ssh://`, scp-like) with the SSH transport and `auth.ssh`, bounded by
- * `ssh`. Opens nothing until the first request.
+ * `ssh`, fetch only unless `push` (promotions). Opens nothing until the first request.
  */
 export function openRemote(
   url: string,
   auth: GitAuth | undefined,
-  opts: { http?: HttpClient; ssh?: Partial<SshLimits> } = {},
+  opts: { http?: HttpClient; ssh?: Partial<SshLimits>; push?: boolean } = {},
 ): Remote {
   const parsed = parseRepoUrl(url);
   if (parsed.kind === 'ssh') {
-    const transport = sshTransport(parsed, auth?.ssh, opts.ssh);
+    const transport = sshTransport(parsed, auth?.ssh, opts.ssh, { push: opts.push === true });
     return {
       url: parsed.url,
       auth,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,27 @@ describe('groundwork git serve', () => {
           headers: { Authorization: `Bearer ${serve.token}` },
         });
         expect(res.status, path).toBe(404);
+      }
+      // Nor another repository beside it, however the path is spelled (sent as is, not normalized).
+      const { port } = new URL(serve.url);
+      for (const path of [
+        '/platform.git/%2e%2e/%2e%2e/other.git/info/refs?service=git-upload-pack',
+        '/platform.git/..%2f..%2fother.git/info/refs?service=git-upload-pack',
+        '/other.git/info/refs?service=git-upload-pack',
+        '/platform.git/info/refs?service=git-receive-pack',
+      ]) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request(
+            { host: '127.0.0.1', port, path, headers: { Authorization: `Bearer ${serve.token}` } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+        expect(status, path).toBe(404);
       }
     } finally {
       expect(await serve.interrupt()).toBe(0);

@@ -258,9 +258,14 @@ describe('fetchRevision over smart HTTP', () => {
       'RevisionNotFound',
     ],
     [
-      'an ssh:// URL',
+      'an ssh:// URL without a deploy key',
       () => fetchFrom({ ref: { branch: 'main' }, url: 'ssh://git@127.0.0.1/x.git' }),
-      'FetchFailed',
+      'InvalidCredentials',
+    ],
+    [
+      'a file:// URL',
+      () => fetchFrom({ ref: { branch: 'main' }, url: `file://${root}` }),
+      'UnsupportedRepoUrl',
     ],
   ];
   for (const [name, run, code] of missing) {

@@ -4,7 +4,7 @@ import { FetchFailedError } from '../source-errors.js';
 import { FLUSH_PKT, PktLineError, PktReader, pktLine } from './pkt-reader.js';
 import { openSsh, type SshSession } from './ssh-session.js';
 import type { SshCredentials } from './ssh-credentials.js';
-import { uploadPackCommand, type SshRepoUrl } from './ssh-url.js';
+import { uploadPackCommand, type GitService, type SshRepoUrl } from './ssh-url.js';
 
 /** Bounds of one SSH fetch. */
 export interface SshLimits {
@@ -45,7 +45,8 @@ export interface SshTransport {
  * `# service=git-upload-pack` line; `POST …/git-upload-pack` runs a new `git-upload-pack`, skips
  * its advertisement, writes the request, closes stdin and streams the answer. The two agree byte
  * for byte because upload-pack answers a request that ends in `done` the same way with and
- * without `--stateless-rpc`. Nothing else is served: no push (receive-pack), no other path.
+ * without `--stateless-rpc`. With `push` (promotions), `git-receive-pack` is run the same way for
+ * isomorphic-git's push requests; without it, nothing but fetches is served.
  *
  * One SSH connection (opened at the first request, see `openSsh`) carries every request of the
  * fetch. Bounded by `limits`; the request's `signal` cuts the connection. An `ERR` line or a
@@ -56,21 +57,31 @@ export function sshTransport(
   target: SshRepoUrl,
   credentials: SshCredentials | undefined,
   limits: Partial<SshLimits> = {},
+  opts: { push?: boolean } = {},
 ): SshTransport {
+  const services: readonly GitService[] = opts.push
+    ? ['git-upload-pack', 'git-receive-pack']
+    : ['git-upload-pack'];
   const bounds = { ...SSH_LIMITS, ...limits };
   let session: Promise<SshSession> | undefined;
   let closed = false;
-  const connect = (signal: AbortSignal | undefined) =>
-    (session ??= openSsh({
+  /** The connection, opened again when the last one closed or failed (a long-lived PromotionRepo). */
+  const connect = async (signal: AbortSignal | undefined): Promise<SshSession> => {
+    const current = session && (await session.catch(() => undefined));
+    if (current?.alive) return current;
+    session = openSsh({
       target,
       credentials,
       connectTimeoutMs: bounds.connectTimeoutMs,
       ...(signal ? { signal } : {}),
-    }));
+    });
+    return session;
+  };
   const failed = (detail: string) => new FetchFailedError(target.url, detail);
 
   const run = async (
     req: GitHttpRequest,
+    service: GitService,
   ): Promise<{
     channel: ClientChannel;
     reader: PktReader;
@@ -79,7 +90,7 @@ export function sshTransport(
   }> => {
     if (closed) throw failed('the SSH transport is closed');
     const ssh = await connect(req.signal as AbortSignal | undefined);
-    const channel = await ssh.exec(uploadPackCommand(target.path));
+    const channel = await ssh.exec(uploadPackCommand(target.path, service));
     const cut = () => channel.destroy();
     (req.signal as AbortSignal | undefined)?.addEventListener('abort', cut, { once: true });
     const errors: Buffer[] = [];
@@ -104,7 +115,7 @@ export function sshTransport(
       call.channel.destroy();
       if (!(err instanceof PktLineError)) throw err;
       const said = call.stderr();
-      if (err.kind === 'truncated' && said) throw failed(`git-upload-pack failed on the server: ${said}`);
+      if (err.kind === 'truncated' && said) throw failed(`git failed on the server: ${said}`);
       if (err.kind === 'server-error')
         throw failed(`the server refused: ${serverText(Buffer.from(err.message))}`);
       throw failed(`${err.message}${said ? ` (${said})` : ''}`);
@@ -121,22 +132,24 @@ export function sshTransport(
       headers: { 'content-type': contentType },
       body,
     });
-    if ((req.method ?? 'GET') === 'GET' && path === '/info/refs?service=git-upload-pack') {
-      const call = await run(req);
-      const refs = await advertisement(call);
-      call.channel.end(FLUSH_PKT); // wants nothing: upload-pack exits
-      const head = Buffer.concat([pktLine('# service=git-upload-pack\n'), FLUSH_PKT, refs]);
-      return answer('application/x-git-upload-pack-advertisement', once(head));
-    }
-    if (req.method === 'POST' && path === '/git-upload-pack') {
-      const body = await collect(req.body, bounds.maxRequestBytes, failed);
-      const call = await run(req);
-      await advertisement(call);
-      call.channel.end(body);
-      return answer('application/x-git-upload-pack-result', streamed(call));
+    for (const service of services) {
+      if ((req.method ?? 'GET') === 'GET' && path === `/info/refs?service=${service}`) {
+        const call = await run(req, service);
+        const refs = await advertisement(call);
+        call.channel.end(FLUSH_PKT); // asks for nothing: the service exits
+        const head = Buffer.concat([pktLine(`# service=${service}\n`), FLUSH_PKT, refs]);
+        return answer(`application/x-${service}-advertisement`, once(head));
+      }
+      if (req.method === 'POST' && path === `/${service}`) {
+        const body = await collect(req.body, bounds.maxRequestBytes, failed);
+        const call = await run(req, service);
+        await advertisement(call);
+        call.channel.end(body);
+        return answer(`application/x-${service}-result`, streamed(call));
+      }
     }
     throw failed(
-      `the SSH transport fetches only (git-upload-pack); refused ${req.method ?? 'GET'} ${path ?? req.url}`,
+      `the SSH transport serves ${services.join(' and ')} only; refused ${req.method ?? 'GET'} ${path ?? req.url}`,
     );
   };
 
@@ -153,9 +166,7 @@ export function sshTransport(
       new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000).unref()),
     ]);
     if (code !== undefined && code !== 0)
-      throw failed(
-        `git-upload-pack exited ${code} on the server${call.stderr() ? `: ${call.stderr()}` : ''}`,
-      );
+      throw failed(`git exited ${code} on the server${call.stderr() ? `: ${call.stderr()}` : ''}`);
   }
 
   return {

@@ -49,6 +49,8 @@ export interface SshSession {
   exec(command: string): Promise<ClientChannel>;
   /** Ends the connection and every channel on it. */
   close(): void;
+  /** False once the connection has closed (the server, the network or `close()` ended it). */
+  readonly alive: boolean;
 }
 
 export interface OpenSshOptions {
@@ -164,7 +166,12 @@ export async function openSsh(opts: OpenSshOptions): Promise<SshSession> {
     );
   }
 
+  let alive = true;
+  client.once('close', () => (alive = false));
   return {
+    get alive() {
+      return alive;
+    },
     exec: (command) =>
       new Promise((resolve, reject) => {
         client.exec(command, {}, (err, channel) =>

@@ -77,8 +77,7 @@ export function parseSshUrl(url: string): SshRepoUrl {
     refuse(
       'holds a password: SSH authenticates with a key (the Secret’s identity), never a password in the URL',
     );
-  if (!scheme && rawPath.startsWith(':'))
-    refuse('a transport::address remote (such as ext::) is never run');
+  if (!scheme && rawPath.startsWith(':')) refuse('a transport::address remote (such as ext::) is never run');
   const user = rawUser ?? 'git';
   if (!USER.test(user)) refuse(`the user ${JSON.stringify(user)} is not a login name`);
   const host = rawHost.startsWith('[') ? rawHost.slice(1, -1) : rawHost;
@@ -95,12 +94,15 @@ export function parseSshUrl(url: string): SshRepoUrl {
   return { kind: 'ssh', user, host, port, path, url };
 }
 
+/** The two git services an SSH remote runs: fetch (`git-upload-pack`) and push (`git-receive-pack`). */
+export type GitService = 'git-upload-pack' | 'git-receive-pack';
+
 /**
- * The remote command that serves a fetch: `git-upload-pack '<path>'`, the path quoted the way
- * git quotes it (`sq_quote_buf`), so the server's shell reads it as one word.
+ * The remote command that serves a fetch (or, with `service`, a push): `git-upload-pack '<path>'`,
+ * the path quoted the way git quotes it (`sq_quote_buf`), so the server's shell reads it as one word.
  */
-export function uploadPackCommand(path: string): string {
-  return `git-upload-pack '${path.replace(/'/g, `'\\''`).replace(/!/g, `'\\!'`)}'`;
+export function uploadPackCommand(path: string, service: GitService = 'git-upload-pack'): string {
+  return `${service} '${path.replace(/'/g, `'\\''`).replace(/!/g, `'\\!'`)}'`;
 }
 
 /** The host as known_hosts names it: `host` on port 22, `[host]:port` on any other. */

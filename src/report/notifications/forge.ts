@@ -1,4 +1,5 @@
 import { GroundworkError } from '../../core/errors.js';
+import { parseRepoUrl } from '../../source/repo-url.js';
 import type { HttpRequest } from './http-request.js';
 import type { CommitStatus } from './types.js';
 
@@ -15,7 +16,24 @@ export interface ForgeRepo {
 }
 
 /**
- * The forge repository of a git URL: github.com and gitlab.com are known, any other host needs
+ * An SSH clone URL (`git@host:owner/name.git`, `ssh://git@host:2222/owner/name.git`) as the forge's
+ * HTTPS address of the same repository (`https://host/owner/name.git`: its web and API port, not
+ * the SSH one); any other URL as it is.
+ */
+function httpsForm(repoUrl: string): string {
+  let parsed: ReturnType<typeof parseRepoUrl>;
+  try {
+    parsed = parseRepoUrl(repoUrl);
+  } catch {
+    return repoUrl;
+  }
+  if (parsed.kind !== 'ssh') return repoUrl;
+  const host = parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host;
+  return `https://${host}/${parsed.path.replace(/^\/+/, '')}`;
+}
+
+/**
+ * The forge repository of a git URL (an SSH URL read as its HTTPS form): github.com and gitlab.com are known, any other host needs
  * `forge` (the API root is then derived from the URL's origin: `/api/v3` for GitHub Enterprise,
  * `/api/v4` for GitLab, `/api/v1` for Gitea and Forgejo) unless `apiUrl` is given. The host the
  * token goes to comes from the agent's own settings, never from the repository's content.
@@ -24,7 +42,7 @@ export interface ForgeRepo {
 export function forgeRepo(repoUrl: string, opts: { forge?: Forge; apiUrl?: string } = {}): ForgeRepo {
   let url: URL;
   try {
-    url = new URL(repoUrl);
+    url = new URL(httpsForm(repoUrl));
   } catch {
     throw new GroundworkError({
       code: 'UnknownForge',

@@ -17,6 +17,16 @@ describe('forgeRepo', () => {
       { forge: 'github', apiUrl: 'https://api.github.com', path: 'acme/platform' },
     ],
     [
+      'git@github.com:acme/platform.git',
+      {},
+      { forge: 'github', apiUrl: 'https://api.github.com', path: 'acme/platform' },
+    ],
+    [
+      'ssh://git@gitlab.example:2222/acme/infra/platform.git',
+      { forge: 'gitlab' as const },
+      { forge: 'gitlab', apiUrl: 'https://gitlab.example/api/v4', path: 'acme/infra/platform' },
+    ],
+    [
       'https://gitlab.com/acme/infra/platform.git',
       {},
       { forge: 'gitlab', apiUrl: 'https://gitlab.com/api/v4', path: 'acme/infra/platform' },

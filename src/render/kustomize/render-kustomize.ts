@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import jsyaml from 'js-yaml';
 import { confinedRealPath } from '../../core/confined-file.js';
+import { loadManifestYaml } from '../../core/manifest-yaml.js';
 import { GroundworkError } from '../../core/errors.js';
 import type { KustomizeRequest } from '../recorded/render-request.js';
 import type { RenderLimits, RenderOutcome } from '../recorded/render-outcome.js';
@@ -72,7 +72,11 @@ export async function renderKustomize(
   if (outcome.reason !== 'exit')
     return { ok: false, field: 'dir', problem: limitProblem(outcome.reason, 'kustomize build', ctx.limits) };
   // Scrubbed: what kustomize says of a path outside the kustomizations must not tell whether it exists.
-  return { ok: false, field: 'dir', ...kustomizeFailure(outcome.stderr, { dir: request.dir, roots }) };
+  return {
+    ok: false,
+    field: 'dir',
+    ...kustomizeFailure(outcome.stderr, { dir: request.dir, roots, checkout: ctx.dir }),
+  };
 }
 
 /**
@@ -141,7 +145,8 @@ async function walkKustomizations(
     };
   let doc: unknown;
   try {
-    doc = jsyaml.load(await readFile(join(dir, file), 'utf8'));
+    // As kustomize reads it (sigs.k8s.io/yaml: YAML 1.1).
+    doc = loadManifestYaml(await readFile(join(dir, file), 'utf8')).documents[0];
   } catch {
     return {
       problem: `${name}/${file} is not YAML`,

@@ -25,6 +25,8 @@ export type RenderOutcome =
       fix?: string;
       /** The overlay keys the failing value probably came from (`ValidationIssue.from`). */
       from?: string;
+      /** What the tool warned of besides its error (kustomize's deprecations), each one line. */
+      warnings?: string[];
     };
 
 /** What a helm render knows of its chart: the version, and a hash of the values given. */

@@ -94,6 +94,16 @@ export async function renderRecorded(
       const rendered = await renderOne(request, opts, limits, overlayValues);
       if (!rendered.ok) {
         issue(request, rendered.field, rendered.problem, rendered.fix, rendered.from);
+        // The tool's warnings besides its error (kustomize's deprecations), apart from it.
+        for (const message of rendered.warnings ?? [])
+          warnings.push({
+            path: request.path,
+            field: rendered.field,
+            message: `${request.engine} warned: ${message}`,
+            fix: 'not what failed the render (the error above did); `kustomize edit fix` rewrites deprecated fields',
+            severity: 'warning',
+            overlay: result.overlay,
+          });
         continue;
       }
       for (const w of rendered.warnings ?? [])
@@ -142,7 +152,8 @@ export async function renderRecorded(
       ...(charts.length > 0 ? { charts } : {}),
     });
   }
-  if (issues.length > 0) throw new SynthValidationError([...issues, ...results.flatMap((r) => r.warnings)]);
+  // With the warnings of the renders too (a failed kustomize's deprecations).
+  if (issues.length > 0) throw new SynthValidationError([...issues, ...out.flatMap((r) => r.warnings)]);
   return out;
 }
 
@@ -172,7 +183,7 @@ interface RenderWarning {
 
 type Rendered =
   | { ok: true; objects: RenderedObject[]; chart?: ChartFacts; warnings?: RenderWarning[] }
-  | { ok: false; field: string; problem: string; fix?: string; from?: string };
+  | { ok: false; field: string; problem: string; fix?: string; from?: string; warnings?: string[] };
 
 /** One request rendered, parsed and placed; a helm chart twice, to catch non-determinism. */
 async function renderOne(
@@ -218,11 +229,17 @@ async function renderOne(
       fix: 'make the template render Kubernetes objects only',
     };
   }
+  // A key held twice: kubectl and helm use the last value, and so does Groundwork, but say so.
+  const readWarnings = parsed.warnings.map((w) => ({
+    field: w.template ?? '',
+    message: `document ${w.document}${w.template ? ` of ${w.template}` : ''} ${w.message}`,
+    fix: 'write the key once (the value applied is the last one)',
+  }));
   const placed = placeRendered(parsed.objects, placement).objects;
   if (request.engine !== 'helm') {
     // Rendered once: see renderKustomize on why kustomize's output cannot differ between runs.
     if (cacheDir && first.cacheKey && !first.cached) await storeRender(cacheDir, first.cacheKey, first.text);
-    return { ok: true, objects: placed };
+    return { ok: true, objects: placed, warnings: readWarnings };
   }
   // Directory charts and locked archives alike, subcharts in charts/ (directories and .tgz) included.
   const lookups = first.source ? templatesCalling((await chartFilesOf(first.source)).files, 'lookup') : [];
@@ -230,11 +247,14 @@ async function renderOne(
     ok: true as const,
     objects: placed,
     ...(first.chart ? { chart: first.chart } : {}),
-    warnings: lookups.map((template) => ({
-      field: template,
-      message: `calls lookup, which returns nothing at synth (as in helm template, Argo CD and Flux): what it would read from the cluster is empty`,
-      fix: 'set the value it looks up in values; a chart that generates a secret when lookup finds none renders differently each time and fails synth',
-    })),
+    warnings: [
+      ...readWarnings,
+      ...lookups.map((template) => ({
+        field: template,
+        message: `calls lookup, which returns nothing at synth (as in helm template, Argo CD and Flux): what it would read from the cluster is empty`,
+        fix: 'set the value it looks up in values; a chart that generates a secret when lookup finds none renders differently each time and fails synth',
+      })),
+    ],
   };
   // A cached render passed this check when it was stored.
   if (first.cached) return ok;

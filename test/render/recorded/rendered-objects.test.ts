@@ -61,6 +61,43 @@ describe('parseRendered', () => {
     ]);
     expect(JSON.stringify(problems)).not.toContain('hunter2');
   });
+
+  it('reads as kubectl reads (YAML 1.1): a file mode in octal, yes and on as booleans, 1:30 as text', () => {
+    const { objects } = parseRendered(
+      '---\n# Source: x/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  mode: 0444\n  enabled: yes\n  flag: on\n  at: 1:30\n',
+    );
+    expect(objects[0]!.object.data).toEqual({ mode: 292, enabled: true, flag: true, at: '1:30' });
+  });
+
+  it('keeps the last value of a key held twice, as kubectl does, and warns naming the template and line', () => {
+    const { objects, problems, warnings } = parseRendered(
+      '---\n# Source: x/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n',
+    );
+    expect(problems).toEqual([]);
+    expect(objects[0]!.object.metadata.name).toBe('b');
+    expect(warnings).toEqual([
+      {
+        document: 2,
+        template: 'x/templates/cm.yaml',
+        message: expect.stringMatching(
+          /holds a key twice \(line 7 of the document\): the last value is used/,
+        ),
+      },
+    ]);
+  });
+
+  it('refuses .inf as kubectl does, naming the line, not the value of another key', () => {
+    const { problems } = parseRendered(
+      '---\n# Source: x/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  ratio: .inf\n',
+    );
+    expect(problems).toEqual([
+      {
+        document: 2,
+        template: 'x/templates/cm.yaml',
+        message: expect.stringMatching(/^holds \.inf, which is no JSON number .*\(line 8\)$/),
+      },
+    ]);
+  });
 });
 
 describe('placeRendered', () => {

@@ -656,9 +656,10 @@ describe('graph-aware cluster version steps', () => {
     const requested = events
       .filter((e) => e.type === 'notice' && e.stage === 'cluster-version')
       .map((e) => (e as { message: string }).message);
-    expect(requested).toHaveLength(2);
-    expect(requested[0]).toContain('4.8.54');
-    expect(requested[1]).toContain('4.9.53');
+    expect(requested).toEqual([
+      `ClusterVersion/${name}: step 1/2 4.8.2 -> 4.8.54`,
+      `ClusterVersion/${name}: step 2/2 4.8.54 -> 4.9.53`,
+    ]);
   });
 
   it('takes the patch step, waits on Upgradeable=False before the minor step (naming the ClusterOperator), and goes on once it clears', async () => {
@@ -686,7 +687,8 @@ describe('graph-aware cluster version steps', () => {
         const line = pending.find((p) => p.includes('Upgradeable=False holds the minor'));
         return line ? { line, history: await history() } : undefined;
       }, 60_000);
-      expect(held.line).toMatch(/step 1\/1 4\.8\.54 -> 4\.9\.53: etcd \(AdminAckRequired\)/);
+      // Numbered against the whole walk of this apply: the patch step was step 1.
+      expect(held.line).toMatch(/step 2\/2 4\.8\.54 -> 4\.9\.53: etcd \(AdminAckRequired\)/);
       expect(held.history).toEqual(['4.8.54 Completed', '4.8.2 Completed']);
       await upgradeable('True');
       const changes = await applying;

@@ -93,6 +93,7 @@ export const ERROR_CODES = [
   'SopsMacMismatch',
   'SopsNoMatchingKey',
   'SopsValueUnprotected',
+  'SopsConfigInvalid',
   'SynthCrashed',
   'SynthOutOfMemory',
   'SynthOutputTooLarge',
@@ -141,6 +142,12 @@ export const ERROR_CODES = [
   'InvalidFleetFile',
   'NotPromoted',
   'UnknownEnvironment',
+  // hub
+  'HubBootstrapInvalid',
+  'HubCredentialsExpired',
+  'HubNotInstalled',
+  'HubRegistrationFailed',
+  'HubRegistrationRefused',
   // olm
   'CatalogInvalid',
   'CatalogUnreadable',
@@ -174,6 +181,11 @@ export const ERROR_CODES = [
   'NoDefaultChannel',
   'NoPackageServer',
   'UnknownPackage',
+  // cli: secret decrypt, edit, keygen
+  'EditorFailed',
+  'EditConflict',
+  'PlaintextInvalid',
+  'SecretOutputRefused',
   // simulators
   'CincinnatiResponseInvalid',
   'FbcUnreadable',

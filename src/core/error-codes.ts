@@ -88,6 +88,7 @@ export const ERROR_CODES = [
   'InvalidOverlay',
   'NotPermitted',
   'RenderIsolationUnavailable',
+  'RendererUnreachable',
   'SopsFileInvalid',
   'SopsKeyMissing',
   'SopsMacMismatch',

@@ -122,11 +122,13 @@ export function loadReleaseSnapshot(): Promise<ReleaseSnapshot> {
   return shipped;
 }
 
-/** The channels that list `version` (sorted); empty for a release the snapshot does not know. */
+/**
+ * The channels that list `version` (sorted); empty for a release the snapshot does not know. The
+ * version is taken as written: OpenShift releases carry no build metadata, so `4.14.1+x` is unknown.
+ */
 export function channelsOf(snapshot: ReleaseSnapshot, version: string): string[] {
-  const v = withoutBuild(version);
   const out: string[] = [];
-  for (const [name, versions] of snapshot.channels) if (versions.includes(v)) out.push(name);
+  for (const [name, versions] of snapshot.channels) if (versions.includes(version)) out.push(name);
   return out.sort();
 }
 

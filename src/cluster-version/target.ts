@@ -17,7 +17,13 @@ export interface ClusterVersionTargetProps {
   readonly image?: string;
   /** Update service URL. @default the cluster's (Red Hat's public service) */
   readonly upstream?: string;
-  /** Names of conditional-update risks the platform team accepts (e.g. `ReconciledPlatformSCC`). */
+  /**
+   * Names of risks the platform team accepts: the update service's conditional-update risks (e.g.
+   * `ReconciledPlatformSCC`), and Groundwork's own two, which it otherwise refuses before any write:
+   * `UnknownVersion` (a version in no channel of the shipped graph-data snapshot nor the
+   * repository's graphs, e.g. one published after the snapshot) and `Downgrade` (a rollback to the
+   * cluster's previous version in the same minor; the cluster-version operator refuses any other).
+   */
   readonly acceptedRisks?: readonly string[];
   /** EUS-to-EUS: update the control plane through both minors with worker pools paused. @default false */
   readonly controlPlaneOnly?: boolean;

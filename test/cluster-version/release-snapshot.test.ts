@@ -42,6 +42,7 @@ describe('the shipped graph-data snapshot', () => {
     expect(channelsOf(snapshot, '4.14.58')).not.toContain('stable-4.16');
     // A release named per architecture in the data (4.2.14+amd64) is the release 4.2.14.
     expect(channelsOf(snapshot, '4.2.14')).not.toEqual([]);
+    expect(channelsOf(snapshot, '4.2.14+amd64')).toEqual([]);
     expect(channelsOf(snapshot, '4.14.99')).toEqual([]);
     expect(channelsOf(snapshot, '4.16.0-ec.5')).toContain('candidate-4.16');
   });

@@ -78,7 +78,9 @@ beforeAll(() => {
   git(dir, 'commit', '-q', '-am', 'prod: 4.15, gitops-1.15, kepler 0.22; drop cert-manager; chrony');
   headOid = git(dir, 'rev-parse', 'HEAD');
 
-  // A head that does not synthesize: a pin the catalog does not have, and a channel that does not offer the target.
+  // A head that does not synthesize: a pin the catalog does not have, and a channel that does not
+  // offer the target. The construct refuses the channel inside the renderer; the pin is checked
+  // against the catalogs on the trusted side only once a render succeeds, so it is not listed.
   git(dir, 'checkout', '-q', '-b', 'broken', baseOid);
   writeFileSync(
     join(dir, 'overlays/prod.yaml'),
@@ -87,6 +89,11 @@ beforeAll(() => {
       .replace('channel: stable-4.14', 'channel: stable-4.12'),
   );
   git(dir, 'commit', '-q', '-am', 'broken');
+
+  // A head that renders but fails the post-synth checks: a pin the catalog does not have.
+  git(dir, 'checkout', '-q', '-b', 'bad-pin', baseOid);
+  edit('overlays/prod.yaml', 'pin: kepler-operator.v0.21.0', 'pin: kepler-operator.v9.9.9');
+  git(dir, 'commit', '-q', '-am', 'bad pin');
 
   // A change to production's overlay file alone: dev and staging do not change, prod and the
   // cluster that extends it do.
@@ -133,6 +140,24 @@ describe('previewRevisions over two commits of a platform repository', () => {
     expectGolden(
       join(GOLDEN, 'preview-head-invalid.md'),
       normalize(md).replaceAll(git(dir, 'rev-parse', 'broken').slice(0, 7), '<broken>'),
+    );
+  });
+
+  it('a head whose pin is in no catalog yields the error preview, the pin with its overlay line (golden)', async () => {
+    const preview = await previewRevisions({
+      repoDir: dir,
+      base: 'main~1',
+      head: 'bad-pin',
+      overlay: 'prod',
+    });
+    expect(preview.status).toBe('head-failed');
+    expect(preview.head.failure!.code).toBe('ValidationFailed');
+    expect(preview.head.failure!.issues.map((i) => i.path)).toEqual(['platform/kepler']);
+    const md = previewMarkdown(preview);
+    expect(md).not.toContain(root);
+    expectGolden(
+      join(GOLDEN, 'preview-head-bad-pin.md'),
+      normalize(md).replaceAll(git(dir, 'rev-parse', 'bad-pin').slice(0, 7), '<bad-pin>'),
     );
   });
 

@@ -226,6 +226,12 @@ export function originsInMessage(message: string, origins: readonly ValueOrigin[
   });
 }
 
+/** `overlays/prod.yaml:9 (kepler.pin), ...` for `found`; undefined when there is none. */
+export function describeOrigins(found: readonly ValueOrigin[]): string | undefined {
+  if (found.length === 0) return undefined;
+  return found.map((o) => `${o.at} (${o.key})`).join(', ');
+}
+
 /** `:<line>` of the value at `path` in a layer's file, or '' when the key is not in it. */
 function lineOf(layer: Layer, path: (string | number)[]): string {
   if (!isMap(layer.doc.contents) || !layer.doc.hasIn(path)) return '';

@@ -7,7 +7,13 @@ import { loadProjectConfig, type ProjectConfig } from '../../project/config.js';
 import type { PlatformDefinition } from './define-platform.js';
 import { loadDefinition, notPermitted } from './load-definition.js';
 import { compareManifests, setHash, toManifest, type Manifest } from './manifest.js';
-import { listOverlays, loadOverlay, originsInMessage, type ValueOrigin } from './overlays.js';
+import {
+  describeOrigins,
+  listOverlays,
+  loadOverlay,
+  originsInMessage,
+  type ValueOrigin,
+} from './overlays.js';
 import { Platform } from './platform.js';
 import { runPostSynthChecks, type PostSynthCheck } from './post-synth-checks.js';
 import { codeSite } from './code-site.js';
@@ -90,11 +96,6 @@ function locateIssue(
   const from = issue.from ?? describeOrigins(originsInMessage(issue.message, origins));
   const at = issue.at ?? codeSite(recordedStack(issue), dir);
   return { ...issue, overlay: issue.overlay ?? overlay, ...(from ? { from } : {}), ...(at ? { at } : {}) };
-}
-
-function describeOrigins(found: readonly ValueOrigin[]): string | undefined {
-  if (found.length === 0) return undefined;
-  return found.map((o) => `${o.at} (${o.key})`).join(', ');
 }
 
 /**

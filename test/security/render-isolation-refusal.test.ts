@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../harness/cli.js';
 import { configMapPlatform } from '../harness/config-map-platform.js';
 import { platformDir } from '../harness/platform-dir.js';
@@ -43,6 +43,15 @@ function asNobody(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('not root, no user namespaces: the renderer cannot be isolated', () => {
+  beforeAll(async () => {
+    // Otherwise every case fails on Node's MODULE_NOT_FOUND instead of on what it tests.
+    const probe = await asNobody(['--version']);
+    if (probe.code !== 0)
+      throw new Error(
+        `uid ${NOBODY} cannot run ${BIN} (is a directory above this checkout not readable by others?): ${probe.stderr}`,
+      );
+  });
+
   it('groundwork synth refuses with RenderIsolationUnavailable, says how to fix it, and renders nothing', async () => {
     expect(process.getuid?.()).toBe(0); // setpriv to another user needs root
     const dir = platformDir(PLATFORM);

@@ -18,9 +18,12 @@ import {
   type Isolation,
   type ProbeOptions,
 } from './sandbox/isolation.js';
+import { foundTools } from './sandbox/found-tools.js';
 import { launchRenderer } from './sandbox/launch-renderer.js';
 import type { RenderJob } from './sandbox/render-job.js';
 import { assertSymlinksStayInside } from './sandbox/sandbox-paths.js';
+import type { SupervisedExit } from './sandbox/supervise.js';
+import { packRequest, renderRemotely } from './remote/remote-render.js';
 import { checkResults } from './synth/check-results.js';
 import { listOverlays } from './synth/overlays.js';
 import type { PostSynthCheck } from './synth/post-synth-checks.js';
@@ -74,6 +77,13 @@ export interface RenderPlatformOptions {
   tools?: { helm?: string; kustomize?: string };
   /** Where the one warning of an unisolated render goes. @default stderr */
   warn?: (message: string) => void;
+  /**
+   * A renderer pod's URL (`groundwork renderer`, the agent's `--renderer`): the checkout, its
+   * libraries and chart archives are sent there as bytes and rendered under its isolation, with
+   * its helm and kustomize (`tools`, `isolation` and `trustRepository` are not used here); its
+   * answer is read as a local renderer's is. @default a renderer launched here
+   */
+  renderer?: string;
 }
 
 /**
@@ -106,7 +116,8 @@ export async function renderPlatform(
   const config = typeof checkout === 'string' ? await loadProjectConfig(dir) : checkout;
   const overlays =
     typeof opts.overlay === 'string' ? [opts.overlay] : await listOverlays(join(dir, config.overlays));
-  const isolation = await isolationFor(opts);
+  const remote = opts.renderer;
+  const isolation = remote === undefined ? await isolationFor(opts) : undefined;
   const render = opts.render !== false;
   const charts: PrefetchedCharts = render
     ? await prefetchLockedCharts(dir)
@@ -130,34 +141,51 @@ export async function renderPlatform(
       render,
       limits: { timeoutMs, heapMb, rssMb, outputCapBytes: capBytes },
     };
-    const ended = await launchRenderer({
-      isolation,
-      probes: await probeIsolation(opts.isolation ?? {}),
-      job,
-      treeRoot,
-      // The platform child's limit, and time for its charts (each helm run has 60 s of its own).
-      timeoutMs: timeoutMs + 300_000,
-      frameCapBytes: capBytes,
-      // The child's budget, and room for the renderer's own work (its answer, helm's output).
-      dataLimitBytes: (rssMb + 512) * 1024 * 1024,
-      bundleCacheDir: root,
-    });
+    let ended: SupervisedExit;
+    let here: ((text: string) => string) | undefined;
+    if (remote !== undefined) {
+      const { tools: _local, cacheDir: _cache, dir: _dir, ...sent } = job;
+      const request = await packRequest({ ...sent, domain: opts.domain, treeRoot, dir });
+      const answer = await renderRemotely(remote, request, {
+        timeoutMs: timeoutMs + 330_000,
+        frameCapBytes: capBytes,
+      });
+      ended = answer;
+      here = (text) => text.replaceAll(answer.dir, dir);
+    } else
+      ended = await launchRenderer({
+        isolation: isolation!,
+        probes: await probeIsolation(opts.isolation ?? {}),
+        job,
+        treeRoot,
+        // The platform child's limit, and time for its charts (each helm run has 60 s of its own).
+        timeoutMs: timeoutMs + 300_000,
+        frameCapBytes: capBytes,
+        // The child's budget, and room for the renderer's own work (its answer, helm's output).
+        dataLimitBytes: (rssMb + 512) * 1024 * 1024,
+        bundleCacheDir: root,
+      });
     return settleOutcome({
       dir,
       ...ended,
+      ...(here ? { here } : {}),
       nonce: job.nonce,
       limits: { timeoutMs, heapMb, rssMb, resultBytes: capBytes },
       expect: { overlays, platform: config.name, capBytes },
     });
   };
-  const tools = render ? { ...(await foundTools()), ...opts.tools } : {};
+  const tools = render && remote === undefined ? { ...(await foundTools()), ...opts.tools } : {};
   let results: SynthResult[];
   try {
     results = await once(tools);
   } catch (err) {
     // A tool the renderer needed and this side had not found: found (built, once) and rendered again.
     const missing = (['helm', 'kustomize'] as const).find(
-      (t) => hasCode(err, 'ToolNotUsable') && err.message.startsWith(`${t} `) && tools[t] === undefined,
+      (t) =>
+        remote === undefined &&
+        hasCode(err, 'ToolNotUsable') &&
+        err.message.startsWith(`${t} `) &&
+        tools[t] === undefined,
     );
     if (!missing) throw err;
     results = await once({ ...tools, [missing]: (await resolveTool(missing)).path });
@@ -181,21 +209,6 @@ async function isolationFor(opts: RenderPlatformOptions): Promise<Isolation> {
     );
   }
   return choice.isolation;
-}
-
-let tools: Promise<RenderJob['tools']> | undefined;
-
-/** helm and kustomize where they are found without building (`resolveTool`), once per process. */
-function foundTools(): Promise<RenderJob['tools']> {
-  tools ??= Promise.all(
-    (['helm', 'kustomize'] as const).map((name) =>
-      resolveTool(name, { build: false }).then(
-        async (t) => [name, await realpath(t.path)] as const,
-        () => undefined,
-      ),
-    ),
-  ).then((found) => Object.fromEntries(found.filter((f) => f !== undefined)));
-  return tools;
 }
 
 /** GROUNDWORK_SYNTH_OUTPUT_MB when it is a positive number, else 64. */

@@ -15,6 +15,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['chart'], load: async () => (await import('./chart.js')).registerChart },
   { commands: ['plan', 'apply', 'drift'], load: async () => (await import('./engine.js')).registerEngine },
   { commands: ['agent'], load: async () => (await import('./agent.js')).registerAgent },
+  { commands: ['renderer'], load: async () => (await import('./renderer.js')).registerRenderer },
   { commands: ['git'], load: async () => (await import('./git.js')).registerGit },
   { commands: ['bootstrap'], load: async () => (await import('./bootstrap.js')).registerBootstrap },
   { commands: ['catalog'], load: async () => (await import('./catalog.js')).registerCatalog },

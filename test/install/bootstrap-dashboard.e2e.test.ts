@@ -80,7 +80,12 @@ describe('bootstrap --dashboard: the auth-delegator binding', () => {
       10_000,
       'the reviews to be allowed',
     );
-    expect(outcome).toEqual({ ok: true, user: `system:serviceaccount:${ns}:reader` });
+    expect(outcome).toMatchObject({ ok: true, user: `system:serviceaccount:${ns}:reader` });
+    // An accepted reader is known by its identity (per-reader limits) and carries the reviews of
+    // what it may see.
+    const accepted = outcome.ok === true ? outcome.reader : undefined;
+    expect(accepted?.key).toContain(`system:serviceaccount:${ns}:reader`);
+    expect(accepted?.access?.decide).toBeTypeOf('function');
     // The agent itself may not get PlatformSyncs here: the reviews judge the reader, not the agent.
     const stranger = await reviewAuth({ client: agent, namespace: ns, name: () => undefined }).check(
       request(await serviceAccountToken(cluster.client, ns, 'agent', 600)),

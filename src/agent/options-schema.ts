@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../core/duration.js';
 import { GroundworkError } from '../core/errors.js';
+import { urlProblem } from '../core/outbound-url.js';
 import { npmRegistryOf } from '../source/dependencies/registry-url.js';
 import type { SourceRef } from '../source/fetch-revision.js';
 import { checkRepoUrl } from '../source/repo-url.js';
@@ -135,6 +136,14 @@ export function agentOptionsOf(text: AgentFlagText, env: NodeJS.ProcessEnv): Age
     ...same
   } = values;
   checkRepoUrl(repo);
+  const rendererProblem = same.renderer === undefined ? undefined : urlProblem(same.renderer);
+  if (rendererProblem)
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: '--renderer',
+      message: `the URL ${rendererProblem}`,
+      fix: "give the renderer Service's URL, e.g. http://groundwork-renderer.groundwork-system.svc:8443",
+    });
   const host = httpBindOf(httpBind, env);
   const commitStatus = commitStatusOf({
     commitStatusSecret,

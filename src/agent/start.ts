@@ -60,7 +60,12 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   checkRepoUrl(opts.repository.url); // before any connection: a URL that can never work is an input error
   const log = opts.log ?? pino({ name: 'groundwork-agent', level: opts.logLevel ?? AGENT_DEFAULTS.logLevel });
   // What holds platform code on this machine: a PID namespace needs unprivileged user namespaces.
-  log.info(await synthSandboxSummary(), 'synth sandbox');
+  log.info(
+    opts.renderer
+      ? { isolation: `renderer: the renderer pod at ${new URL(opts.renderer).host}` }
+      : await synthSandboxSummary(),
+    'synth sandbox',
+  );
   const namespace = opts.namespace ?? AGENT_DEFAULTS.namespace;
   const mode = opts.mode ?? AGENT_DEFAULTS.mode;
   const intervalMs = opts.intervalMs ?? AGENT_DEFAULTS.interval;
@@ -143,6 +148,8 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
         // Unset: sized from the container's memory limit (heapCapFor), so a hostile platform fails synth, not the agent.
         ...(opts.synthMemoryMb ? { memoryMb: opts.synthMemoryMb } : {}),
         ...(opts.trustRepository ? { trustRepository: true } : {}),
+        // The renderer pod: the bytes go there, and repository content never runs in this pod.
+        ...(opts.renderer ? { renderer: opts.renderer } : {}),
         warn: (message) => log.warn(message),
       });
       // Nothing that could act as the agent in its namespace, nothing bound to its ServiceAccount,

@@ -146,3 +146,17 @@ describe('the agent options, declared once (AGENT_FLAGS)', () => {
     expect(() => readAgentFlags({ ...parsed(REQUIRED), ...{ surprise: 'x' } } as AgentFlagText)).toThrow();
   });
 });
+
+describe('--renderer (the renderer pod, issue 31)', () => {
+  it("reads the renderer Service's URL into the options, and refuses one that names metadata, a password or another scheme", () => {
+    const url = 'http://groundwork-renderer.groundwork-system.svc:8443';
+    expect(agentOptionsOf(parsed([...REQUIRED, '--renderer', url]), {}).renderer).toBe(url);
+    for (const bad of [
+      'http://169.254.169.254/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://u:p@r.svc/',
+      'file:///x',
+    ])
+      expect(refusal(parsed([...REQUIRED, '--renderer', bad])).message).toMatch(/^--renderer: the URL /);
+  });
+});

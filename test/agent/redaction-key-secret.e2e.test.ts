@@ -5,6 +5,7 @@ import { agentRedactionKey, REDACTION_KEY_SECRET } from '../../src/agent/redacti
 import { startAgent } from '../../src/agent/start.js';
 import type { KubeClient } from '../../src/cluster/client.js';
 import { hasCode } from '../../src/core/errors.js';
+import { idOf } from '../../src/core/object-id.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { redactionTag } from '../../src/core/redaction-key.js';
 import { memoryLogger, platformRepo } from '../harness/agent-repo.js';
@@ -116,7 +117,10 @@ describe('the agent', () => {
     );
     const stored = await cluster.client.request<{ data: { key: string } }>('GET', secretPath(ns));
     const key = { bytes: Buffer.from(stored.data.key, 'base64'), source: 'secret' as const };
-    expect(note).toContain(redactionTag([guess], key));
+    // redactSecret's contract: the tag is of the object id, the data key and the decoded bytes.
+    expect(note).toContain(redactionTag([idOf(live), 'token', Buffer.from('letmein')], key));
+    // Not the bare value's tag, which would be equal for the same value in any Secret.
+    expect(note).not.toContain(redactionTag([guess], key));
     expect(note).not.toContain(createHash('sha256').update(guess).digest('hex').slice(0, 8));
     expect(note).not.toContain(guess);
     expect(note).not.toContain('letmein');

@@ -2,6 +2,8 @@
 import type { ChangeSet } from '../apply/changeset.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
+import type { UnmanagedReport } from '../plan/unmanaged.js';
+import type { UnmanagedConfig } from '../project/unmanaged-config.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import type { OpenShiftDecisions, PlatformData } from '../reconcile/domains.js';
 import type { FailureReason } from '../report/sync-status-schema.js';
@@ -45,6 +47,8 @@ export interface GoodRevision {
   verify?: boolean;
   /** Its commit's message and author name (`Checkout.commitInfo`), for the status. */
   commitInfo?: { message: string; author: string };
+  /** Its groundwork.yaml's `unmanaged:` for this overlay (`unmanagedFor`). @default UNMANAGED_OFF */
+  unmanaged?: UnmanagedConfig;
 }
 
 /**
@@ -83,6 +87,8 @@ export interface AgentState {
   /** Consecutive failed cycles (for backoff). */
   readonly failures: number;
   readonly drift: readonly DriftItem[];
+  /** The last full cycle's unmanaged-objects report; undefined when groundwork.yaml asks for none. */
+  readonly unmanaged: UnmanagedReport | undefined;
   /** The drift most recently detected, kept after self-heal corrected it (for reports of what happened). */
   readonly lastDetected: readonly DriftItem[];
   readonly health: HealthVerdict | undefined;
@@ -108,6 +114,7 @@ export const INITIAL_AGENT_STATE: AgentState = {
   failure: undefined,
   failures: 0,
   drift: [],
+  unmanaged: undefined,
   lastDetected: [],
   health: undefined,
   inventory: 0,

@@ -40,6 +40,9 @@ import { cycleEnded, driftChecked } from './notify-event.js';
 import type { ClusterSession } from '../reconcile/cluster-session.js';
 import { observeAndPlan } from '../reconcile/observe-and-plan.js';
 import { applyObserved } from '../reconcile/apply-observed.js';
+import { driftOf } from '../reconcile/drift-of.js';
+import { unmanagedOf } from '../reconcile/unmanaged-of.js';
+import { UNMANAGED_OFF, unmanagedFor } from '../project/unmanaged-config.js';
 
 export type {
   AgentConfig,
@@ -143,7 +146,10 @@ export class Agent {
     } catch (err) {
       return this.fail('ObserveFailed', errorMessage(err));
     }
-    const drift = detectDrift(observed.plan, observed.observed.listed);
+    // Objects Groundwork did not apply are listed only when groundwork.yaml asks, and are drift
+    // only when it says failOn.
+    const unmanaged = await unmanagedOf(this.session, observed, candidate.unmanaged ?? UNMANAGED_OFF);
+    const drift = driftOf(observed, unmanaged);
     const decision = decideApply({
       mode,
       plan: observed.plan,
@@ -154,7 +160,7 @@ export class Agent {
     });
     if (suspended) {
       // Nothing applied: every drift stays, reported (Events, status) and left as it is.
-      this.record({ type: 'held', drift });
+      this.record({ type: 'held', drift, unmanaged });
       await this.reportDrift(drift);
       return { revision, applied: false, drift };
     }
@@ -186,6 +192,7 @@ export class Agent {
       good: candidate,
       changes,
       drift: remaining,
+      unmanaged,
       inventory: observed.plan.items.filter((i) => i.desired).length,
     });
     await this.reportDrift(corrected);
@@ -251,6 +258,7 @@ export class Agent {
             synth,
             data,
             verify: trust.verify,
+            unmanaged: unmanagedFor(read, this.config.overlay),
             ...(checkout.commitInfo ? { commitInfo: checkout.commitInfo } : {}),
           },
         };
@@ -307,7 +315,7 @@ export class Agent {
       { live, dryRun, inventory: undefined, failedLists: [], unknownKinds: new Set() },
       { platform: good.synth.platform, overlay: good.synth.overlay, revision: good.revision },
     );
-    const found = detectDrift(subset, new Map());
+    const found = detectDrift(subset);
     this.record({ type: 'drift-checked', ids, found });
     await this.reportDrift(found);
     this.ports.notify?.(driftChecked(found, this.config.mode, good.revision));

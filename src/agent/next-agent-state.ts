@@ -2,6 +2,7 @@ import type { ChangeSet } from '../apply/changeset.js';
 import type { OpenShiftDecisions } from '../reconcile/domains.js';
 import type { HealthVerdict } from '../health/types.js';
 import type { DriftItem } from '../plan/drift.js';
+import type { UnmanagedReport } from '../plan/unmanaged.js';
 import type { AgentState, CycleFailure, CycleTimings, GoodRevision, QuietMark } from './agent-state.js';
 
 /**
@@ -23,13 +24,15 @@ export type AgentEvent =
   | { type: 'planning' }
   /**
    * The cycle's revision is now the last good one, applied or found with nothing to apply
-   * (`changes` undefined: no apply ran). `drift`: what remains after this apply.
+   * (`changes` undefined: no apply ran). `drift`: what remains after this apply; `unmanaged`: the
+   * cycle's unmanaged-objects report (undefined: none asked for).
    */
   | {
       type: 'applied';
       good: GoodRevision;
       changes: ChangeSet | undefined;
       drift: readonly DriftItem[];
+      unmanaged?: UnmanagedReport;
       inventory: number;
     }
   /**
@@ -46,10 +49,10 @@ export type AgentEvent =
   /** Self-heal restored the objects `ids`. */
   | { type: 'drift-healed'; ids: ReadonlySet<string> }
   /**
-   * A suspended cycle planned and applied nothing: `drift` is what it found (against the last good
-   * revision, or the fetched one when there is none, which does not become good).
+   * A suspended cycle planned and applied nothing: `drift` and `unmanaged` are what it found
+   * (against the last good revision, or the fetched one when there is none, which does not become good).
    */
-  | { type: 'held'; drift: readonly DriftItem[] };
+  | { type: 'held'; drift: readonly DriftItem[]; unmanaged?: UnmanagedReport };
 
 /**
  * The agent's state after `event`. Pure: no clock (times come in the events), no I/O; returns a
@@ -97,6 +100,7 @@ export function nextAgentState(state: AgentState, event: AgentEvent): AgentState
           ? event.changes.pending.map((p) => ({ stage: p.stage, message: p.message }))
           : state.pending,
         drift: [...event.drift],
+        unmanaged: event.unmanaged,
         inventory: event.inventory,
       };
     case 'decided':
@@ -116,6 +120,12 @@ export function nextAgentState(state: AgentState, event: AgentEvent): AgentState
     case 'drift-healed':
       return { ...state, drift: state.drift.filter((d) => !event.ids.has(d.id)) };
     case 'held':
-      return { ...state, drift: [...event.drift], failure: undefined, failures: 0 };
+      return {
+        ...state,
+        drift: [...event.drift],
+        unmanaged: event.unmanaged,
+        failure: undefined,
+        failures: 0,
+      };
   }
 }

@@ -318,7 +318,7 @@ export class AgentRunner {
       sync.overlay,
       agent.state.drift,
       agent.state.lastGood?.revision,
-    );
+    ).withUnmanaged(agent.state.unmanaged);
   }
 
   private async report(event: Parameters<typeof nextStatus>[1]): Promise<void> {

@@ -1,5 +1,4 @@
-import { describeRef, refOf, type ObjectId, type ObjectRef } from '../core/object-id.js';
-import type { K8sObject } from '../core/object.js';
+import { describeRef, type ObjectId, type ObjectRef } from '../core/object-id.js';
 import { isOwnershipStamp } from './ownership.js';
 import { heldBy } from './terminating-namespaces.js';
 import type { Plan } from './plan-result.js';
@@ -18,7 +17,9 @@ interface DriftField {
  * - `missing`: desired, not in the cluster;
  * - `modified`: in the cluster with fields that differ from desired (a Namespace being deleted:
  *   `/metadata/deletionTimestamp`, and what holds it);
- * - `extra`: in a namespace Groundwork manages, of a kind it manages, but not in git and not owned by anything.
+ * - `extra`: in a namespace Groundwork manages, not in git, not applied by Groundwork and owned by
+ *   nothing; drift only where groundwork.yaml asks for it (`unmanaged: { failOn: true }`), else
+ *   listed apart, informational (`UnmanagedReport`, src/plan/unmanaged.ts).
  */
 export interface DriftItem {
   id: ObjectId;
@@ -30,28 +31,17 @@ export interface DriftItem {
 /** The field of a drifted object being deleted (a Namespace held by a finalizer). */
 export const DELETION_PATH = '/metadata/deletionTimestamp';
 
-/** Objects every namespace gets from Kubernetes/OpenShift controllers: never "extra". */
-const BUILTIN = [
-  /^_?.*_kube-root-ca\.crt__ConfigMap$/,
-  /_openshift-service-ca\.crt__ConfigMap$/,
-  /_(default|builder|deployer)__ServiceAccount$/,
-];
-
 /**
  * Drift from a plan (whose diffs come from a forced server-side dry-run, so server defaults and
- * normalization never show up as drift) plus what the lists returned. An object whose only
- * difference is a missing ownership annotation (applied before it existed) is not drifted. Pure.
+ * normalization never show up as drift): what Groundwork applies, `missing` or `modified`. An
+ * object whose only difference is a missing ownership annotation (applied before it existed) is
+ * not drifted. Objects it does not apply are never drift here: those in its namespaces are the
+ * unmanaged report's (`findUnmanaged`), drift only when the team asks (`unmanagedDrift`). Pure.
  */
-export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>): DriftItem[] {
+export function detectDrift(plan: Plan): DriftItem[] {
   const out: DriftItem[] = [];
-  const desired = new Set<ObjectId>();
-  const managedNamespaces = new Set<string>();
-  const managedKinds = new Set<string>();
   for (const i of plan.items) {
     if (!i.desired) continue;
-    desired.add(i.id);
-    if (i.ref.kind === 'Namespace' && i.ref.group === '') managedNamespaces.add(i.ref.name);
-    managedKinds.add(`${i.ref.group}/${i.ref.kind}`);
     if (i.action === 'create') out.push({ id: i.id, ref: i.ref, type: 'missing', fields: [] });
     // A desired Namespace being deleted differs from git by its deletion, and says what holds it.
     if (i.reason === 'NamespaceTerminating' && i.live)
@@ -81,17 +71,12 @@ export function detectDrift(plan: Plan, listed: ReadonlyMap<ObjectId, K8sObject>
       });
     }
   }
-  const inventoried = new Set(plan.items.map((i) => i.id));
-  for (const [id, obj] of listed) {
-    const ref = refOf(obj);
-    if (desired.has(id) || inventoried.has(id)) continue;
-    if (!managedNamespaces.has(ref.namespace) || !managedKinds.has(`${ref.group}/${ref.kind}`)) continue;
-    if (obj.metadata.ownerReferences?.length || BUILTIN.some((re) => re.test(id))) continue;
-    if (obj.kind === 'Secret' && (obj as { type?: string }).type === 'kubernetes.io/service-account-token')
-      continue;
-    out.push({ id, ref, type: 'extra', fields: [] });
-  }
-  return out.sort((a, b) =>
-    a.type === b.type ? describeRef(a.ref).localeCompare(describeRef(b.ref)) : a.type.localeCompare(b.type),
-  );
+  return out.sort(compareDrift);
+}
+
+/** The order drift is listed in: by type (`extra`, `missing`, `modified`), then by object. */
+export function compareDrift(a: DriftItem, b: DriftItem): number {
+  return a.type === b.type
+    ? describeRef(a.ref).localeCompare(describeRef(b.ref))
+    : a.type.localeCompare(b.type);
 }

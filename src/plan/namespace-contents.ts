@@ -3,7 +3,7 @@ import type { PlanItem } from './types.js';
 
 /**
  * What a Namespace prune deletes besides itself: the objects listed in it (`contents`, of the kinds
- * Groundwork lists there, as drift's `extra`) that git does not declare and the inventory does not
+ * Groundwork lists there) that git does not declare and the inventory does not
  * hold (those are prune items of their own). The namespace controller deletes them all.
  * Returns the item with `goesWith` and a message that names the first few; other items unchanged. Pure.
  */

@@ -7,6 +7,7 @@ import { readConfinedFile } from '../core/confined-file.js';
 import { GroundworkError } from '../core/errors.js';
 import { failureLocation, yamlFailure } from '../core/parse-failure.js';
 import { keyPath } from '../core/zod-issues.js';
+import { unmanagedSchema, type UnmanagedConfig } from './unmanaged-config.js';
 
 /** `groundwork.yaml` at the root of a platform repository. */
 export interface ProjectConfig {
@@ -24,6 +25,8 @@ export interface ProjectConfig {
   graphs: string[];
   /** Environments and how revisions are promoted between them (`groundwork promote`); empty: none. */
   environments?: Environment[];
+  /** Objects in managed namespaces that Groundwork did not apply: whether and how to report them (`unmanaged:`). */
+  unmanaged?: UnmanagedConfig;
 }
 
 export const CONFIG_FILE = 'groundwork.yaml';
@@ -59,6 +62,7 @@ const schema = z
     catalogs: z.array(repositoryPath).default([]),
     graphs: z.array(repositoryPath).default([]),
     environments: environmentsSchema.default([]),
+    unmanaged: unmanagedSchema.optional(),
   })
   .strict();
 
@@ -129,8 +133,13 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
           return `${line !== undefined ? `line ${line}: ` : ''}${keyPath(i.path) || '(root)'}: ${i.message}`;
         })
         .join('; '),
-      fix: `correct ${CONFIG_FILE} as said; its keys are name, entry, overlays, defaultOverlay, catalogs, graphs and environments`,
+      fix: `correct ${CONFIG_FILE} as said; its keys are name, entry, overlays, defaultOverlay, catalogs, graphs, environments and unmanaged`,
     });
   }
-  return { ...parsed.data, environments: toEnvironments(parsed.data.environments) };
+  const { unmanaged, ...rest } = parsed.data;
+  return {
+    ...rest,
+    environments: toEnvironments(parsed.data.environments),
+    ...(unmanaged ? { unmanaged } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { maintenanceWindowsSchema, type MaintenanceWindow } from '../core/window.js';
 import { notificationsSchema, type NotificationsConfig } from './notifications-config.js';
+import { unmanagedSchema, type UnmanagedConfig } from './unmanaged-config.js';
 
 /**
  * Environments: which overlays (clusters) run together, the git ref their agents follow, and how a
@@ -30,6 +31,8 @@ export interface Environment {
   readonly verify?: boolean;
   /** Where its agents send alerts (report/notifications); absent: none. */
   readonly notifications?: NotificationsConfig;
+  /** Replaces the platform's `unmanaged:` for this environment's overlays. */
+  readonly unmanaged?: UnmanagedConfig;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -62,6 +65,7 @@ const environmentSchema = z
     windows: maintenanceWindowsSchema.default([]),
     verify: z.boolean().default(false),
     notifications: notificationsSchema.optional(),
+    unmanaged: unmanagedSchema.optional(),
   })
   .strict();
 
@@ -132,6 +136,7 @@ export function toEnvironments(parsed: z.output<typeof environmentsSchema>): Env
     windows: e.windows,
     ...(e.verify ? { verify: true } : {}),
     ...(e.notifications !== undefined ? { notifications: e.notifications } : {}),
+    ...(e.unmanaged !== undefined ? { unmanaged: e.unmanaged } : {}),
   }));
 }
 

@@ -2,6 +2,9 @@ import { describeRef } from '../core/object-id.js';
 import { mdCell, mdCode, mdCodeCell, mdText } from './markdown.js';
 import { DELETION_PATH, type DriftItem } from '../plan/drift.js';
 import { isManualManager } from '../plan/out-of-band.js';
+import type { UnmanagedReport } from '../plan/unmanaged.js';
+import { textTable } from './text-table.js';
+import { unmanagedJson, unmanagedLines, unmanagedMarkdown, type UnmanagedJson } from './unmanaged-report.js';
 
 /**
  * The drift report, a versioned document (`groundwork.io/v1` DriftReport; fields are only ever
@@ -14,7 +17,10 @@ export interface DriftReportJson {
   overlay: string;
   revision?: string;
   generatedAt: string;
-  summary: { drifted: number; missing: number; modified: number; extra: number };
+  /** `unmanaged`: how many objects the unmanaged report found (only when groundwork.yaml or `--unmanaged` asks). */
+  summary: { drifted: number; missing: number; modified: number; extra: number; unmanaged?: number };
+  /** Objects in managed namespaces Groundwork did not apply (only when asked). */
+  unmanaged?: UnmanagedJson;
   items: {
     id: string;
     object: string;
@@ -30,7 +36,21 @@ export class DriftReport {
     readonly items: readonly DriftItem[],
     readonly revision?: string,
     readonly generatedAt: Date = new Date(),
+    /** The unmanaged-objects report, when asked for (`withUnmanaged`). */
+    readonly unmanaged?: UnmanagedReport,
   ) {}
+
+  /** This report with the unmanaged-objects report (undefined: none asked for). */
+  withUnmanaged(unmanaged: UnmanagedReport | undefined): DriftReport {
+    return new DriftReport(
+      this.platform,
+      this.overlay,
+      this.items,
+      this.revision,
+      this.generatedAt,
+      unmanaged,
+    );
+  }
 
   get drifted(): boolean {
     return this.items.length > 0;
@@ -43,6 +63,7 @@ export class DriftReport {
       missing: count('missing'),
       modified: count('modified'),
       extra: count('extra'),
+      ...(this.unmanaged ? { unmanaged: this.unmanaged.objects.length } : {}),
     };
   }
 
@@ -55,6 +76,7 @@ export class DriftReport {
       ...(this.revision ? { revision: this.revision } : {}),
       generatedAt: this.generatedAt.toISOString(),
       summary: this.summary,
+      ...(this.unmanaged ? { unmanaged: unmanagedJson(this.unmanaged) } : {}),
       items: this.items.map((i) => ({
         id: i.id,
         object: describeRef(i.ref),
@@ -64,19 +86,23 @@ export class DriftReport {
     };
   }
 
-  /** The table (`toTable`) at its default width. */
+  /** The table (`toTable`), never cut. */
   toString(): string {
     return this.toTable();
   }
 
   /**
-   * A table for terminals: one row per drifted field (or object), each line at most `width`
-   * characters when the columns can shrink that far (each keeps at least 12); columns are cut
-   * widest first, with `…`, only when the table does not fit.
+   * A table: one row per drifted field (or object), then the unmanaged objects when reported.
+   * Without `width` (a pipe, a CI log) nothing is cut; with a terminal's width, cells are cut with
+   * `…` only when the table is wider: values first, then managers, fields and objects.
    */
-  toTable(opts: { /** Terminal columns. @default 120 */ width?: number } = {}): string {
+  toTable(opts: { /** Terminal columns; undefined: never cut. */ width?: number } = {}): string {
+    const unmanaged = this.unmanaged ? ['', ...unmanagedLines(this.unmanaged, opts.width)] : [];
     if (!this.drifted)
-      return `No drift: ${this.platform}/${this.overlay} matches git${this.revision ? ` (${this.revision})` : ''}.`;
+      return [
+        `No drift: ${this.platform}/${this.overlay} matches git${this.revision ? ` (${this.revision})` : ''}.`,
+        ...unmanaged,
+      ].join('\n');
     const rows: string[][] = [
       ['TYPE', 'OBJECT', 'FIELD', 'EXPECTED (git)', 'ACTUAL (cluster)', 'CHANGED BY'],
     ];
@@ -85,21 +111,13 @@ export class DriftReport {
       for (const f of i.fields)
         rows.push([i.type, describeRef(i.ref), f.path, show(f.expected), show(f.actual), f.manager ?? '']);
     }
-    const widths = fitWidths(
-      rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length))),
-      opts.width ?? 120,
-    );
     const s = this.summary;
     const hint = this.repairHint();
     return [
       `Drift in ${this.platform}/${this.overlay}: ${s.missing} missing, ${s.modified} modified, ${s.extra} extra`,
-      ...rows.map((r) =>
-        r
-          .map((cell, c) => clip(cell, widths[c]!).padEnd(widths[c]!))
-          .join('  ')
-          .trimEnd(),
-      ),
+      ...textTable(rows, { ...(opts.width ? { width: opts.width } : {}), shrink: [3, 4, 5, 2, 1] }),
       ...(hint ? [hint] : []),
+      ...unmanaged,
     ].join('\n');
   }
 
@@ -122,7 +140,9 @@ export class DriftReport {
   toMarkdown(): string {
     const s = this.summary;
     // Names, paths, values and managers come from git and the cluster: each through the builder.
-    if (!this.drifted) return `### ✅ No drift in ${mdCode(`${this.platform}/${this.overlay}`)}`;
+    const unmanaged = this.unmanaged ? unmanagedMarkdown(this.unmanaged) : [];
+    if (!this.drifted)
+      return [`### ✅ No drift in ${mdCode(`${this.platform}/${this.overlay}`)}`, ...unmanaged].join('\n');
     const out = [
       `### ⚠️ Drift in ${mdCode(`${this.platform}/${this.overlay}`)}${this.revision ? ` (git ${mdText(this.revision)})` : ''}`,
       '',
@@ -141,7 +161,7 @@ export class DriftReport {
     }
     const hint = this.repairHint();
     if (hint) out.push('', hint);
-    return out.join('\n');
+    return [...out, ...unmanaged].join('\n');
   }
 }
 
@@ -149,21 +169,4 @@ export class DriftReport {
 function show(v: unknown): string {
   if (v === undefined) return '∅';
   return typeof v === 'string' && !/[\n\r\t]/.test(v) ? v : JSON.stringify(v);
-}
-
-/** Column widths that fit `total` characters with two spaces between columns: the widest shrinks first. */
-function fitWidths(natural: readonly number[], total: number): number[] {
-  const widths = [...natural];
-  const MIN = 12;
-  const used = () => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
-  while (used() > total) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= MIN) break;
-    widths[widest] = Math.max(MIN, widths[widest]! - (used() - total));
-  }
-  return widths;
-}
-
-function clip(s: string, width: number): string {
-  return s.length > width ? `${s.slice(0, width - 1)}…` : s;
 }

@@ -13,6 +13,7 @@ export function factLines(s: SyncStatusJson, code: (text: string) => string): st
   lines.push(`drift: ${driftText(s.drift)}`);
   for (const i of s.drift?.items ?? [])
     lines.push(`  ${i.type} ${code(i.object)}${i.fields.length ? `: ${i.fields.map(code).join(', ')}` : ''}`);
+  if (s.unmanaged) lines.push(unmanagedText(s.unmanaged, code));
   for (const p of s.pending ?? []) lines.push(`pending (${p.stage}): ${p.message.replace(/\n/g, ' ')}`);
   if (s.clusterUpdate) lines.push(...clusterUpdateLines(s.clusterUpdate, code));
   for (const p of s.operatorPins ?? [])
@@ -35,6 +36,16 @@ function inventoryText(inv: NonNullable<SyncStatusJson['inventory']>): string {
 export function driftText(d: DriftStatus | undefined): string {
   if (!d || d.drifted === 0) return 'none';
   return `${d.drifted} drifted (${d.missing} missing, ${d.modified} modified, ${d.extra} extra)`;
+}
+
+/** `unmanaged: 3 (informational): ns ConfigMap 2, ns Secret 1`; `counted as drift` when failOn. */
+export function unmanagedText(
+  u: NonNullable<SyncStatusJson['unmanaged']>,
+  code: (t: string) => string,
+): string {
+  const how = u.failOn ? 'counted as drift' : 'informational';
+  const counts = u.counts.map((c) => `${code(c.namespace)} ${code(c.kind)} ${c.count}`);
+  return `unmanaged: ${u.count} (${how})${counts.length ? `: ${counts.join(', ')}` : ''}`;
 }
 
 export function cell(s: string): string {

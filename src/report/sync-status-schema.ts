@@ -71,6 +71,15 @@ const driftSchema = z.object({
     }),
   ),
 });
+/**
+ * Objects in managed namespaces the agent did not apply (groundwork.yaml `unmanaged:`): how many,
+ * whether they count as drift, and the first `UNMANAGED_COUNTS` counts per namespace and kind.
+ */
+const unmanagedStatusSchema = z.object({
+  count,
+  failOn: z.boolean(),
+  counts: z.array(z.object({ namespace: z.string(), kind: z.string(), count })),
+});
 const ms = z.number().nonnegative();
 /** What can start a full cycle (`status.history[].trigger`). */
 export const CYCLE_TRIGGERS = [
@@ -123,6 +132,8 @@ export const statusSchema = z.object({
     })
     .optional(),
   drift: driftSchema.optional(),
+  /** Present when groundwork.yaml asks for the unmanaged-objects report (`unmanaged:`); informational unless `failOn`. */
+  unmanaged: unmanagedStatusSchema.optional(),
   /** Stage waits that ended without reaching their goal, e.g. a pool waiting for its maintenance window. */
   pending: z.array(pendingSchema).optional(),
   /** The revisions applied or failed, newest first, at most `HISTORY_LIMIT` (kept across agent restarts). */
@@ -150,6 +161,7 @@ export const statusSchema = z.object({
 export type SyncStatusJson = z.infer<typeof statusSchema>;
 export type SyncCondition = z.infer<typeof conditionSchema>;
 export type DriftStatus = z.infer<typeof driftSchema>;
+export type UnmanagedStatus = z.infer<typeof unmanagedStatusSchema>;
 export type PendingWait = z.infer<typeof pendingSchema>;
 export type HistoryEntry = z.infer<typeof historySchema>;
 
@@ -169,6 +181,8 @@ export function appendHistory(history: readonly HistoryEntry[], entry: HistoryEn
 
 /** How many drifted objects the status lists (the drift report has them all). */
 export const DRIFT_ITEMS = 20;
+/** How many namespace and kind counts `status.unmanaged` lists (`groundwork drift --unmanaged` has them all). */
+export const UNMANAGED_COUNTS = 20;
 /** Longest condition message kept; the rest is cut with an ellipsis. */
 const MESSAGE_LIMIT = 2048;
 

@@ -22,6 +22,8 @@ import {
   type SyncCondition,
   type SyncConditionType,
   type SyncStatusJson,
+  type UnmanagedStatus,
+  UNMANAGED_COUNTS,
 } from './sync-status-schema.js';
 import { GroundworkError } from '../core/errors.js';
 import { describeRef } from '../core/object-id.js';
@@ -167,6 +169,7 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
         ...(event.health.message ? { message: clip(redactText(event.health.message)) } : {}),
       };
       facts.drift = driftStatus(event.drift);
+      facts.unmanaged = unmanagedStatus(event.drift);
       facts.pending = event.pending?.length
         ? event.pending.map((p) => ({ stage: p.stage, message: clip(redactText(p.message)) }))
         : undefined;
@@ -178,6 +181,7 @@ export function nextStatus(previous: SyncStatus | undefined, event: SyncEvent): 
       break;
     case 'drift':
       facts.drift = driftStatus(event.drift);
+      facts.unmanaged = unmanagedStatus(event.drift);
       wanted = inProgressOrStalled(prev)
         ? prev.conditions
         : outcomeConditions(facts, facts.lastAttemptedRevision);
@@ -285,6 +289,17 @@ function driftStatus(report: DriftReport | undefined): DriftStatus | undefined {
       type: i.type,
       fields: i.fields.map((f) => f.path),
     })),
+  };
+}
+
+/** The unmanaged-objects report's count and first counts; undefined when none was asked for. */
+function unmanagedStatus(report: DriftReport | undefined): UnmanagedStatus | undefined {
+  const u = report?.unmanaged;
+  if (!u) return undefined;
+  return {
+    count: u.total,
+    failOn: u.failOn,
+    counts: u.counts.slice(0, UNMANAGED_COUNTS).map((c) => ({ ...c })),
   };
 }
 

@@ -3,6 +3,8 @@ import { ClusterSession } from '../../src/reconcile/cluster-session.js';
 import { observeAndPlan } from '../../src/reconcile/observe-and-plan.js';
 import { applyObserved } from '../../src/reconcile/apply-observed.js';
 import { driftOf } from '../../src/reconcile/drift-of.js';
+import { unmanagedOf } from '../../src/reconcile/unmanaged-of.js';
+import { UNMANAGED_OFF, type UnmanagedConfig } from '../../src/project/unmanaged-config.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { DriftReport } from '../../src/report/drift-report.js';
 import { auditedWrites, auditOffset, ssa, useCluster } from '../harness/cluster.js';
@@ -134,7 +136,7 @@ describe('reconcile engine on the real control plane', () => {
     s.client.close();
   });
 
-  it('reports a missing object and an unexpected extra object in a managed namespace', async () => {
+  it('reports a missing object as drift, and a hand-made one in a managed namespace only in the unmanaged report it was asked for', async () => {
     const s = await session();
     const nsName = `${cluster.namespace}-managed`;
     const objects = [
@@ -143,14 +145,52 @@ describe('reconcile engine on the real control plane', () => {
     ];
     await reconcile(s, objects);
     await s.client.request('DELETE', `/api/v1/namespaces/${nsName}/configmaps/wanted`);
-    await s.client.request('POST', `/api/v1/namespaces/${nsName}/configmaps`, {
-      body: { metadata: { name: 'handmade' }, data: { b: '2' } },
+    for (const name of ['handmade', 'cert-web-tls'])
+      await s.client.request('POST', `/api/v1/namespaces/${nsName}/configmaps`, {
+        body: { metadata: { name }, data: { b: '2' } },
+      });
+    await s.client.request('POST', `/api/v1/namespaces/${nsName}/secrets`, {
+      body: { metadata: { name: 'by-hand' }, stringData: { k: 'v' } },
     });
     const observed = await observeAndPlan(s, synthOf(objects, { overlay: cluster.namespace }), {
       revision: REV,
     });
-    const items = driftOf(observed).map((i) => `${i.type} ${i.ref.kind}/${i.ref.name}`);
-    expect(items).toEqual(['extra ConfigMap/handmade', 'missing ConfigMap/wanted']);
+    const show = (items: readonly { type?: string; ref: { kind: string; name: string } }[]) =>
+      items.map((i) => `${i.type ? `${i.type} ` : ''}${i.ref.kind}/${i.ref.name}`);
+    // By default only what Groundwork applies is drift (issue 32, item 1).
+    expect(show(driftOf(observed))).toEqual(['missing ConfigMap/wanted']);
+    expect(await unmanagedOf(s, observed, UNMANAGED_OFF)).toBeUndefined();
+
+    // Asked for: the ConfigMap from the observation's own list, Secrets and a kind the cluster does
+    // not serve with a LIST of their own; the TLS pattern and kube-root-ca.crt are not listed.
+    const config: UnmanagedConfig = {
+      report: true,
+      failOn: false,
+      kinds: [
+        { group: '', kind: 'ConfigMap' },
+        { group: '', kind: 'Secret' },
+        { group: 'example.invalid', kind: 'Widget' },
+      ],
+      ignore: [{ kind: 'ConfigMap', name: 'cert-*-tls' }],
+    };
+    const report = (await unmanagedOf(s, observed, config))!;
+    expect(show(report.objects)).toEqual(['ConfigMap/handmade', 'Secret/by-hand']);
+    expect(report.unread).toEqual([
+      { kind: 'example.invalid/Widget', namespace: nsName, reason: 'not served by this cluster' },
+    ]);
+    expect(show(driftOf(observed, report))).toEqual(['missing ConfigMap/wanted']);
+    const text = new DriftReport('test', nsName, driftOf(observed, report)).withUnmanaged(report).toTable();
+    expect(text).toContain(
+      'Unmanaged: 2 object(s) in managed namespaces that Groundwork did not apply; informational',
+    );
+
+    // failOn: they are extra drift.
+    const failing = (await unmanagedOf(s, observed, { ...config, failOn: true }))!;
+    expect(show(driftOf(observed, failing))).toEqual([
+      'extra ConfigMap/handmade',
+      'extra Secret/by-hand',
+      'missing ConfigMap/wanted',
+    ]);
     await s.client.request('DELETE', `/api/v1/namespaces/${nsName}`);
     s.client.close();
   });

@@ -100,6 +100,38 @@ describe('the CLI against the real control plane', () => {
     expect(JSON.parse(plan.stdout)).toMatchObject({ kind: 'Plan', counts: { unchanged: 2 } });
     expect((await groundwork(['drift', '--overlay', 'test'], { cwd: dir, env })).code).toBe(0);
 
+    // A hand-made ConfigMap in the namespace is not drift (issue 32, item 1): `--unmanaged` lists
+    // it, informational; groundwork.yaml's `unmanaged.failOn` makes it extra drift.
+    await cluster.client.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { metadata: { name: 'handmade' } },
+    });
+    const config = readFileSync(join(dir, 'groundwork.yaml'), 'utf8');
+    writeFileSync(join(dir, 'groundwork.yaml'), `${config}unmanaged:\n  namespaces: [${ns}]\n`);
+    expect((await groundwork(['drift', '--overlay', 'test'], { cwd: dir, env })).code).toBe(0);
+    const listed = await groundwork(['drift', '--overlay', 'test', '--unmanaged', '--format', 'json'], {
+      cwd: dir,
+      env,
+    });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      summary: { drifted: 0, unmanaged: 1 },
+      unmanaged: {
+        failOn: false,
+        count: 1,
+        objects: [{ namespace: ns, kind: 'ConfigMap', name: 'handmade' }],
+      },
+    });
+    writeFileSync(
+      join(dir, 'groundwork.yaml'),
+      `${config}unmanaged:\n  namespaces: [${ns}]\n  failOn: true\n`,
+    );
+    const failing = await groundwork(['drift', '--overlay', 'test'], { cwd: dir, env });
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('Drift in');
+    expect(failing.stdout).toContain('counted as drift (extra)');
+    writeFileSync(join(dir, 'groundwork.yaml'), config);
+    await cluster.client.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/handmade`);
+
     const live = await cluster.client.request<Record<string, unknown>>(
       'GET',
       `/api/v1/namespaces/${ns}/configmaps/a`,

@@ -117,7 +117,13 @@ describe('SyncStatusStore on the real control plane', () => {
         type: 'modified',
         fields: [{ path: '/data/x', expected: '1', actual: '2', manager: 'kubectl-edit' }],
       },
-    ]);
+    ]).withUnmanaged({
+      failOn: false,
+      objects: [],
+      total: 4,
+      counts: [{ namespace: 'app', kind: 'coordination.k8s.io/Lease', count: 4 }],
+      unread: [],
+    });
     const drifted = nextStatus(first, { type: 'drift', at: t(20), drift });
     const before = writes(c);
     expect(await store.write(name, spec, drifted)).toBe('updated');
@@ -131,6 +137,12 @@ describe('SyncStatusStore on the real control plane', () => {
     expect(live.status?.value.drift?.items).toEqual([
       { object: 'ConfigMap/app/a', type: 'modified', fields: ['/data/x'] },
     ]);
+    // The CRD's schema keeps the unmanaged counts (a structural schema would drop an unknown field).
+    expect(live.status?.value.unmanaged).toEqual({
+      count: 4,
+      failOn: false,
+      counts: [{ namespace: 'app', kind: 'coordination.k8s.io/Lease', count: 4 }],
+    });
     c.close();
   });
 

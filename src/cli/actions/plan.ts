@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
 import type { ClusterUpdatePlan } from '../../cluster-version/update-plan.js';
 import { intentsOf } from '../../cluster-version/update-plan.js';
-import { DriftReport } from '../../report/drift-report.js';
-import { driftOf } from '../../reconcile/drift-of.js';
 import type { ClusterFlags } from '../cluster-flags.js';
 import type { SetExitCode } from '../commands/command-module.js';
 import { ExitCode } from '../exit-code.js';
@@ -62,22 +60,4 @@ async function upgradePaths(flags: PlanFlags, observation: CommandObservation): 
   ]);
   const data = await loadPlatformData(await loadProject(resolve(flags.dir)));
   return clusterUpdatePlans(observation.session.target, desired, data);
-}
-
-/** `groundwork drift`: synth, observe, plan; prints the drift report (exit 1 on drift). Writes nothing. */
-export async function runDrift(flags: PlanFlags, setExitCode: SetExitCode): Promise<void> {
-  const observation = await synthAndObserve(flags);
-  if (!observation) return setExitCode(ExitCode.Error);
-  try {
-    const { synth, observed, revision } = observation;
-    const report = new DriftReport(synth.platform, synth.overlay, driftOf(observed), revision);
-    // The table uses the terminal's width (COLUMNS when the output is not a terminal).
-    const width = process.stdout.columns || Number(process.env.COLUMNS) || undefined;
-    process.stdout.write(
-      render(report, outputOf(flags), { text: () => report.toTable(width ? { width } : {}) }),
-    );
-    setExitCode(report.drifted ? ExitCode.Changes : ExitCode.Ok);
-  } finally {
-    observation.session.client.close();
-  }
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ApplyFlags } from '../actions/apply.js';
+import type { DriftFlags } from '../actions/drift.js';
 import type { PlanFlags } from '../actions/plan.js';
 import { withClusterFlags } from '../cluster-flags.js';
 import { withOutput } from '../output.js';
@@ -31,6 +32,10 @@ export const registerEngine: CommandModule = (program: Command, setExitCode) => 
     .action(async (flags: ApplyFlags) => (await import('../actions/apply.js')).runApply(flags, setExitCode));
 
   withOutput(withClusterFlags(program.command('drift')), ['table', 'markdown', 'json', 'yaml'], 'table')
-    .description('report drift between git and the cluster; changes nothing (exit 1 on drift)')
-    .action(async (flags: PlanFlags) => (await import('../actions/plan.js')).runDrift(flags, setExitCode));
+    .description('report drift between git and what Groundwork applied; changes nothing (exit 1 on drift)')
+    .option(
+      '--unmanaged',
+      'also list objects in managed namespaces that Groundwork did not apply (informational unless groundwork.yaml says unmanaged.failOn)',
+    )
+    .action(async (flags: DriftFlags) => (await import('../actions/drift.js')).runDrift(flags, setExitCode));
 };

@@ -132,6 +132,15 @@ export const AGENT_FLAGS = {
       default: '0.0.0.0',
     },
   },
+  /**
+   * The renderer pod's URL (`groundwork renderer`): the agent sends it the fetched bytes and reads
+   * back the rendered objects, and never runs repository content itself. Set by `bootstrap`.
+   */
+  renderer: {
+    flag: '--renderer <url>',
+    kind: 'text',
+    doc: "render in the renderer pod at this URL (groundwork renderer; bootstrap sets it): repository content then never runs in the agent's pod (docs/security.md)",
+  },
   commitStatusSecret: {
     flag: '--commit-status-secret <name>',
     kind: 'text',
@@ -222,15 +231,6 @@ export const AGENT_FLAGS = {
     flag: '--trust-repository',
     kind: 'switch',
     doc: "render even where the renderer cannot be isolated (not root, no user namespaces): repository content then runs with the agent's identity, beside its credentials; also GROUNDWORK_TRUST_REPOSITORY=1",
-  },
-  /**
-   * The renderer pod's URL (`groundwork renderer`): the agent sends it the fetched bytes and reads
-   * back the rendered objects, and never runs repository content itself. Set by `bootstrap`.
-   */
-  renderer: {
-    flag: '--renderer <url>',
-    kind: 'text',
-    doc: "render in the renderer pod at this URL (groundwork renderer; bootstrap sets it): repository content then never runs in the agent's pod (docs/security.md)",
   },
   /** Checked by `npmRegistryOf` (http(s), no credentials); unset: GROUNDWORK_NPM_REGISTRY, else npm's. */
   npmRegistry: {

@@ -1,6 +1,7 @@
 import type { K8sObject } from '../core/object.js';
 import { platformSyncName } from '../core/object-name.js';
 import { agentNetworkPolicy, type AgentEgress, type AgentIngress } from './network-policy.js';
+import { RENDERER_POD_LABELS, RENDERER_PORT, rendererObjects, rendererUrl } from './renderer-objects.js';
 import type { AgentRbac } from './rbac.js';
 import { rbacObjects } from './rbac-objects.js';
 import type { CommitStatusOptions } from '../agent/notifications.js';
@@ -56,7 +57,10 @@ export interface BootstrapSpec extends PassedOnText {
  * (`rbacObjects`: a ClusterRole, and a Role in each namespace of `rbac`, which must exist before
  * these are applied; with `dashboard`, the binding its token reviews need), the credentials Secret,
  * the PlatformSync status object, the Deployment (`agentDeployment`, its flags passed on under
- * leader election) and its Service, and with `networkPolicy` a NetworkPolicy (`agentNetworkPolicy`).
+ * leader election, `--renderer` its renderer) and its Service, with `networkPolicy` a NetworkPolicy
+ * (`agentNetworkPolicy`, egress to the renderer included), and the renderer pod (`rendererObjects`:
+ * its own ServiceAccount with no token and no RBAC, Deployment, Service, and a NetworkPolicy that
+ * denies its egress and admits only the agent).
  * Pure; credentials appear only in the Secret (as stringData).
  */
 export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
@@ -138,6 +142,8 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
         syncName: name,
         leaderElect: true,
         httpBind: spec.httpBind ?? '0.0.0.0',
+        // Repository content runs in the renderer pod, never in the agent's.
+        renderer: rendererUrl(ns),
       },
     }),
     {
@@ -158,8 +164,10 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
             podLabels: AGENT_POD_LABELS,
             ...spec.networkPolicy,
             httpPort: AGENT_HTTP_PORT,
+            renderer: { podLabels: RENDERER_POD_LABELS, port: RENDERER_PORT },
           }),
         ]
       : []),
+    ...rendererObjects({ namespace: ns, labels, image: spec.image }),
   ];
 }

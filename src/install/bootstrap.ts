@@ -233,7 +233,7 @@ function offlineNotes(networkPolicy: boolean): string[] {
     'Every namespace the Roles go into is printed; applying one that exists changes nothing.',
     ...(networkPolicy
       ? [
-          "No NetworkPolicy: its egress needs the apiserver's and the cluster DNS addresses. Run bootstrap with a kubeconfig to get it, or add your own.",
+          "No NetworkPolicy for the agent: its egress needs the apiserver's and the cluster DNS addresses. Run bootstrap with a kubeconfig to get it, or add your own (the renderer's, which denies all its egress, is printed).",
         ]
       : []),
   ];

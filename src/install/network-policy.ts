@@ -55,7 +55,8 @@ export const CLUSTER_DNS_PEERS = [
  * the git host (by address: NetworkPolicies know no host names, so the git host's addresses are
  * the ones it resolved to at bootstrap; re-run bootstrap or add `--egress-cidr` when they change).
  * Ingress to the HTTP port only from the metrics namespaces and, with a webhook, the ingress
- * controller's namespaces; every other source is refused (kubelet probes come from the node,
+ * controller's namespaces; every other source is refused. With `renderer`, egress to the renderer's
+ * pods in the same namespace on its port too (kubelet probes come from the node,
  * which the common CNIs always let through). A rule with no peer is left out, never emitted
  * empty: an empty `to`/`from` would mean "anywhere". It cannot tell paths apart: whoever may
  * reach `/webhook` may also reach `/metrics`, so a Route or Ingress should expose `/webhook` only.
@@ -69,6 +70,8 @@ export function agentNetworkPolicy(opts: {
   egress: AgentEgress;
   ingress: AgentIngress;
   httpPort: number;
+  /** The renderer pod the agent sends renders to (`rendererObjects`): egress to its pods on its port. */
+  renderer?: { podLabels: Record<string, string>; port: number };
 }): K8sObject {
   const cidr = (address: string) =>
     address.includes('/') ? address : `${address}/${isIP(address) === 6 ? 128 : 32}`;
@@ -106,6 +109,14 @@ export function agentNetworkPolicy(opts: {
     },
     { to: peers(opts.egress.git.addresses), ports: [tcp(opts.egress.git.port)] },
     ...(opts.egress.extraCidrs.length > 0 ? [{ to: peers(opts.egress.extraCidrs) }] : []),
+    ...(opts.renderer
+      ? [
+          {
+            to: [{ podSelector: { matchLabels: opts.renderer.podLabels } }],
+            ports: [tcp(opts.renderer.port)],
+          },
+        ]
+      : []),
   ].filter((rule) => rule.to.length > 0);
   return {
     apiVersion: 'networking.k8s.io/v1',

@@ -53,8 +53,19 @@ describe('bootstrap --print without a kubeconfig', () => {
       expect.arrayContaining(['configmaps', 'secrets']),
     );
     expect(objects.some((o) => o.kind === 'Namespace' && o.metadata.name === 'team-a')).toBe(true);
-    // No NetworkPolicy (its egress needs the cluster's addresses), and it says so, in both places.
-    expect(kinds).not.toContain('NetworkPolicy');
+    // No NetworkPolicy for the agent (its egress needs the cluster's addresses), and it says so, in
+    // both places; the renderer pod's (no egress at all) needs none and is printed.
+    expect(objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.name)).toEqual([
+      'groundwork-renderer',
+    ]);
+    // The renderer pod (issue 31): its Deployment and Service, and the agent sends renders there.
+    expect(
+      objects
+        .filter((o) => o.metadata.name === 'groundwork-renderer')
+        .map((o) => o.kind)
+        .sort(),
+    ).toEqual(['Deployment', 'NetworkPolicy', 'Service', 'ServiceAccount']);
+    expect(r.stdout).toContain('--renderer');
     expect(r.stderr).toContain('note: Planned without a cluster');
     expect(r.stderr).toContain('No NetworkPolicy');
     expect(r.stdout).toMatch(/^# Planned without a cluster/);

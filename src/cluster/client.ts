@@ -1,6 +1,7 @@
 // Deep import: the package index also loads every generated API model (~85 MB of RSS) that
 // Groundwork never uses; the config module alone handles kubeconfig, contexts, in-cluster and auth.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import {
   Agent as HttpsAgent,
@@ -113,11 +114,49 @@ export class KubeClient {
     // Before applyToHTTPSOptions: that is where client-node runs exec and auth-provider commands.
     if (opts.namedBy && source.kind === 'file')
       refuseCredentialPlugins(kc, { file: source.paths.join(', '), namedBy: opts.namedBy });
+    return KubeClient.connect(kc, opts);
+  }
+
+  /**
+   * A client from the text of a kubeconfig held in memory (the fleet hub's credentials, never
+   * written to disk), its current context. Its users may not run credential plugins: such text
+   * comes from a Secret or a registration, not from the operator's own files.
+   */
+  static async fromKubeconfigText(
+    text: string,
+    opts: Pick<KubeClientOptions, 'userAgent' | 'maxSockets' | 'retries'> & { where: string },
+  ): Promise<KubeClient> {
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromString(text);
+    } catch {
+      throw kubeconfigInvalid(
+        opts.where,
+        'not a kubeconfig the client can load (not YAML, or a field of the wrong type)',
+      );
+    }
+    refuseCredentialPlugins(kc, { file: opts.where, namedBy: opts.where });
+    return KubeClient.connect(kc, opts);
+  }
+
+  private static async connect(kc: KubeConfig, opts: KubeClientOptions): Promise<KubeClient> {
     const tls: RequestOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const client = new KubeClient(kc, pickTls(tls), opts);
     client.captureAuth(tls);
     return client;
+  }
+
+  /**
+   * The current cluster's CA bundle, base64 (`certificate-authority-data`, or the file it names),
+   * for handing the same server to someone else (the fleet hub's bootstrap kubeconfigs); undefined
+   * when the kubeconfig names none (the system's CAs).
+   */
+  clusterCaData(): string | undefined {
+    const cluster = this.kc.getCurrentCluster();
+    if (cluster?.caData) return cluster.caData;
+    if (cluster?.caFile) return readFileSync(cluster.caFile).toString('base64');
+    return undefined;
   }
 
   /** The namespace of the current context (or the service account's), `default` when unset. */

@@ -37,6 +37,8 @@ interface WatchOptions {
   retryMs?: number;
   /** Watch one namespace only (a namespaced kind). @default every namespace */
   namespace?: string;
+  /** Only objects with these labels (a label selector, e.g. `app=x`). @default every object */
+  labelSelector?: string;
   signal: AbortSignal;
 }
 
@@ -51,7 +53,7 @@ export async function watchKind(client: KubeClient, info: ResourceInfo, opts: Wa
   const currentVersion = async () =>
     (
       await client.request('GET', path, {
-        query: { limit: 1 },
+        query: { limit: 1, labelSelector: opts.labelSelector },
         signal: opts.signal,
         schema: versionOnlySchema,
       })
@@ -64,7 +66,13 @@ export async function watchKind(client: KubeClient, info: ResourceInfo, opts: Wa
       opts.onStreaming?.(true);
       await client.stream(
         path,
-        { watch: 1, resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 300 },
+        {
+          watch: 1,
+          resourceVersion: rv,
+          allowWatchBookmarks: true,
+          timeoutSeconds: 300,
+          labelSelector: opts.labelSelector,
+        },
         (line) => {
           const event = parseBody(line, watchEventSchema, `WATCH ${path}`);
           if (event.type === 'ERROR') {

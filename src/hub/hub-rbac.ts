@@ -81,7 +81,7 @@ export const CONTROLLER_NAMESPACE_RULES: readonly PolicyRule[] = [
     verbs: ['get', 'list', 'watch', 'delete'],
   },
   { apiGroups: [HUB_GROUP], resources: ['memberregistrations/status'], verbs: ['update', 'patch'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },
 ];
 
 const partOf = { 'app.kubernetes.io/part-of': 'groundwork-hub' };

@@ -1,0 +1,258 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { KubeClient } from '../cluster/client.js';
+import { LeaseStore, microTime } from '../cluster/lease-store.js';
+import { watchKind } from '../cluster/watch.js';
+import { GroundworkError, errorMessage } from '../core/errors.js';
+import {
+  BOOTSTRAP_MAX_BYTES,
+  memberKubeconfig,
+  parseBootstrapKubeconfig,
+  type HubBootstrap,
+} from './bootstrap-kubeconfig.js';
+import { HUB_PATHS, MEMBER_LEASE, memberNamespace } from './hub-names.js';
+import { HUB_RESOURCES, type HubLog } from './hub-resources.js';
+import { MemberCredentialsStore, type MemberState } from './member-credentials-store.js';
+import { registerMember } from './member-registration.js';
+import { memberReport, type MemberReportInput } from './member-report.js';
+import {
+  DEFAULT_LEASE_SECONDS,
+  readFleetMember,
+  type FleetMemberObject,
+  type MemberSpec,
+} from './member-schema.js';
+import { requestMemberToken } from './member-setup.js';
+import { DEFAULT_PACING, type ReportPacing } from './report-timing.js';
+import { ReportWriter } from './report-writer.js';
+
+export interface HubMemberOptions {
+  /** The agent's own cluster: where its credentials Secret (and a `secret/<name>` bootstrap) live. */
+  readonly local: KubeClient;
+  /** The agent's namespace on its own cluster. */
+  readonly namespace: string;
+  /** `--hub`: a bootstrap kubeconfig file, or `secret/<name>` (key `kubeconfig`) in `namespace`. */
+  readonly hub: string;
+  readonly log: HubLog;
+  readonly agentVersion?: string;
+  readonly pacing?: ReportPacing;
+  /** Life asked for renewed member tokens. @default 24 h */
+  readonly tokenSeconds?: number;
+}
+
+type Registered = Extract<MemberState, { phase: 'registered' }>;
+
+/** Reads `--hub`: the file, or the Secret's key `kubeconfig`; bounded, parsed strictly. */
+async function readBootstrap(opts: HubMemberOptions): Promise<HubBootstrap> {
+  const secret = /^secret\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/.exec(opts.hub);
+  if (secret) {
+    const s = await opts.local.request('GET', `/api/v1/namespaces/${opts.namespace}/secrets/${secret[1]}`, {
+      schema: z.looseObject({ data: z.record(z.string(), z.string()).nullish() }),
+    });
+    const text = s.data?.kubeconfig ? Buffer.from(s.data.kubeconfig, 'base64').toString('utf8') : '';
+    return parseBootstrapKubeconfig(text, `${opts.hub} in ${opts.namespace}`);
+  }
+  let text: string;
+  try {
+    const buf = await readFile(opts.hub);
+    if (buf.length > BOOTSTRAP_MAX_BYTES) throw new Error('too large');
+    text = buf.toString('utf8');
+  } catch (err) {
+    throw new GroundworkError({
+      code: 'HubBootstrapInvalid',
+      subject: opts.hub,
+      message: `cannot be read: ${errorMessage(err)}`,
+      fix: 'pass the bootstrap kubeconfig `groundwork hub token create` printed, or secret/<name>',
+    });
+  }
+  return parseBootstrapKubeconfig(text, opts.hub);
+}
+
+/**
+ * The agent's side of the hub (`--hub`): connects as the member (registering first when it has no
+ * valid credentials), renews its heartbeat Lease every quarter of its lease duration, renews its
+ * token when two thirds of its life have passed, follows its FleetMember's spec (the hub's
+ * releases: `spec()`, `onSpec`), and writes its report when it changes (`report`, paced by
+ * `ReportWriter`). A hub that cannot be reached costs warnings, never the agent's own work.
+ */
+export class HubMember {
+  private client!: KubeClient;
+  private state!: Registered;
+  private current: FleetMemberObject | undefined;
+  private readonly listeners: ((spec: MemberSpec, generation: number) => void)[] = [];
+  private readonly abort = new AbortController();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private specWatch: AbortController | undefined;
+  private writer!: ReportWriter;
+  private lastInput: MemberReportInput | undefined;
+  heartbeats = 0;
+
+  private constructor(private readonly opts: HubMemberOptions) {}
+
+  /** Connects (registering when needed) and starts the heartbeat, token renewal and spec watch. */
+  static async start(opts: HubMemberOptions): Promise<HubMember> {
+    const m = new HubMember(opts);
+    await m.connect();
+    return m;
+  }
+
+  get member(): string {
+    return this.state.member;
+  }
+
+  /** The FleetMember's spec as last read (the hub's release for this member). */
+  spec(): MemberSpec {
+    return this.current?.spec ?? {};
+  }
+
+  /** Calls `listener` with every new spec generation. */
+  onSpec(listener: (spec: MemberSpec, generation: number) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Offers the agent's state: the report is built (`memberReport`) and written when it changed. */
+  report(input: MemberReportInput): void {
+    this.lastInput = input;
+    this.writer.offer(
+      memberReport({ ...input, observedGeneration: this.current?.generation ?? 0, ...this.version() }),
+    );
+  }
+
+  /** Writes the pending report now. */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    for (const t of this.timers) clearTimeout(t);
+    await this.writer.stop();
+    this.client.close();
+  }
+
+  private version() {
+    return this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {};
+  }
+
+  private async connect(): Promise<void> {
+    const store = new MemberCredentialsStore(this.opts.local, this.opts.namespace);
+    const state = await store.read();
+    const fresh = state?.phase === 'registered' && Date.parse(state.expiresAt) - Date.now() > 5 * 60_000;
+    this.state = fresh
+      ? state
+      : await registerMember({
+          bootstrap: await readBootstrap(this.opts),
+          store,
+          state,
+          ...(this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {}),
+        });
+    this.client = await this.clientOf(this.state);
+    this.current = readFleetMember(
+      await this.client.request('GET', HUB_PATHS.fleetMember(this.state.member), { schema: z.unknown() }),
+    );
+    this.writer = new ReportWriter(() => this.client, this.state.member, this.current.report?.sequence ?? 0, {
+      pacing: this.opts.pacing ?? DEFAULT_PACING,
+      log: this.opts.log,
+    });
+    this.opts.log.info({ member: this.state.member }, 'connected to the hub');
+    await this.heartbeat();
+    this.every(
+      () => this.heartbeat(),
+      () => (this.leaseSeconds() * 1000) / 4,
+    );
+    this.every(
+      () => this.renewToken(store),
+      () => 60_000,
+    );
+    this.watchSpec();
+  }
+
+  /** Follows the FleetMember (its own namespace, the only one there) with the current client. */
+  private watchSpec(): void {
+    this.specWatch?.abort();
+    const watch = new AbortController();
+    this.specWatch = watch;
+    this.abort.signal.addEventListener('abort', () => watch.abort(), { once: true });
+    void watchKind(this.client, HUB_RESOURCES.fleetMembers, {
+      namespace: memberNamespace(this.state.member),
+      signal: watch.signal,
+      onEvent: (type, obj) => {
+        if (type === 'DELETED' || obj.metadata.name !== this.state.member) return;
+        const next = readFleetMember(obj);
+        const changed = next.generation !== this.current?.generation;
+        this.current = next;
+        if (!changed) return;
+        for (const l of this.listeners) l(next.spec, next.generation);
+        if (this.lastInput) this.report(this.lastInput);
+      },
+      onError: (err) => this.opts.log.warn({ err: errorMessage(err) }, 'FleetMember watch'),
+    });
+  }
+
+  private clientOf(state: Registered): Promise<KubeClient> {
+    return KubeClient.fromKubeconfigText(
+      memberKubeconfig(
+        { server: state.server, ...(state.caData ? { caData: state.caData } : {}) },
+        state.member,
+        state.token,
+      ),
+      { where: 'the hub credentials', userAgent: 'groundwork-hub-member' },
+    );
+  }
+
+  private leaseSeconds(): number {
+    return this.current?.spec.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS;
+  }
+
+  /** Runs `fn` again and again, each time after `delayMs()` (read anew: the lease may change). */
+  private every(fn: () => Promise<void>, delayMs: () => number): void {
+    const run = () => {
+      if (this.abort.signal.aborted) return;
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        void fn().finally(run);
+      }, delayMs());
+      this.timers.add(t);
+    };
+    run();
+  }
+
+  private async heartbeat(): Promise<void> {
+    const leases = new LeaseStore(this.client, memberNamespace(this.state.member), MEMBER_LEASE);
+    try {
+      const lease = await leases.get();
+      if (!lease) throw new Error('the hub has no heartbeat Lease for this member');
+      await leases.update(lease, {
+        ...lease.spec,
+        holderIdentity: this.state.member,
+        leaseDurationSeconds: this.leaseSeconds(),
+        renewTime: microTime(new Date()),
+      });
+      this.heartbeats++;
+    } catch (err) {
+      this.opts.log.warn({ err: errorMessage(err) }, 'heartbeat to the hub failed');
+    }
+  }
+
+  private async renewToken(store: MemberCredentialsStore): Promise<void> {
+    const issued = Date.parse(this.state.issuedAt);
+    const expires = Date.parse(this.state.expiresAt);
+    if (Date.now() < issued + ((expires - issued) * 2) / 3) return;
+    try {
+      const { token, expiresAt } = await requestMemberToken(
+        this.client,
+        this.state.member,
+        this.opts.tokenSeconds ?? 86_400,
+      );
+      const next: Registered = { ...this.state, token, expiresAt, issuedAt: new Date().toISOString() };
+      await store.write(next);
+      const old = this.client;
+      this.client = await this.clientOf(next);
+      this.state = next;
+      this.watchSpec();
+      old.close();
+      this.opts.log.info({ expiresAt }, 'hub token renewed');
+    } catch (err) {
+      this.opts.log.warn({ err: errorMessage(err) }, 'hub token renewal failed; tried again in a minute');
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import type { KubeClient } from '../cluster/client.js';
+import { ReachabilityController } from './reachability-controller.js';
+import { RegistrationController } from './registration-controller.js';
+import type { HubLog } from './hub-resources.js';
+
+/** The running hub controller (`groundwork hub run`): its parts, and how to stop it. */
+export interface RunningHub {
+  readonly registrations: RegistrationController;
+  readonly reachability: ReachabilityController;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the hub's controller on `client` (a kubeconfig of the hub with the controller's rights):
+ * registrations answered (`RegistrationController`) and heartbeats judged
+ * (`ReachabilityController`), both from watches. Resolves once both have their first list.
+ */
+export async function runHub(
+  client: KubeClient,
+  opts: {
+    readonly namespace: string;
+    readonly log: HubLog;
+    readonly memberTokenSeconds?: number;
+    readonly tickMs?: number;
+  },
+): Promise<RunningHub> {
+  const registrations = new RegistrationController(client, {
+    namespace: opts.namespace,
+    log: opts.log,
+    ...(opts.memberTokenSeconds ? { memberTokenSeconds: opts.memberTokenSeconds } : {}),
+  });
+  const reachability = new ReachabilityController(client, {
+    log: opts.log,
+    ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
+  });
+  await Promise.all([registrations.start(), reachability.start()]);
+  return {
+    registrations,
+    reachability,
+    async stop() {
+      reachability.stop();
+      await registrations.stop();
+    },
+  };
+}

@@ -53,7 +53,7 @@ export function explainHelmFailure(input: HelmFailureInput): ExplainedFailure {
   // The value to fix: of a failing line's values, one that is not set (what `required` wants),
   // else the first one given.
   const first =
-    described.find((d) => d.ref.how === 'read' && !d.source.set) ??
+    described.find((d) => (d.ref.how === 'read' || d.ref.how === 'required') && unset(d)) ??
     described.find((d) => d.source.set) ??
     described[0];
   const candidates =
@@ -67,10 +67,21 @@ export function explainHelmFailure(input: HelmFailureInput): ExplainedFailure {
     template && templatesCalling(new Map([[template, input.files.get(template) ?? '']]), 'lookup').length > 0
       ? `; ${failure.template} calls lookup, which finds nothing at synth (helm template has no cluster): set the values that let the chart do without it`
       : '';
+  // A `required` inside a named template: helm named the line that includes it; say where it is.
+  const via = refs.find((r) => r.via)?.via;
+  const inside = via
+    ? `; it is required in ${shown(via.template)} (${shown(via.file)}:${via.line}), which that line includes`
+    : '';
+  const condition =
+    first && unset(first) ? described.find((d) => d.ref.how === 'condition' && d.source.set) : undefined;
+  const orCondition =
+    condition && condition.source.set && condition.source.layer.kind !== 'chart'
+      ? `, or change ${fieldOf(condition.ref, condition.source.layer)} (the condition it is required under)`
+      : '';
   return {
-    problem: `helm template failed${where}: ${failure.message}${values ? ` (${values})` : ''}`,
-    fix: `${fixFor(first, candidates, failure.message)}${lookup}`,
-    field: first?.source.set ? fieldOf(first.ref, first.source.layer) : 'chart',
+    problem: `helm template failed${where}: ${failure.message}${values ? ` (${values}${inside})` : ''}`,
+    fix: `${fixFor(first, candidates, failure.message)}${orCondition}${lookup}`,
+    field: first?.source.set && !unset(first) ? fieldOf(first.ref, first.source.layer) : 'chart',
     ...(candidates.length > 0
       ? {
           from: `${candidates.map((o) => `${o.at} (${o.key})`).join(', ')}, probably: it holds the value of values.${valuePath(first!.ref.path)}`,
@@ -79,11 +90,25 @@ export function explainHelmFailure(input: HelmFailureInput): ExplainedFailure {
   };
 }
 
+/**
+ * Whether a value is missing for what reads it: not set anywhere, or (for a `required`) null or the
+ * empty string, which `required` refuses too.
+ */
+function unset(d: { ref: ValueRef; source: ValueSource }): boolean {
+  if (!d.source.set) return true;
+  return d.ref.how === 'required' && (d.source.value === null || d.source.value === '');
+}
+
 /** `replicaCount is a string, from the construct's values` / `db.host is not set: ...`. */
 function describe(ref: ValueRef, source: ValueSource): string {
   const name = valuePath(ref.path);
   if (source.set) {
-    const verb = ref.how === 'read' ? `the failing line reads ${name}: ` : `${name} is `;
+    const verb =
+      ref.how === 'read'
+        ? `the failing line reads ${name}: `
+        : ref.how === 'condition'
+          ? `the condition around it reads ${name}: `
+          : `${name} is `;
     return `${verb}${source.type}, from ${layerName(source.layer, ref.path)}`;
   }
   if (source.deepest)
@@ -111,7 +136,7 @@ function fixFor(
   const generic = helmFix(message);
   if (!first) return generic;
   const name = valuePath(first.ref.path);
-  if (!first.source.set) return `set ${name} in the construct's values or a values file`;
+  if (!first.source.set || unset(first)) return `set ${name} in the construct's values or a values file`;
   const layer = first.source.layer;
   const place =
     layer.kind === 'values'
@@ -175,6 +200,11 @@ function valuePath(path: readonly string[]): string {
     )
     .join('');
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A chart's template or file name as written when it is plain, else quoted (escapes shown) and cut. */
+function shown(name: string): string {
+  return /^[\w./-]{1,120}$/.test(name) ? name : JSON.stringify(name.slice(0, 120));
 }
 
 /** `text` with each string (4+ characters) of the given values replaced by `<value of path>`. */

@@ -1,5 +1,8 @@
 // Which chart values a `helm template` failure is about, read from helm's own message.
 import type { ChartFiles } from './chart-files.js';
+import { failingCallFor, valuesRead } from './template-calls.js';
+
+export { valuesRead };
 
 /** A value a helm failure points at. */
 export interface ValueRef {
@@ -9,9 +12,12 @@ export interface ValueRef {
    * How helm's message points at it: `schema`, a `values.schema.json` rule it breaks; `missing`, a
    * template read it through a nil (`nil pointer evaluating`, `index of nil pointer`); `read`, a
    * template failed reading it (`error calling add`), or the line that failed (`required`, `fail`)
-   * reads it.
+   * reads it; `required`, a `required` (or `fail`) inside a named template the line includes tests
+   * it (null and "" fail `required`); `condition`, an `if` around that call reads it.
    */
-  how: 'schema' | 'missing' | 'read';
+  how: 'schema' | 'missing' | 'read' | 'required' | 'condition';
+  /** For `required` and `condition`: the named template, and its file and line in the chart. */
+  via?: { template: string; file: string; line: number };
 }
 
 /** At most this many values are named for one failure. */
@@ -24,7 +30,9 @@ const MAX_REFS = 5;
  * - `executing "t" at <.Values.a.b>: ...` (also `$.Values`, `index .Values "a" "b"`), in the
  *   template's chart;
  * - `execution error at (t:line:col): ...` (`required`, `fail`): the values the template's line
- *   reads, from the chart's own file in `files`.
+ *   reads, from the chart's own file in `files`; when the line calls no `required` or `fail` but
+ *   includes a named template that does (`failingCallFor`, through include chains), the values
+ *   that call tests (`required`) and the `if` conditions around it (`condition`).
  * `files` are the chart's (`chartFilesOf`), for subchart names and template lines. A message
  * pointing at no value gives none.
  */
@@ -38,11 +46,22 @@ export function helmValueRefs(stderr: string, files: ChartFiles['files']): Value
     const how = /nil pointer|index of nil/.test(executing[3]!) ? 'missing' : 'read';
     return read.slice(0, 1).map((path) => ({ path: [...subchartOf(executing[1]!), ...path], how }));
   }
-  const execution = /execution error at \(([^():\s]+\/templates\/[^():\s]+):(\d+)/.exec(error);
+  const execution = /execution error at \(([^():\s]+\/templates\/[^():\s]+):(\d+)(?::\d+)?\): (.*)$/.exec(
+    error,
+  );
   if (execution) {
     const template = execution[1]!;
     const line = files.get(chartRelative(template))?.split('\n')[Number(execution[2]) - 1] ?? '';
     const prefix = subchartOf(template);
+    // helm names the line that includes a named template, not the `required` inside it: find it.
+    const call = /\b(required|fail)\b/.test(line) ? undefined : failingCallFor(line, execution[3]!, files);
+    if (call) {
+      const via = { template: call.template, file: call.file, line: call.line };
+      return [
+        ...call.required.map((path) => ({ path: [...prefix, ...path], how: 'required' as const, via })),
+        ...call.conditions.map((path) => ({ path: [...prefix, ...path], how: 'condition' as const, via })),
+      ].slice(0, MAX_REFS);
+    }
     return valuesRead(line)
       .slice(0, MAX_REFS)
       .map((path) => ({ path: [...prefix, ...path], how: 'read' as const }));
@@ -79,17 +98,6 @@ function pointerSegments(pointer: string): string[] {
     .slice(1)
     .filter((s) => s !== '')
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** Value paths a template action reads: `.Values.a.b`, `$.Values.a`, `index .Values "a" "b"`. */
-export function valuesRead(text: string): string[][] {
-  const found: string[][] = [];
-  for (const m of text.matchAll(/(?:^|[^\w.])\$?\.Values((?:\.[A-Za-z_][\w]*)+)/g))
-    found.push(m[1]!.slice(1).split('.'));
-  for (const m of text.matchAll(/index\s+\$?\.Values((?:\s+"[^"]*")+)/g))
-    found.push([...m[1]!.matchAll(/"([^"]*)"/g)].map((k) => k[1]!));
-  const unique = new Map(found.map((p) => [p.join('\u0000'), p] as const));
-  return [...unique.values()];
 }
 
 /** `hello/charts/sub/charts/deep/templates/a.yaml` -> `charts/sub/charts/deep/templates/a.yaml`. */

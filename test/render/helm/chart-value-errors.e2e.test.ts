@@ -134,6 +134,30 @@ describe('a chart render error names the value and where it came from', () => {
     );
   });
 
+  it('required inside a helper (as kyverno with config.create false): the value, the helper, and the condition the values file set', async () => {
+    const dir = webPlatform({
+      overlay: 'ingress:\n  password: abc\n  replicas: 2\n',
+      valuesFile: 'config:\n  create: false\n',
+      templates: {
+        '_helpers.tpl':
+          '{{- define "web.configName" -}}\n{{- if .Values.config.create -}}\nweb\n{{- else -}}\n{{ required "config.name is required when config.create is false" .Values.config.name }}\n{{- end -}}\n{{- end -}}\n',
+        'cm.yaml': CM('  name: {{ include "web.configName" . }}\n'),
+      },
+    });
+    const issue = await renderIssue(dir);
+    expect(issue.field).toBe('chart');
+    expect(issue.message).toContain('helm template failed at web/templates/cm.yaml:6: execution error');
+    expect(issue.message).toContain(
+      'config.name is not set (config is a map, from valuesFiles[0] values/web.yaml)',
+    );
+    expect(issue.message).toContain(
+      'it is required in web.configName (templates/_helpers.tpl:5), which that line includes',
+    );
+    expect(issue.fix).toBe(
+      "set config.name in the construct's values or a values file, or change valuesFiles[0] (the condition it is required under)",
+    );
+  });
+
   it('hostile: fail quoting a value from a values file names it by path, never prints it', async () => {
     const dir = webPlatform({
       overlay: 'ingress:\n  password: abc\n  replicas: 2\n',

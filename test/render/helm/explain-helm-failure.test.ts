@@ -101,4 +101,46 @@ describe('explainHelmFailure', () => {
     // The chart's own values are the chart's, public: not redacted.
     expect(defaulted.fix).toMatch(/^change token in values \(it overrides the chart's default\)/);
   });
+
+  it('a required inside a helper: names the value it requires, where the helper is, and the condition the overlay set', () => {
+    const chart = new Map([
+      ['Chart.yaml', 'name: kv\n'],
+      ['values.yaml', 'config:\n  create: true\n  name: ""\n'],
+      ['templates/cm.yaml', 'data:\n  name: {{ include "kv.cm" . }}\n'],
+      [
+        'templates/_helpers.tpl',
+        '{{- define "kv.cm" -}}\n{{- if .Values.config.create -}}\nkv\n{{- else -}}\n{{ required "config.name is required when config.create is false" .Values.config.name }}\n{{- end -}}\n{{- end -}}\n',
+      ],
+    ]);
+    const out = explainHelmFailure({
+      stderr:
+        'Error: execution error at (kv/templates/cm.yaml:2:10): config.name is required when config.create is false\n\nUse --debug flag to render out invalid YAML\n',
+      files: chart,
+      given: [{ kind: 'values', values: { config: { create: false } } }],
+      origins: [{ key: 'kyverno.configCreate', value: 'false', at: 'overlays/prod.yaml:4' }],
+    });
+    // The chart's default "" is what `required` refuses: config.name is the value to set.
+    expect(out.problem).toContain("config.name is a string, from the chart's default in values.yaml");
+    expect(out.problem).toContain(
+      "the condition around it reads config.create: a boolean, from the construct's values",
+    );
+    expect(out.problem).toContain(
+      'it is required in kv.cm (templates/_helpers.tpl:5), which that line includes',
+    );
+    expect(out.fix).toBe(
+      "set config.name in the construct's values or a values file, or change values.config.create (the condition it is required under)",
+    );
+    expect(out.field).toBe('chart');
+
+    // Set and non-empty, the value is not what is missing: no condition is offered.
+    const set = explainHelmFailure({
+      stderr:
+        'Error: execution error at (kv/templates/cm.yaml:2:10): config.name is required when config.create is false\n',
+      files: chart,
+      given: [{ kind: 'values', values: { config: { create: false, name: 'cm-name' } } }],
+      origins: [],
+    });
+    expect(set.fix).not.toContain('the condition it is required under');
+    expect(set.field).toBe('values.config.name');
+  });
 });

@@ -77,6 +77,24 @@ describe('helmValueRefs', () => {
     ]);
   });
 
+  it('a required inside a named template the line includes: the value it requires and the condition around it', () => {
+    const chart = new Map([
+      ...files,
+      ['templates/d.yaml', 'metadata:\n  name: {{ include "c2.name" . }}\n'],
+      [
+        'templates/_helpers.tpl',
+        '{{- define "c2.name" -}}\n{{- if .Values.create -}}\nc2\n{{- else -}}\n{{ required "name is required" .Values.name }}\n{{- end -}}\n{{- end -}}\n',
+      ],
+    ]);
+    const via = { template: 'c2.name', file: 'templates/_helpers.tpl', line: 5 };
+    expect(
+      helmValueRefs('Error: execution error at (c2/templates/d.yaml:2:10): name is required\n', chart),
+    ).toEqual([
+      { path: ['name'], how: 'required', via },
+      { path: ['create'], how: 'condition', via },
+    ]);
+  });
+
   it('a message that points at no value, or a template line it cannot read, gives none', () => {
     expect(
       helmValueRefs('Error: found in Chart.yaml, but missing in charts/ directory: db\n', files),

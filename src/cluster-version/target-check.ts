@@ -63,19 +63,17 @@ export function checkTarget(input: CheckTargetInput): TargetFinding[] {
     message,
     fix,
   });
+  // Build metadata is kept: OpenShift releases carry none, so `4.14.38+x` is no published release.
+  const named = to.build.length > 0 ? to.raw : to.version;
   const snapshot = input.snapshot;
   const graphs = input.graphs ?? [];
-  if (
-    snapshot &&
-    channelsOf(snapshot, to.version).length === 0 &&
-    !graphs.some((g) => nodeOf(g, to.version))
-  ) {
+  if (snapshot && channelsOf(snapshot, named).length === 0 && !graphs.some((g) => nodeOf(g, named))) {
     const where = `${snapshot.label}${graphs.length > 0 ? `, nor in ${graphs.map((g) => g.source).join(', ')}` : ''}`;
     findings.push(
       finding(
         'UnknownVersion',
         true,
-        `${to.version} is not a published OpenShift release: it is in no channel of ${where}`,
+        `${named} is not a published OpenShift release: it is in no channel of ${where}`,
         `correct the version (\`groundwork upgrade-path\` lists real ones); if it was published after ${snapshot.date.slice(0, 10)} or comes from your own update service, accept it with acceptedRisks: ['UnknownVersion']`,
       ),
     );

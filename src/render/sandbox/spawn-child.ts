@@ -6,7 +6,9 @@ import { settleOutcome } from './child-outcome.js';
 import { supervise } from './supervise.js';
 
 /** Environment variables the platform child may see: nothing that reaches a cluster or a git server. */
-const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME'];
+// GROUNDWORK_ALLOW_LOOPBACK_URLS: the URL policy the child reads groundwork.yaml with (alert URLs),
+// the caller's, as the renderer's; the child connects nowhere.
+const ALLOWED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME', 'GROUNDWORK_ALLOW_LOOPBACK_URLS'];
 
 const MiB = 1024 * 1024;
 

@@ -151,7 +151,8 @@ export async function renderPlatform(
         frameCapBytes: capBytes,
       });
       ended = answer;
-      here = (text) => text.replaceAll(answer.dir, dir);
+      // Bounded: the renderer's answer is data, its messages included.
+      here = (text) => text.replaceAll(answer.dir, dir).slice(0, 64 * 1024);
     } else
       ended = await launchRenderer({
         isolation: isolation!,

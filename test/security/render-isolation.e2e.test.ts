@@ -5,9 +5,11 @@
 // platform code signals the agent (`process._debugProcess`, `process.kill`, errors swallowed) and
 // (a) rewrites its chart's release name to `--post-renderer=<script>`, or (b) has its chart
 // rendered by a hostile helm (what a post-renderer could be), which reports what it reached.
-// In `namespaces` mode and in `uid` mode (user namespaces refused, as root): nothing reached, no
-// inspector opened, and no planted value in the cluster, the status, the Events, the metrics, the
-// log or the agent's cache.
+// In `namespaces` mode, in `uid` mode (user namespaces refused, as root), and with the renderer as
+// a process of its own (`--renderer URL`, the renderer pod's layout: an environment with no
+// secret; the agent itself refused every local isolation, so nothing renders in its process
+// tree): nothing reached, no inspector opened, and no planted value in the cluster, the status,
+// the Events, the metrics, the log, the agent's cache or the renderer's log.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { startAgent } from '../../src/agent/start.js';
 import { memoryLogger, platformRepo, PLATFORM_MAIN } from '../harness/agent-repo.js';
 import { agentOptions, appliedRevision, stalledOnSynth, syncStatus } from '../harness/agent-run.js';
 import { useCluster } from '../harness/cluster.js';
+import { startRendererProcess, type RendererProcess } from '../harness/renderer-process.js';
 import {
   CHART_FILES,
   hostileHelm,
@@ -30,7 +33,11 @@ const cluster = useCluster({ namespacePrefix: 'gw-render-iso' });
 
 let planted: ReturnType<typeof plantSecrets>;
 let server: Awaited<ReturnType<typeof listeningServer>>;
-const saved = { helm: process.env.GROUNDWORK_HELM, userns: process.env.GROUNDWORK_RENDER_USER_NAMESPACES };
+const saved = {
+  helm: process.env.GROUNDWORK_HELM,
+  userns: process.env.GROUNDWORK_RENDER_USER_NAMESPACES,
+  rootns: process.env.GROUNDWORK_RENDER_ROOT_NAMESPACES,
+};
 beforeAll(async () => {
   planted = plantSecrets('agent');
   server = await listeningServer();
@@ -43,6 +50,7 @@ afterAll(() => {
   for (const [key, value] of [
     ['GROUNDWORK_HELM', saved.helm],
     ['GROUNDWORK_RENDER_USER_NAMESPACES', saved.userns],
+    ['GROUNDWORK_RENDER_ROOT_NAMESPACES', saved.rootns],
   ] as const)
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
@@ -81,10 +89,19 @@ function filesUnder(dir: string): string[] {
 describe.each([
   ['namespaces', undefined],
   ['uid (user namespaces refused, as root)', '0'],
+  ['renderer-process (--renderer URL)', 'remote'],
 ] as const)('the agent renders in %s mode', (_mode, userNamespaces) => {
   it('one commit with both attacks stalls on the builder; one with a hostile chart tool finds nothing; no secret anywhere', async () => {
+    const remote = userNamespaces === 'remote';
     if (userNamespaces === undefined) delete process.env.GROUNDWORK_RENDER_USER_NAMESPACES;
-    else process.env.GROUNDWORK_RENDER_USER_NAMESPACES = userNamespaces;
+    else process.env.GROUNDWORK_RENDER_USER_NAMESPACES = '0';
+    // With a renderer, the agent could not render here at all: every render must happen there.
+    if (remote) process.env.GROUNDWORK_RENDER_ROOT_NAMESPACES = '0';
+    else delete process.env.GROUNDWORK_RENDER_ROOT_NAMESPACES;
+    // A process of its own, started with none of this process's variables: only the hostile helm.
+    const renderer: RendererProcess | undefined = remote
+      ? await startRendererProcess({ GROUNDWORK_HELM: process.env.GROUNDWORK_HELM })
+      : undefined;
     const ns = cluster.namespace;
     const repo = await platformRepo(`r${ns.slice(-6)}`);
     const logs = memoryLogger();
@@ -94,6 +111,7 @@ describe.each([
       debounceMs: 50,
       cacheDir,
       http: { host: '127.0.0.1', port: 0 },
+      ...(renderer ? { renderer: renderer.url } : {}),
     });
     const agent = await startAgent(options);
     try {
@@ -150,9 +168,21 @@ describe.each([
       ].join('\n');
       expect(metrics).toContain('groundwork_');
       for (const value of planted.values) expect(everything).not.toContain(value);
+      if (renderer) {
+        expect(renderer.log()).toContain('rendered a agent request');
+        for (const value of planted.values) expect(renderer.log()).not.toContain(value);
+        // The renderer gone, a commit that drops the chart fails at render: nothing pruned.
+        await renderer.stop();
+        await repo.publish({ namespace: ns, items: { a: '4' } }, {}, 'no renderer');
+        const down = await stalledOnSynth(cluster, 'Stalled without the renderer');
+        expect(down.c.message).toMatch(/^renderer 127\.0\.0\.1:\d+: it cannot be reached .*; nothing was rendered/);
+        expect(down.s.lastAppliedRevision).toBe(`main@sha1:${probed}`);
+        await cluster.client.request('GET', `/api/v1/namespaces/${ns}/configmaps/probe-report`);
+      }
     } finally {
       await agent.stop();
       await repo.stop();
+      await renderer?.stop();
     }
   });
 });

@@ -93,7 +93,11 @@ export const remoteAnswerSchema = z.union([
     frame: z.base64(),
     log: z.string().max(16_384),
     /** Where the renderer wrote the checkout: its messages name paths there. */
-    dir: z.string().min(1).max(4096),
+    dir: z
+      .string()
+      .min(2)
+      .max(4096)
+      .refine((d) => d.startsWith('/') && !d.includes('\0'), 'must be an absolute path'),
   }),
   z.strictObject({ refused: z.string().max(4096) }),
 ]);

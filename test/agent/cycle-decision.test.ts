@@ -13,6 +13,7 @@ import { idOf, refOf } from '../../src/core/object-id.js';
 import type { K8sObject } from '../../src/core/object.js';
 import type { DriftItem } from '../../src/plan/drift.js';
 import { Plan } from '../../src/plan/plan-result.js';
+import type { DryRunProblem } from '../../src/plan/types.js';
 import { a1, a2, b, planOf, subscription, synth1, synth2 } from '../harness/agent-decision.js';
 import { configMap } from '../harness/engine.js';
 
@@ -80,7 +81,7 @@ describe('decideApply', () => {
   // the new revision's plan; unforced, every apply of the new revision failed and it never became
   // the last good one, so the forcing cycles of the same revision never came (found by bench soak).
   it('self-heal, new revision: objects git did not change force their conflicts, changed ones do not', () => {
-    const conflict = {
+    const conflict: DryRunProblem = {
       code: 'Conflict',
       message: 'conflict with kubectl-edit on /data/v',
       conflicts: [{ manager: 'kubectl-edit', field: '/data/v' }],

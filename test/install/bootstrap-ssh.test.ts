@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { K8sObject } from '../../src/core/object.js';
 import { bootstrapObjects } from '../../src/install/bootstrap-objects.js';
 import { agentNetworkPolicy, repositoryPort } from '../../src/install/network-policy.js';
 import { PLATFORM_MAIN } from '../harness/agent-repo.js';
@@ -28,10 +29,13 @@ describe('bootstrapObjects with an SSH deploy key', () => {
   };
 
   it('puts identity, known_hosts and the passphrase in the Secret, and points the agent at it', () => {
-    const secret = bootstrapObjects(spec).find((o) => o.kind === 'Secret') as {
-      stringData: Record<string, string>;
-    };
-    expect(secret.stringData).toEqual({ identity: key.privateKey, known_hosts: KNOWN_HOSTS, password: 'pw' });
+    const secret = bootstrapObjects(spec).find((o) => o.kind === 'Secret') as
+      (K8sObject & { stringData: Record<string, string> }) | undefined;
+    expect(secret?.stringData).toEqual({
+      identity: key.privateKey,
+      known_hosts: KNOWN_HOSTS,
+      password: 'pw',
+    });
     expect(flagWithValue(agentArgs(spec), '--credentials-secret')).toEqual([
       '--credentials-secret',
       'groundwork-git-credentials',
@@ -69,7 +73,9 @@ describe('bootstrapObjects with an SSH deploy key', () => {
       },
       ingress: { metricsNamespaces: ['monitoring'] },
       httpPort: 8080,
-    }) as { spec: { egress: { to: { ipBlock?: { cidr: string } }[]; ports: { port: number }[] }[] } };
+    }) as K8sObject & {
+      spec: { egress: { to: { ipBlock?: { cidr: string } }[]; ports: { port: number }[] }[] };
+    };
     const git = policy.spec.egress.find((r) => r.to.some((p) => p.ipBlock?.cidr === '192.0.2.7/32'));
     expect(git?.ports).toEqual([{ protocol: 'TCP', port: 22 }]);
   });

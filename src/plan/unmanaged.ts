@@ -98,7 +98,8 @@ export function unmanagedScope(plan: Plan, config: UnmanagedConfig): UnmanagedLi
  * (`ownerReferences`), not another Groundwork inventory's (`groundwork.io/owning-inventory`), not
  * what Kubernetes puts in every namespace (`kube-root-ca.crt`, the default ServiceAccounts and
  * their tokens), not what controllers make without an owner (cert-manager's Secrets, leader
- * election records, Helm's release Secrets), and matched by no `ignore` rule. Pure.
+ * election records, Helm's release Secrets), not Groundwork's own (`app.kubernetes.io/managed-by:
+ * groundwork`: its inventories), and matched by no `ignore` rule. Pure.
  */
 export function findUnmanaged(
   plan: Plan,
@@ -154,6 +155,8 @@ const CONTROLLER_SECRET_TYPES = new Set(['kubernetes.io/service-account-token', 
 
 function ownedElsewhere(id: ObjectId, obj: K8sObject): boolean {
   if (obj.metadata.ownerReferences?.length || BUILTIN.some((re) => re.test(id))) return true;
+  // Groundwork's own bookkeeping (its inventory ConfigMaps) in a namespace the platform also manages.
+  if (obj.metadata.labels?.['app.kubernetes.io/managed-by'] === 'groundwork') return true;
   const annotations = obj.metadata.annotations ?? {};
   if (annotations[OWNER_ANNOTATION] !== undefined || MADE_BY_CONTROLLER.some((a) => a in annotations))
     return true;

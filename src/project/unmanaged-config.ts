@@ -4,10 +4,15 @@ import { z } from 'zod';
  * `unmanaged:` in groundwork.yaml (top level for the whole platform, or on an environment, which
  * then replaces it): whether to report objects Groundwork did not apply in the namespaces it
  * manages, where and what to look at, what never to report, and whether they count as drift.
- * Like Argo CD's `orphanedResources` (`warn`, `ignore`), off unless asked.
+ * Like Argo CD's `orphanedResources` (`warn`, `ignore`): off without the block, informational
+ * with it, drift only with `failOn`.
  */
 export interface UnmanagedConfig {
-  /** List them (`drift`, the status, the dashboard). Off: nothing is listed. @default false */
+  /**
+   * List them (`drift`, the status). `false` turns an inherited setting off (an environment's
+   * `unmanaged: { report: false }`). @default true when the block is present, as Argo CD's
+   * `orphanedResources: {}` turns monitoring on
+   */
   readonly report: boolean;
   /**
    * Count them as drift: `Ready=False DriftDetected`, `drift` exits 1, promotion and `fleet status`
@@ -107,7 +112,7 @@ export const unmanagedSchema = z
       });
   })
   .transform((u): UnmanagedConfig => ({
-    report: u.report ?? u.failOn,
+    report: u.report ?? true,
     failOn: u.failOn,
     ...(u.namespaces ? { namespaces: [...new Set(u.namespaces)] } : {}),
     ...(u.kinds ? { kinds: u.kinds } : {}),

@@ -63,6 +63,14 @@ describe('findUnmanaged', () => {
       annotated('other-inventory', { [OWNER_ANNOTATION]: 'other' }),
       annotated('leader', { 'control-plane.alpha.kubernetes.io/leader': '{}' }),
       annotated('tls', { 'cert-manager.io/certificate-name': 'web' }),
+      {
+        ...configMap('shop', 'inventory', {}),
+        metadata: {
+          name: 'inventory',
+          namespace: 'shop',
+          labels: { 'app.kubernetes.io/managed-by': 'groundwork' },
+        },
+      },
     ] as K8sObject[];
     expect(names(on, ...made)).toEqual([]);
     const secrets = ['kubernetes.io/service-account-token', 'helm.sh/release.v1', 'kubernetes.io/tls'].map(

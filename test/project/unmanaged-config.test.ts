@@ -43,7 +43,9 @@ describe('unmanaged: in groundwork.yaml', () => {
     });
   });
 
-  it('reports when failOn is set, and refuses failOn with report: false', () => {
+  it('reports when the block is there, unless report: false; refuses failOn with report: false', () => {
+    expect(unmanagedSchema.parse({})).toEqual({ report: true, failOn: false, ignore: [] });
+    expect(unmanagedSchema.parse({ report: false })).toMatchObject({ report: false });
     expect(unmanagedSchema.parse({ failOn: true })).toMatchObject({ report: true, failOn: true });
     const r = unmanagedSchema.safeParse({ failOn: true, report: false });
     expect(r.success).toBe(false);

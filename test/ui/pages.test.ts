@@ -60,6 +60,20 @@ describe('dashboard pages render hostile strings as text', () => {
     expect(markup).toContain('Cannot see everything');
     expect(markup).toContain('1 drifted (0 missing, 1 modified, 0 extra)');
     expect(markup).toContain('1.5 s'); // the synth phase timing
+    expect(markup).not.toContain('Unmanaged');
+  });
+
+  it('shows how many unmanaged objects the agent counted, without their namespaces', () => {
+    const sync = s.syncs[s.selected!]!;
+    const unmanaged = {
+      count: 3,
+      failOn: false,
+      counts: [{ namespace: 'secret-ns', kind: 'ConfigMap', count: 3 }],
+    };
+    const counted = { ...s, syncs: [{ ...sync, status: { ...sync.status!, unmanaged } }], selected: 0 };
+    const markup = overviewPage(counted).markup;
+    expect(markup).toContain('3 object(s) Groundwork did not apply in its namespaces (informational;');
+    expect(markup).not.toContain('secret-ns');
   });
 
   it('keeps a filter value in its input, escaped inside the attribute', () => {

@@ -8,7 +8,8 @@ const PHASES = ['fetch', 'synth', 'plan', 'apply', 'health'] as const;
 
 /**
  * The Overview: platform, overlay, repository, revision, Ready and health, last applied, the last
- * cycles' phase timings (`status.history`), objects by health and the drift counts. Pure.
+ * cycles' phase timings (`status.history`), objects by health, the drift counts and, when
+ * groundwork.yaml asks for them, how many unmanaged objects there are. Pure.
  */
 export function overviewPage(s: DashboardSnapshot): Html {
   return layout({ title: 'Overview', current: '/', snapshot: s, body: overviewBody(s) });
@@ -61,6 +62,15 @@ function overviewBody(s: DashboardSnapshot): Html {
         ['Last reconcile', st?.lastReconcileTime],
         ['Suspended', st?.suspended ? suspendedText(st.suspended) : 'no'],
         ['Drift', html`<a href="/drift">${driftText(st?.drift)}</a>`],
+        // Only the total: the counts per namespace and kind are not filtered by the viewer's RBAC.
+        ...(st?.unmanaged
+          ? [
+              [
+                'Unmanaged',
+                `${st.unmanaged.count} object(s) Groundwork did not apply in its namespaces (${st.unmanaged.failOn ? 'counted as drift' : 'informational'}; groundwork drift --unmanaged lists them)`,
+              ] as const,
+            ]
+          : []),
       ])}
       ${
         (st?.pending ?? []).length > 0

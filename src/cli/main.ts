@@ -2,6 +2,7 @@ import tab from '@bomb.sh/tab/commander';
 import { Command, CommanderError } from 'commander';
 import { GroundworkError, errorMessage } from '../core/errors.js';
 import { registerCommands } from './commands/index.js';
+import type { SetExitCode } from './commands/command-module.js';
 import { ExitCode } from './exit-code.js';
 import { packageVersion } from '../core/package-root.js';
 import { useRedactionKeyProvider } from '../core/redaction-key.js';
@@ -19,31 +20,37 @@ Loading the script:
 `;
 
 /**
- * Runs the `groundwork` CLI with `argv` (as in `process.argv`) and resolves to the
- * process exit code. Never calls `process.exit` itself: `bin/groundwork.js` does.
+ * The `groundwork` program: every command module's declarations (only the one serving `command`
+ * when it names one) and `completion`. Declares and runs nothing; docs/cli.md is generated from it
+ * (scripts/docs/cli-reference.ts).
  */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function commandTree(setExitCode: SetExitCode, command?: string): Promise<Command> {
   const program = new Command('groundwork')
     .description('GitOps platform bootstrapper for Kubernetes and OpenShift')
     .version(packageVersion())
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
+  await registerCommands(program, setExitCode, command);
+  // `groundwork completion bash|zsh|fish|powershell` prints a script that asks `groundwork complete --
+  // <words>` for candidates, generated from this command tree, so it never goes stale.
+  tab(program, { completionCommandName: 'completion' });
+  program.commands.find((c) => c.name() === 'completion')?.addHelpText('after', COMPLETION_HELP);
+  return program;
+}
+
+/**
+ * Runs the `groundwork` CLI with `argv` (as in `process.argv`) and resolves to the
+ * process exit code. Never calls `process.exit` itself: `bin/groundwork.js` does.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
   let exitCode: number = ExitCode.Ok;
   // Secret values are tagged under a key (`cliRedactionKey`), read or made only once a command redacts.
   useRedactionKeyProvider(() => cliRedactionKey());
   // The first word that is not an option names the command (a module of its own, loaded alone).
   const command = argv.slice(2).find((a) => !a.startsWith('-'));
-  await registerCommands(
-    program,
-    (code) => {
-      exitCode = code;
-    },
-    command,
-  );
-  // `groundwork completion bash|zsh|fish|powershell` prints a script that asks `groundwork complete --
-  // <words>` for candidates, generated from this command tree, so it never goes stale.
-  tab(program, { completionCommandName: 'completion' });
-  program.commands.find((c) => c.name() === 'completion')?.addHelpText('after', COMPLETION_HELP);
+  const program = await commandTree((code) => {
+    exitCode = code;
+  }, command);
   try {
     await program.parseAsync([...argv]);
     return exitCode;

@@ -1,5 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import { ApiError } from '../../src/cluster/api-error.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { memberKubeconfig, parseBootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
 import { HubMember } from '../../src/hub/hub-member.js';
-import { installHub } from '../../src/hub/hub-install.js';
 import {
   ANNOTATIONS,
   CONTROLLER_SERVICE_ACCOUNT,
@@ -17,7 +17,6 @@ import {
   HUB_PATHS,
   LABELS,
 } from '../../src/hub/hub-names.js';
-import { runHub, type RunningHub } from '../../src/hub/hub-run.js';
 import { issueBootstrap } from '../../src/hub/hub-token.js';
 import { MemberCredentialsStore } from '../../src/hub/member-credentials-store.js';
 import { registerMember } from '../../src/hub/member-registration.js';
@@ -26,6 +25,7 @@ import { memberRegistrationSchema } from '../../src/hub/registration-schema.js';
 import { registrationName } from '../../src/hub/registration-token.js';
 import { newRegistrationKey } from '../../src/hub/sealed-credentials.js';
 import { TokenStore } from '../../src/hub/token-store.js';
+import { BIN, groundwork } from '../harness/cli.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { runControlPlane } from '../harness/run-control-plane.js';
 import { serviceAccountKubeconfig } from '../harness/service-account.js';
@@ -45,7 +45,7 @@ const log = process.env.HUB_E2E_LOG
 const suffix = () => randomBytes(3).toString('hex');
 
 let admin: KubeClient;
-let hub: RunningHub;
+let hub: ChildProcess;
 
 const fleetMember = async (name: string) =>
   readFleetMember(await admin.request('GET', HUB_PATHS.fleetMember(name), { schema: z.unknown() }));
@@ -78,18 +78,43 @@ const answerOf = (name: string) =>
 
 beforeAll(async () => {
   admin = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
-  await installHub(admin, { namespace: HUB_NAMESPACE, image: 'groundwork:test', deployment: false });
+  // Installed through the CLI (`groundwork hub bootstrap`), as an operator would.
+  const installed = await groundwork([
+    'hub',
+    'bootstrap',
+    '--no-deployment',
+    '--kubeconfig',
+    runControlPlane().kubeconfig,
+  ]);
+  expect(installed, installed.stderr).toMatchObject({ code: 0 });
   const kubeconfig = await serviceAccountKubeconfig({
     admin,
     adminKubeconfig: runControlPlane().kubeconfig,
     namespace: HUB_NAMESPACE,
     name: CONTROLLER_SERVICE_ACCOUNT,
   });
-  hub = await runHub(await KubeClient.load({ kubeconfig }), { namespace: HUB_NAMESPACE, log, tickMs: 200 });
+  // The controller is `groundwork hub run` with its own ServiceAccount's kubeconfig.
+  hub = spawn(process.execPath, [BIN, 'hub', 'run', '--kubeconfig', kubeconfig], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logged = '';
+  hub.stderr!.on('data', (d: Buffer) => (logged += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    hub.stdout!.on('data', (d: Buffer) => {
+      logged += d.toString();
+      if (process.env.HUB_E2E_LOG) process.stdout.write(d);
+      if (logged.includes('hub controller started')) resolve();
+    });
+    hub.once('exit', (code) => reject(new Error(`groundwork hub run exited ${code}: ${logged}`)));
+  });
 }, 120_000);
 
 afterAll(async () => {
-  await hub?.stop();
+  if (hub && hub.exitCode === null) {
+    const exited = new Promise((r) => hub.once('exit', r));
+    hub.kill('SIGTERM');
+    await exited;
+  }
   admin?.close();
 });
 
@@ -336,5 +361,67 @@ describe('the hub on a real apiserver', () => {
     } finally {
       for (const c of clients) c.close();
     }
+  });
+
+  it('issues a bootstrap kubeconfig with `groundwork hub token create` that registers once', async () => {
+    const name = `cli-${suffix()}`;
+    const out = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
+    const kubeconfig = runControlPlane().kubeconfig;
+    const args = [
+      'hub',
+      'token',
+      'create',
+      '--member',
+      name,
+      '--labels',
+      'region=eu,tier=canary',
+      '--environment',
+      'prod',
+    ];
+    const made = await groundwork([...args, '--ttl', '15m', '--out', out, '--kubeconfig', kubeconfig]);
+    expect(made, made.stderr).toMatchObject({ code: 0, stdout: '' });
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    const bootstrap = parseBootstrapKubeconfig(readFileSync(out, 'utf8'), out);
+    expect(bootstrap.member).toBe(name);
+    const home = `gw-hub-home-${suffix()}`;
+    await admin.request('POST', '/api/v1/namespaces', { body: { metadata: { name: home } } });
+    try {
+      const store = new MemberCredentialsStore(admin, home);
+      await registerMember({ bootstrap, store, state: undefined, timeoutMs: 20_000 });
+      expect((await fleetMember(name)).labels).toMatchObject({
+        region: 'eu',
+        tier: 'canary',
+        [LABELS.environment]: 'prod',
+      });
+    } finally {
+      await admin.request('DELETE', `/api/v1/namespaces/${home}`);
+    }
+    // Flags checked before anything is written: a label under the hub's own prefix, a short ttl.
+    const badLabel = await groundwork([
+      'hub',
+      'token',
+      'create',
+      '--member',
+      name,
+      '--labels',
+      'hub.groundwork.io/reachability=Reachable',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(badLabel).toMatchObject({ code: 2, stdout: '' });
+    expect(badLabel.stderr).toContain('--labels');
+    const shortTtl = await groundwork([
+      'hub',
+      'token',
+      'create',
+      '--member',
+      name,
+      '--ttl',
+      '1m',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(shortTtl).toMatchObject({ code: 2 });
+    expect(shortTtl.stderr).toContain('--ttl');
   });
 });

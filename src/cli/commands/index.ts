@@ -22,6 +22,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['upgrade-path'], load: async () => (await import('./upgrade-path.js')).registerUpgradePath },
   { commands: ['preview'], load: async () => (await import('./preview.js')).registerPreview },
   { commands: ['fleet', 'promote'], load: async () => (await import('./fleet.js')).registerFleet },
+  { commands: ['hub'], load: async () => (await import('./hub.js')).registerHub },
   { commands: ['sync'], load: async () => (await import('./sync.js')).registerSync },
   { commands: ['ui'], load: async () => (await import('./ui.js')).registerUi },
   { commands: ['tools'], load: async () => (await import('./tools.js')).registerTools },

@@ -1,5 +1,8 @@
 import { commandTree } from '../../src/cli/main.js';
+import { projectConfigSchema } from '../../src/project/config.js';
+import { fleetFileSchema } from '../../src/project/fleet-file.js';
 import { cliReference } from './cli-reference.js';
+import { schemaReference } from './schema-reference.js';
 
 /** A page of docs/ generated from the code: its path from the repository root and its text. */
 export interface GeneratedPage {
@@ -8,9 +11,83 @@ export interface GeneratedPage {
 }
 
 /**
+ * The `unmanaged:` block's fields, until src/project/unmanaged-config.ts describes them itself
+ * (`.describe()` there wins over these).
+ */
+const UNMANAGED_FIELDS: Readonly<Record<string, string>> = {
+  'unmanaged.report':
+    'List them (`drift`, the status). `false` turns off a setting the environment would inherit.',
+  'unmanaged.failOn':
+    'Count them as drift: `Ready=False DriftDetected`, `drift` exits 1, promotion and `fleet status` block. Implies `report`.',
+  'unmanaged.namespaces':
+    'Where to look, at most 100. Default: the namespaces the platform declares (its Namespace objects).',
+  'unmanaged.kinds':
+    'What to look for: namespaced kinds as `Kind` (core group) or `group/Kind`, at most 50. Default: the kinds the platform has in each namespace.',
+  'unmanaged.ignore':
+    'Never reported: an object matching every field of one rule (at most 200 rules; a rule names at least one field).',
+  'unmanaged.ignore[].group': 'An API group (`coordination.k8s.io`); absent: any group.',
+  'unmanaged.ignore[].kind': 'A kind (`Secret`); absent: any kind.',
+  'unmanaged.ignore[].namespace': 'A namespace; `*` is a wildcard; absent: any namespace.',
+  'unmanaged.ignore[].name': 'An object name; `*` is a wildcard; absent: any name.',
+};
+
+const GROUNDWORK_YAML_EXAMPLE = `
+name: example-platform
+catalogs: [catalogs/community-operators]
+environments:
+  - { name: dev, overlays: [dev], ref: main }
+  - name: prod
+    overlays: [prod, clusters/prod-eu-1]
+    ref: env/prod
+    promotedFrom: dev
+    soak: 2h
+    windows: [{ days: [Sat], start: '02:00', duration: 4h, timezone: Europe/Berlin }]
+    notifications:
+      secret: groundwork-alerts
+      alerts:
+        - { name: chat, type: slack, urlKey: slack-url }
+unmanaged:
+  ignore:
+    - { kind: Secret, name: 'sh.helm.release.*' }
+`;
+
+const FLEET_YAML_EXAMPLE = `
+clusters:
+  - name: prod-eu-1
+    context: prod-eu-1
+    kubeconfig: ~/.kube/prod
+  - context: staging
+`;
+
+/**
  * Every generated page. `npm run docs` writes them (scripts/docs/generate.ts);
  * test/docs/generated-pages.test.ts fails when a committed page differs.
  */
 export const GENERATED_PAGES: readonly GeneratedPage[] = [
   { path: 'docs/cli.md', render: async () => cliReference(await commandTree(() => {})) },
+  {
+    path: 'docs/groundwork-yaml.md',
+    render: async () =>
+      schemaReference({
+        title: 'groundwork.yaml reference',
+        source: 'src/project/config.ts',
+        intro:
+          '`groundwork.yaml` at the root of a platform repository names the platform and where its parts are; the CLI and the agent read it from the repository at each revision. The smallest valid file is `name: my-platform`. Environments and promotion: [fleet.md](fleet.md); `unmanaged:`: [drift.md](drift.md).',
+        example: GROUNDWORK_YAML_EXAMPLE,
+        schema: projectConfigSchema,
+        descriptions: UNMANAGED_FIELDS,
+      }),
+  },
+  {
+    path: 'docs/fleet-yaml.md',
+    render: async () =>
+      schemaReference({
+        title: 'fleet.yaml reference',
+        source: 'src/project/fleet-file.ts',
+        intro:
+          "A fleet file lists the clusters of a fleet and the kube contexts that reach them, for `groundwork fleet status`, `promote` and the dashboard's Fleet page: `--fleet <file>`, else `fleet.yaml` next to groundwork.yaml, else every context of the kubeconfig. See [fleet.md](fleet.md).",
+        example: FLEET_YAML_EXAMPLE,
+        schema: fleetFileSchema,
+      }),
+  },
 ];

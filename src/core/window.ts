@@ -39,28 +39,38 @@ export const maintenanceWindowSchema = z.strictObject({
   days: z
     .array(z.enum(WEEKDAYS, { error: 'days are Mon, Tue, Wed, Thu, Fri, Sat, Sun' }))
     .min(1, { error: 'list at least one day, or omit days for every day' })
-    .optional(),
-  start: z.string().refine((s) => /^([01]\d|2[0-3]):[0-5]\d$/.test(s), {
-    error: 'start must be HH:MM (24-hour)',
-    params: { fix: "e.g. '02:00' or '22:30'" },
-  }),
-  duration: z.string().refine(
-    (d) => {
-      const minutes = durationMinutes(d);
-      return minutes >= 1 && minutes <= MAX_MINUTES;
-    },
-    {
-      error: 'duration must be hours and/or minutes from 1m to 168h',
-      params: { fix: "e.g. '2h', '90m' or '1h30m'" },
-    },
-  ),
+    .optional()
+    .describe('The days it opens on. Default: every day.'),
+  start: z
+    .string()
+    .refine((s) => /^([01]\d|2[0-3]):[0-5]\d$/.test(s), {
+      error: 'start must be HH:MM (24-hour)',
+      params: { fix: "e.g. '02:00' or '22:30'" },
+    })
+    .describe('`HH:MM`, 24-hour wall-clock time in `timezone`.'),
+  duration: z
+    .string()
+    .refine(
+      (d) => {
+        const minutes = durationMinutes(d);
+        return minutes >= 1 && minutes <= MAX_MINUTES;
+      },
+      {
+        error: 'duration must be hours and/or minutes from 1m to 168h',
+        params: { fix: "e.g. '2h', '90m' or '1h30m'" },
+      },
+    )
+    .describe(
+      'How long it stays open: `2h`, `90m` or `1h30m`, from 1 minute to 7 days (it may run past midnight).',
+    ),
   timezone: z
     .string()
     .refine(isTimeZone, {
       error: (iss) => `unknown time zone ${JSON.stringify(iss.input)}`,
       params: { fix: "use 'UTC' or an IANA zone such as 'Europe/Berlin'" },
     })
-    .optional(),
+    .optional()
+    .describe('`UTC` or an IANA zone such as `Europe/Berlin`. Default: `UTC`.'),
 });
 
 export const maintenanceWindowsSchema = z.array(maintenanceWindowSchema);

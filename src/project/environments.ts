@@ -54,18 +54,48 @@ const environmentSchema = z
         error: (iss) =>
           `${JSON.stringify(String(iss.input).slice(0, 64))} is not a DNS label (lowercase letters, digits, -)`,
       })
-      .max(40),
-    overlays: z.array(z.string().min(1)).min(1, 'list the overlays (clusters) of this environment'),
-    ref: z.string().regex(BRANCH, 'must be a branch name, e.g. main or env/prod'),
-    promotedFrom: z.string().optional(),
+      .max(40)
+      .describe("The environment's name, a DNS label of at most 40 characters, unique."),
+    overlays: z
+      .array(z.string().min(1))
+      .min(1, 'list the overlays (clusters) of this environment')
+      .describe(
+        'Overlay names of its clusters (`prod`, `clusters/prod-eu-1`); an overlay belongs to one environment.',
+      ),
+    ref: z
+      .string()
+      .regex(BRANCH, 'must be a branch name, e.g. main or env/prod')
+      .describe(
+        'The branch its agents follow (`main`, `env/prod`), without `refs/heads/`; one environment per ref.',
+      ),
+    promotedFrom: z
+      .string()
+      .optional()
+      .describe(
+        'The environment a revision must pass through first; `groundwork promote` fast-forwards `ref` to the revision that ran healthy there. Absent: commits land on `ref` directly.',
+      ),
     soak: z
       .string()
       .refine((s) => s !== '' && !Number.isNaN(soakMs(s)), 'must be a duration in h, m and s, e.g. 30m or 2h')
-      .default('0s'),
-    windows: maintenanceWindowsSchema.default([]),
-    verify: z.boolean().default(false),
-    notifications: notificationsSchema.optional(),
-    unmanaged: unmanagedSchema.optional(),
+      .default('0s')
+      .describe(
+        'How long a revision must run Ready and Healthy here before it may be promoted onwards (`30m`, `2h`).',
+      ),
+    windows: maintenanceWindowsSchema
+      .default([])
+      .describe(
+        'When a revision that changes a ClusterVersion target or a MachineConfig may be promoted here; empty: any time.',
+      ),
+    verify: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Only commits (or followed tags) signed by a trusted key reach this environment; raises the agents' `--verify-commits` floor, never lowers it.",
+      ),
+    notifications: notificationsSchema.optional().describe('Where its agents send alerts; absent: none.'),
+    unmanaged: unmanagedSchema
+      .optional()
+      .describe("Replaces the platform's `unmanaged:` for this environment's overlays."),
   })
   .strict();
 

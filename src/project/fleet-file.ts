@@ -19,19 +19,31 @@ export interface FleetMember {
   readonly kubeconfigNamedBy?: string;
 }
 
-const schema = z
+/** A fleet file as written. Each `.describe()` is its entry in docs/fleet-yaml.md (`npm run docs`). */
+export const fleetFileSchema = z
   .object({
     clusters: z
       .array(
         z
           .object({
-            name: z.string().min(1).optional(),
-            context: z.string().min(1),
-            kubeconfig: z.string().min(1).optional(),
+            name: z
+              .string()
+              .min(1)
+              .optional()
+              .describe("The fleet's name for the cluster. Default: the context."),
+            context: z.string().min(1).describe('The kubeconfig context that reaches the cluster.'),
+            kubeconfig: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                "The kubeconfig file holding the context (default: $KUBECONFIG, else ~/.kube/config; `~/` is the home directory). Never inside the repository; from the repository's own fleet.yaml only under ~/.kube or a directory of KUBECONFIG or --kubeconfig. Its credential plugins run only when you name it yourself (KUBECONFIG or --kubeconfig).",
+              ),
           })
           .strict(),
       )
-      .min(1, 'list at least one cluster'),
+      .min(1, 'list at least one cluster')
+      .describe('The clusters of the fleet, at least one; each name once.'),
   })
   .strict();
 
@@ -65,7 +77,7 @@ export function parseFleetFile(text: string, file: string): FleetMember[] {
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err));
   }
-  const parsed = schema.safeParse(value ?? {});
+  const parsed = fleetFileSchema.safeParse(value ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     let at: number | undefined;

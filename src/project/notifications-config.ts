@@ -55,21 +55,34 @@ const alertUrl = z.string().superRefine((text, ctx) => {
 
 const targetSchema = z
   .object({
-    /** Names the target in logs and in `groundwork_notification_failures_total{target}`. */
     name: z
       .string()
       .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label')
-      .max(40),
-    /** `webhook`: JSON body signed with HMAC-SHA256; `slack`: a Slack-compatible incoming webhook. */
-    type: z.enum(['webhook', 'slack']),
-    /** The URL, when it is not a secret (a webhook signed with `signingKey`). */
-    url: alertUrl.optional(),
-    /** The Secret key holding the URL (Slack's incoming webhook URLs are credentials). */
-    urlKey: secretKey.optional(),
-    /** The Secret key holding the HMAC-SHA256 key (webhook only). @default 'hmac-key' for a webhook */
-    signingKey: secretKey.optional(),
-    /** The events sent. @default every event */
-    events: z.array(z.enum(ALERT_EVENTS)).min(1).optional(),
+      .max(40)
+      .describe('Names the target in logs and in `groundwork_notification_failures_total{target}`; unique.'),
+    type: z
+      .enum(['webhook', 'slack'])
+      .describe(
+        '`webhook`: JSON body signed with HMAC-SHA256; `slack`: a Slack-compatible incoming webhook.',
+      ),
+    url: alertUrl
+      .optional()
+      .describe(
+        'The URL, when it is not a secret (a webhook signed with `signingKey`): http or https, no user name, password or fragment. Give `url` or `urlKey`.',
+      ),
+    urlKey: secretKey
+      .optional()
+      .describe("The Secret key holding the URL (Slack's incoming webhook URLs are credentials)."),
+    signingKey: secretKey
+      .optional()
+      .describe(
+        'The Secret key holding the HMAC-SHA256 key (webhook only). Default: `hmac-key` for a webhook.',
+      ),
+    events: z
+      .array(z.enum(ALERT_EVENTS))
+      .min(1)
+      .optional()
+      .describe('The events sent. Default: every event.'),
   })
   .strict()
   .superRefine((t, ctx) => {
@@ -88,13 +101,16 @@ export const notificationsSchema = z
     secret: z
       .string()
       .regex(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/, 'must be a Secret name')
-      .max(253),
-    alerts: z.array(targetSchema).min(1),
-    /** The same alert (event and subject) is sent once within this window. @default '15m' */
+      .max(253)
+      .describe(
+        'The Secret in the agent\'s namespace, labelled `groundwork.io/notifications: "true"`, holding the URLs and keys.',
+      ),
+    alerts: z.array(targetSchema).min(1).describe('The alert targets, at least one; each name once.'),
     dedupWindow: z
       .string()
       .regex(/^(?:\d+h)?(?:\d+m)?(?:\d+s)?$/, 'must be a duration in h, m and s, e.g. 15m')
-      .default('15m'),
+      .default('15m')
+      .describe('The same alert (event and subject) is sent once within this window.'),
   })
   .strict()
   .superRefine((n, ctx) => {

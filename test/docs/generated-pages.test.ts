@@ -2,9 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { cliReference } from '../../scripts/docs/cli-reference.js';
 import { GENERATED_PAGES } from '../../scripts/docs/pages.js';
+import { fieldRows, schemaReference, UNDESCRIBED } from '../../scripts/docs/schema-reference.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,6 +20,9 @@ describe('pages generated from the code', () => {
       expect(committed === expected, `${page.path} is stale: run npm run docs and commit it`).toBe(true);
     });
 
+  it('describe every field of groundwork.yaml and fleet.yaml', async () => {
+    for (const page of GENERATED_PAGES) expect(await page.render(), page.path).not.toContain(UNDESCRIBED);
+  });
 });
 
 describe('the CLI reference', () => {
@@ -44,5 +49,41 @@ describe('the CLI reference', () => {
   it('links each command to its section', () => {
     expect(page).toContain('| [`thing`](#tool-thing) | a thing |');
     expect(page).toContain('| [`make`](#tool-thing-make) |');
+  });
+});
+
+describe('a schema reference', () => {
+  const schema = z
+    .object({
+      name: z.string().describe('the name'),
+      size: z.number().default(3).describe('how big'),
+      parts: z
+        .array(z.object({ kind: z.enum(['a', 'b']).describe('which'), n: z.string().transform(Number) }))
+        .default([])
+        .describe('the parts'),
+    })
+    .strict();
+
+  it('lists each field with its type, whether required, its default, and its description', () => {
+    expect(fieldRows(schema)).toEqual([
+      { path: 'name', type: 'string', required: true, description: 'the name' },
+      { path: 'size', type: 'number', required: false, default: 3, description: 'how big' },
+      { path: 'parts', type: 'object[]', required: false, default: [], description: 'the parts' },
+      { path: 'parts[].kind', type: '"a" | "b"', required: true, description: 'which' },
+      { path: 'parts[].n', type: 'string', required: true, description: '' },
+    ]);
+  });
+
+  it('marks a field described nowhere, and takes a description by the end of its path', () => {
+    const page = (descriptions?: Record<string, string>) =>
+      schemaReference({ title: 't', intro: 'i', source: 's', example: 'name: x', schema, descriptions });
+    expect(page()).toContain(`| \`parts[].n\` | \`string\` | yes |  | ${UNDESCRIBED} |`);
+    expect(page({ 'parts[].n': 'a number' })).not.toContain(UNDESCRIBED);
+  });
+
+  it('refuses an example the schema refuses', () => {
+    expect(() =>
+      schemaReference({ title: 't', intro: 'i', source: 's', example: 'size: 1', schema }),
+    ).toThrow(/example of t is invalid/);
   });
 });

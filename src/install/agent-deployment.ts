@@ -16,6 +16,28 @@ export const AGENT_POD_LABELS = {
 /** The agent's HTTP port in its pod (`--http-port`'s default): probes, metrics, webhook. */
 export const AGENT_HTTP_PORT = 8080;
 
+/** A container's securityContext in Groundwork's pods: no privilege, no capability, a read-only root. */
+export const RESTRICTED_CONTAINER = {
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] },
+};
+
+/** The writable places of Groundwork's read-only pods: `/cache` and `/tmp`, each an emptyDir. */
+export function cacheAndTmp(sizeLimit?: string): { volumeMounts: object[]; volumes: object[] } {
+  const emptyDir = sizeLimit ? { sizeLimit } : {};
+  return {
+    volumeMounts: [
+      { name: 'cache', mountPath: '/cache' },
+      { name: 'tmp', mountPath: '/tmp' },
+    ],
+    volumes: [
+      { name: 'cache', emptyDir },
+      { name: 'tmp', emptyDir: { ...emptyDir } },
+    ],
+  };
+}
+
 /** What the agent's Deployment runs. */
 export interface AgentDeploymentSpec {
   namespace: string;
@@ -72,21 +94,11 @@ export function agentDeployment(spec: AgentDeploymentSpec): K8sObject {
               readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 10 },
               livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 20 },
               resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                capabilities: { drop: ['ALL'] },
-              },
-              volumeMounts: [
-                { name: 'cache', mountPath: '/cache' },
-                { name: 'tmp', mountPath: '/tmp' },
-              ],
+              securityContext: RESTRICTED_CONTAINER,
+              volumeMounts: cacheAndTmp().volumeMounts,
             },
           ],
-          volumes: [
-            { name: 'cache', emptyDir: {} },
-            { name: 'tmp', emptyDir: {} },
-          ],
+          volumes: cacheAndTmp().volumes,
         },
       },
     },

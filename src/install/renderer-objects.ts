@@ -1,5 +1,5 @@
 import type { K8sObject } from '../core/object.js';
-import { AGENT_POD_LABELS } from './agent-deployment.js';
+import { AGENT_POD_LABELS, RESTRICTED_CONTAINER, cacheAndTmp } from './agent-deployment.js';
 
 /** The renderer's name: its ServiceAccount, Deployment, Service and NetworkPolicy. */
 export const RENDERER_NAME = 'groundwork-renderer';
@@ -66,21 +66,11 @@ export function rendererObjects(opts: {
                 readinessProbe: { httpGet: { path: '/healthz', port: 'render' }, periodSeconds: 10 },
                 livenessProbe: { httpGet: { path: '/healthz', port: 'render' }, periodSeconds: 20 },
                 resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1536Mi' } },
-                securityContext: {
-                  allowPrivilegeEscalation: false,
-                  readOnlyRootFilesystem: true,
-                  capabilities: { drop: ['ALL'] },
-                },
-                volumeMounts: [
-                  { name: 'cache', mountPath: '/cache' },
-                  { name: 'tmp', mountPath: '/tmp' },
-                ],
+                securityContext: RESTRICTED_CONTAINER,
+                volumeMounts: cacheAndTmp().volumeMounts,
               },
             ],
-            volumes: [
-              { name: 'cache', emptyDir: { sizeLimit: '2Gi' } },
-              { name: 'tmp', emptyDir: { sizeLimit: '2Gi' } },
-            ],
+            volumes: cacheAndTmp('2Gi').volumes,
           },
         },
       },

@@ -9,6 +9,7 @@ import { ApiError } from '../../src/cluster/api-error.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { memberKubeconfig, parseBootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
 import { HubMember } from '../../src/hub/hub-member.js';
+import { hubObjects } from '../../src/hub/hub-objects.js';
 import {
   ANNOTATIONS,
   CONTROLLER_SERVICE_ACCOUNT,
@@ -115,7 +116,25 @@ afterAll(async () => {
     hub.kill('SIGTERM');
     await exited;
   }
-  admin?.close();
+  // The lane's control plane runs other files next: the hub's cluster-wide objects go.
+  if (admin) {
+    const gone = (path: string) => admin.request('DELETE', path).catch(() => undefined);
+    const namespaces = await admin.request('GET', '/api/v1/namespaces', {
+      query: { labelSelector: LABELS.member },
+      schema: z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) }),
+    });
+    for (const ns of namespaces.items) await gone(`/api/v1/namespaces/${ns.metadata.name}`);
+    for (const o of hubObjects({ namespace: HUB_NAMESPACE, image: 'x', deployment: false }).reverse())
+      if (!o.metadata.namespace)
+        await gone(
+          o.kind === 'CustomResourceDefinition'
+            ? `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`
+            : o.kind === 'Namespace'
+              ? `/api/v1/namespaces/${o.metadata.name}`
+              : `/apis/rbac.authorization.k8s.io/v1/${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.metadata.name}`,
+        );
+    admin.close();
+  }
 });
 
 describe('the hub on a real apiserver', () => {

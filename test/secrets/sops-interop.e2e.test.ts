@@ -80,6 +80,15 @@ nested:
 note_unencrypted: readable
 `;
 
+/** A file for SopsSecret: one level of keys to text (numbers quoted), a comment. */
+const CLI_PLAIN = `# a comment Groundwork drops
+htpasswd: "admin:${PLANTED}"
+port: "5432"
+multi: |
+  line one ${PLANTED}
+unicode: "grüße 秘密"
+`;
+
 describe('sops v3.13.3 → Groundwork', () => {
   it('decrypts YAML with every value type, nesting, lists, comments and an _unencrypted key', async () => {
     const enc = await sopsEncrypt('flat.sops.yaml', YAML_PLAIN);
@@ -186,12 +195,27 @@ describe('Groundwork → sops v3.13.3', () => {
   });
 
   it('sops decrypts what groundwork secret encrypt writes (stdout and --in-place); a bad recipient exits 2', async () => {
-    writeFileSync(join(dir, 'cli.yaml'), YAML_PLAIN);
+    // secret encrypt writes files for SopsSecret: every value text. A number is refused, unwritten.
+    writeFileSync(join(dir, 'typed.yaml'), YAML_PLAIN);
+    const typed = await groundwork([
+      'secret',
+      'encrypt',
+      join(dir, 'typed.yaml'),
+      '--age',
+      ids.recipients[0]!,
+    ]);
+    expect([typed.code, typed.stdout, typed.stderr]).toEqual([
+      2,
+      '',
+      expect.stringContaining('not encrypted as text'),
+    ]);
+    expect(typed.stderr).not.toContain(PLANTED);
+    writeFileSync(join(dir, 'cli.yaml'), CLI_PLAIN);
     const out = await groundwork(['secret', 'encrypt', join(dir, 'cli.yaml'), '--age', ids.recipients[0]!]);
     expect(out.code).toBe(0);
     expect(out.stdout).not.toContain(PLANTED);
     writeFileSync(join(dir, 'cli.sops.yaml'), out.stdout);
-    expect(parse(await sopsRun(['--decrypt', 'cli.sops.yaml']))).toEqual(parse(YAML_PLAIN));
+    expect(parse(await sopsRun(['--decrypt', 'cli.sops.yaml']))).toEqual(parse(CLI_PLAIN));
     const inPlace = await groundwork([
       'secret',
       'encrypt',
@@ -202,10 +226,10 @@ describe('Groundwork → sops v3.13.3', () => {
     ]);
     expect(inPlace.code).toBe(0);
     expect(readFileSync(join(dir, 'cli.yaml'), 'utf8')).not.toContain(PLANTED);
-    expect(parse(await sopsRun(['--decrypt', 'cli.yaml']))).toEqual(parse(YAML_PLAIN));
+    expect(parse(await sopsRun(['--decrypt', 'cli.yaml']))).toEqual(parse(CLI_PLAIN));
     const again = await groundwork(['secret', 'encrypt', join(dir, 'cli.yaml'), '--age', ids.recipients[0]!]);
     expect([again.code, again.stderr]).toEqual([2, expect.stringContaining('already encrypted')]);
-    const bad = await groundwork(['secret', 'encrypt', join(dir, 'cli.yaml'), '--age', 'not-a-key']);
+    const bad = await groundwork(['secret', 'encrypt', join(dir, 'typed.yaml'), '--age', 'not-a-key']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('not an age recipient: not-a-key')]);
   });
 });

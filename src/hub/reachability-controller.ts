@@ -5,7 +5,7 @@ import { errorMessage } from '../core/errors.js';
 import { HUB_PATHS, LABELS, MEMBER_LEASE, memberNamespace, memberOfNamespace } from './hub-names.js';
 import { HUB_RESOURCES, type HubLog } from './hub-resources.js';
 import { DEFAULT_LEASE_SECONDS, readFleetMember, type FleetMemberObject } from './member-schema.js';
-import { judgeReachability, reachabilityPatch, type Reachability } from './reachability.js';
+import { judgeReachability, reachabilityPatch, watchingSince, type Reachability } from './reachability.js';
 
 export interface ReachabilityControllerOptions {
   /** How often every member is judged. @default 1000 */
@@ -55,8 +55,9 @@ export class ReachabilityController {
       labelSelector: LABELS.member,
       signal: this.abort.signal,
       onStreaming: (up) => {
-        // A watch that (re)starts may have missed renewals: every member gets a lease duration.
-        this.watchingSince = up ? this.now() : undefined;
+        // A watch that comes back after being down may have missed renewals: every member gets a
+        // lease duration. A stream the server closed and that resumed missed nothing.
+        this.watchingSince = watchingSince(this.watchingSince, up, this.now());
       },
       onEvent: (type, obj) => {
         if (type !== 'MODIFIED' || obj.metadata.name !== MEMBER_LEASE) return;

@@ -28,6 +28,19 @@ export function judgeReachability(seen: HeartbeatSeen, nowMs: number): Reachabil
   return nowMs - since > seen.leaseMs ? 'Unreachable' : undefined;
 }
 
+/**
+ * When the Lease watch counts as started, after it reports `up` (streaming) or down: a watch that
+ * goes down forgets it (nothing is judged while down), one that comes up after being down starts
+ * now (it may have missed renewals), and one that was up stays as it was: `watchKind` resumes a
+ * stream the server closed (every 5 minutes) from its last resourceVersion and misses nothing, so
+ * that is no reason to give every member a new lease duration (with leases longer than 5 minutes,
+ * nobody would ever be judged Unreachable). Pure.
+ */
+export function watchingSince(previous: number | undefined, up: boolean, nowMs: number): number | undefined {
+  if (!up) return undefined;
+  return previous ?? nowMs;
+}
+
 /** RFC 3339 at second precision, as metadata times are written. */
 const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 

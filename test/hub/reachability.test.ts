@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOTATIONS, LABELS } from '../../src/hub/hub-names.js';
-import { judgeReachability, reachabilityPatch, recordedReachability } from '../../src/hub/reachability.js';
+import {
+  judgeReachability,
+  reachabilityPatch,
+  recordedReachability,
+  watchingSince,
+} from '../../src/hub/reachability.js';
 
 const lease = 60_000;
 
@@ -56,5 +61,26 @@ describe('reachabilityPatch', () => {
     expect(recordedReachability({})).toBe('Unknown');
     expect(recordedReachability({ [LABELS.reachability]: 'Maybe' })).toBe('Unknown');
     expect(recordedReachability({ [LABELS.reachability]: 'Reachable' })).toBe('Reachable');
+  });
+});
+
+describe('watchingSince', () => {
+  it('starts when the watch first streams, and stays through a resumed stream', () => {
+    expect(watchingSince(undefined, true, 1000)).toBe(1000);
+    // The server closes a watch every 5 minutes; resumed from its resourceVersion, it missed nothing.
+    expect(watchingSince(1000, true, 301_000)).toBe(1000);
+  });
+
+  it('forgets it while the watch is down, and starts anew when it comes back', () => {
+    expect(watchingSince(1000, false, 5000)).toBeUndefined();
+    expect(watchingSince(undefined, true, 9000)).toBe(9000);
+  });
+
+  it('so a member with a long lease is judged Unreachable across stream restarts', () => {
+    let since = watchingSince(undefined, true, 0);
+    for (let t = 300_000; t <= 3_600_000; t += 300_000) since = watchingSince(since, true, t);
+    expect(judgeReachability({ lastSeenMs: 0, watchingSinceMs: since!, leaseMs: 3_600_000 }, 3_600_001)).toBe(
+      'Unreachable',
+    );
   });
 });

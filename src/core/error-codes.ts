@@ -135,6 +135,7 @@ export const ERROR_CODES = [
   'InvalidLeaderElection',
   'PlatformSyncNotFound',
   'ReconcileNotAnswered',
+  'SuspendNotAnswered',
   // notifications (commit statuses, alerts)
   'InvalidNotificationUrl',
   'NotificationSecretInvalid',

@@ -21,17 +21,60 @@ interface Cdk8sNames {
   toDnsLabel(scope: Construct, options?: { maxLen?: number; extra?: string[] }): string;
 }
 
-/** What `helmFlags` may say: the flags of `helm template` that mean something without a cluster. */
-type FlagResult = { props: Partial<Mutable<HelmChartProps>>; unknown: string[] };
+/**
+ * What `helmFlags` say: `props`, from the flags of `helm template` that mean something without a
+ * cluster; `sets`, the value paths of `--set`-style flags (values belong in `values`); `unknown`,
+ * every other flag (its value, when helm's flag takes one, is consumed, never taken for a flag).
+ */
+type FlagResult = { props: Partial<Mutable<HelmChartProps>>; sets: string[]; unknown: string[] };
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** `helm template`'s flags that set chart values on the command line (helm v3.22 `--help`). */
+const SET_FLAGS = new Set(['--set', '--set-string', '--set-file', '--set-json', '--set-literal']);
+
+/** The other `helm template` flags that take a value (helm v3.22 `--help`, global flags included). */
+const VALUE_FLAGS = new Set([
+  '--ca-file',
+  '--cert-file',
+  '--description',
+  '--key-file',
+  '--keyring',
+  '-l',
+  '--labels',
+  '--name-template',
+  '--output-dir',
+  '--password',
+  '--post-renderer',
+  '--post-renderer-args',
+  '--repo',
+  '-s',
+  '--show-only',
+  '--timeout',
+  '--username',
+  '--burst-limit',
+  '--qps',
+  '--kube-apiserver',
+  '--kube-as-group',
+  '--kube-as-user',
+  '--kube-ca-file',
+  '--kube-context',
+  '--kube-token',
+  '--kubeconfig',
+  '--registry-config',
+  '--repository-cache',
+  '--repository-config',
+]);
 
 /**
  * Reads cdk8s `helmFlags` into HelmChart props: `--include-crds`, `--skip-crds`, `--skip-tests`,
  * `--api-versions`/`-a`, `--kube-version`, `--values`/`-f`, `--namespace`/`-n`, `--version`
- * (`--flag value` and `--flag=value`). Any other flag is returned in `unknown`. Pure.
+ * (`--flag value` and `--flag=value`). The paths `--set a.b=1` (and its kin) set are returned in
+ * `sets` (never their values), any other flag in `unknown`, and a word that is no flag but the
+ * value of one is consumed with it. Pure.
  */
 export function readHelmFlags(flags: readonly string[]): FlagResult {
   const props: FlagResult['props'] = {};
+  const sets: string[] = [];
   const unknown: string[] = [];
   const apiVersions: string[] = [];
   const valuesFiles: string[] = [];
@@ -67,12 +110,26 @@ export function readHelmFlags(flags: readonly string[]): FlagResult {
         props.version = value();
         break;
       default:
-        unknown.push(flag!);
+        if (SET_FLAGS.has(flag!))
+          for (const assignment of splitSets(value())) {
+            // A piece of a JSON value split at its commas is no `key=value`: skipped.
+            const path = assignment.split('=', 1)[0]!.trim();
+            if (assignment.includes('=') && /^[\w.\-[\]\\]+$/.test(path)) sets.push(path);
+          }
+        else if (VALUE_FLAGS.has(flag!)) {
+          value();
+          unknown.push(flag!);
+        } else unknown.push(flag!);
     }
   }
   if (apiVersions.length > 0) props.apiVersions = apiVersions;
   if (valuesFiles.length > 0) props.valuesFiles = valuesFiles;
-  return { props, unknown };
+  return { props, sets: [...new Set(sets)], unknown };
+}
+
+/** `a=1,b.c=2` as helm splits `--set`: at commas not escaped with a backslash. */
+function splitSets(text: string): string[] {
+  return text.split(/(?<!\\),/).filter((s) => s.length > 0);
 }
 
 /**
@@ -106,6 +163,13 @@ export function defineCdk8sHelm(names: Cdk8sNames) {
           skipTests: false,
         },
       );
+      for (const path of flags.sets)
+        Validation.error(
+          this,
+          'helmFlags',
+          `--set ${JSON.stringify(path.slice(0, 120))} sets a chart value on the helm command line, which Groundwork does not pass on`,
+          `put it in values instead (${path.includes('.') ? 'nested: a.b is values: { a: { b: … } }' : `values: { ${JSON.stringify(path.slice(0, 120))}: … }`}), so the preview and the value errors see it`,
+        );
       for (const flag of flags.unknown)
         Validation.error(
           this,

@@ -1,6 +1,6 @@
-import { App } from 'cdk8s';
+import { App, Names } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { readHelmFlags } from '../../../src/render/helm/cdk8s-helm.js';
+import { defineCdk8sHelm, readHelmFlags } from '../../../src/render/helm/cdk8s-helm.js';
 import { HelmChart } from '../../../src/render/helm/helm-chart.js';
 import { kubeVersionOfOpenShift } from '../../../src/render/helm/kube-version.js';
 import { Kustomization } from '../../../src/render/kustomize/kustomization.js';
@@ -184,15 +184,50 @@ describe("cdk8s Helm's helmFlags", () => {
         namespace: 'ns',
         version: '1.2.3',
       },
+      sets: [],
       unknown: [],
     });
   });
 
-  it('returns the others as unknown', () => {
-    expect(readHelmFlags(['--post-renderer', './x.sh', '--validate']).unknown).toEqual([
+  it('returns the others as unknown, their values consumed, not taken for flags', () => {
+    expect(readHelmFlags(['--post-renderer', './x.sh', '--validate', '--repo=https://x']).unknown).toEqual([
       '--post-renderer',
-      './x.sh',
       '--validate',
+      '--repo',
     ]);
+  });
+
+  it('--set and its kin give the value paths they set, never the values (issue 32 item 13c)', () => {
+    expect(
+      readHelmFlags([
+        '--set',
+        'a=2',
+        '--set-string=b.c=x,d=y',
+        '--set-json',
+        'e={"k":1,"j":2}',
+        '--set',
+        'a=3',
+      ]),
+    ).toEqual({ props: {}, sets: ['a', 'b.c', 'd', 'e'], unknown: [] });
+  });
+
+  it("the construct says once per value to use values, and no second error for the flag's value", () => {
+    const Helm = defineCdk8sHelm(Names);
+    const { app, platform: p } = platform();
+    new Helm(p, 'chart', {
+      chart: 'charts/web',
+      helmFlags: ['--set', 'a=2', '--set', 'db.password=hunter22'],
+    });
+    const issues = Validation.all(app);
+    expect(issues.map((i) => i.message)).toEqual([
+      '--set "a" sets a chart value on the helm command line, which Groundwork does not pass on',
+      '--set "db.password" sets a chart value on the helm command line, which Groundwork does not pass on',
+    ]);
+    expect(issues[0]).toMatchObject({
+      field: 'helmFlags',
+      fix: expect.stringContaining('values: { "a": … }'),
+    });
+    expect(issues[1]!.fix).toContain('nested: a.b is values: { a: { b: … } }');
+    expect(JSON.stringify(issues)).not.toContain('hunter22');
   });
 });

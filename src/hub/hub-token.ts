@@ -3,6 +3,7 @@ import { bootstrapKubeconfig } from './bootstrap-kubeconfig.js';
 import { REGISTRATION_SERVICE_ACCOUNT } from './hub-names.js';
 import { requestToken } from './member-setup.js';
 import { TokenStore } from './token-store.js';
+import { rfc3339 } from './schema-parts.js';
 
 /** What `groundwork hub token create` is asked for. */
 export interface BootstrapRequest {
@@ -22,8 +23,6 @@ export interface IssuedBootstrap {
   readonly id: string;
   readonly expiresAt: string;
 }
-
-const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * Issues a bootstrap kubeconfig for one member, with the rights of `client` on the hub (an admin):

@@ -7,8 +7,7 @@ import type { MemberCredentialsStore, MemberState } from './member-credentials-s
 import { memberRegistrationSchema } from './registration-schema.js';
 import { registrationName } from './registration-token.js';
 import { newRegistrationKey, openCredentials, recipientOf } from './sealed-credentials.js';
-
-const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+import { rfc3339 } from './schema-parts.js';
 
 /**
  * Registers with the hub using `bootstrap` and returns the member's credentials (also saved in

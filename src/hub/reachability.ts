@@ -1,4 +1,5 @@
 import { ANNOTATIONS, LABELS } from './hub-names.js';
+import { rfc3339 } from './schema-parts.js';
 
 /** What the hub says of a member's heartbeat: a closed vocabulary, worst first. */
 export const REACHABILITY = ['Unreachable', 'Unknown', 'Reachable'] as const;
@@ -40,9 +41,6 @@ export function watchingSince(previous: number | undefined, up: boolean, nowMs: 
   if (!up) return undefined;
   return previous ?? nowMs;
 }
-
-/** RFC 3339 at second precision, as metadata times are written. */
-const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * The merge patch of a FleetMember's metadata that records `verdict`, or undefined when its

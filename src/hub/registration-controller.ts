@@ -15,6 +15,7 @@ import { requestMemberToken, setUpMember } from './member-setup.js';
 import { sealCredentials } from './sealed-credentials.js';
 import { tokenId } from './registration-token.js';
 import { TokenStore } from './token-store.js';
+import { rfc3339 } from './schema-parts.js';
 
 export interface RegistrationControllerOptions {
   /** The hub's namespace: registrations and token Secrets. */
@@ -30,8 +31,6 @@ export interface RegistrationControllerOptions {
   readonly log: HubLog;
   readonly now?: () => Date;
 }
-
-const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * Answers MemberRegistrations, one at a time: watches them in the hub's namespace (and relists

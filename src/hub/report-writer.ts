@@ -6,8 +6,7 @@ import type { HubLog } from './hub-resources.js';
 import { memberReportSchema, type MemberReport } from './member-schema.js';
 import type { ReportBody } from './member-report.js';
 import { nextReportAt, type ReportPacing } from './report-timing.js';
-
-const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+import { rfc3339 } from './schema-parts.js';
 
 /**
  * Writes a member's report to its FleetMember's status, paced (`nextReportAt`): a body equal to the

@@ -25,6 +25,11 @@ export const time = z
   .max(40)
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/, 'must be an RFC 3339 time');
 
+/** `at` (a Date or epoch milliseconds) as a `time`: RFC 3339 in UTC at second precision. */
+export function rfc3339(at: Date | number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 /** A revision in the frozen format (`<ref>@sha1:<40 hex>`, `+dirty` for a local work tree). */
 export const revision = z
   .string()

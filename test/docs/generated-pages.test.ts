@@ -10,6 +10,15 @@ import { fieldRows, schemaReference, UNDESCRIBED } from '../../scripts/docs/sche
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Where two texts first differ, as a line of each (the reader sees what changed without a 900-line diff). */
+function firstDifference(committed: string, generated: string): string {
+  const a = committed.split('\n');
+  const b = generated.split('\n');
+  const i = a.findIndex((line, n) => line !== b[n]);
+  const at = i < 0 ? a.length : i;
+  return `line ${at + 1}: committed ${JSON.stringify(a[at] ?? '(end)')}, generated ${JSON.stringify(b[at] ?? '(end)')}`;
+}
+
 describe('pages generated from the code', () => {
   for (const page of GENERATED_PAGES)
     it(`${page.path} is what \`npm run docs\` writes`, async () => {
@@ -17,7 +26,10 @@ describe('pages generated from the code', () => {
       const expected = await page.render();
       expect(existsSync(file), `${page.path} is missing: run npm run docs and commit it`).toBe(true);
       const committed = readFileSync(file, 'utf8');
-      expect(committed === expected, `${page.path} is stale: run npm run docs and commit it`).toBe(true);
+      expect(
+        committed === expected,
+        `${page.path} is stale: run npm run docs and commit it (${firstDifference(committed, expected)})`,
+      ).toBe(true);
     });
 
   it('describe every field of groundwork.yaml and fleet.yaml', async () => {

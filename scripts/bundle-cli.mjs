@@ -10,14 +10,24 @@ import { join, relative } from 'node:path';
 
 /**
  * Packages left out of the chunks, imported from node_modules at run time: those that find files
- * by their own path (esbuild its binary, pino its worker and transports), and the construct
+ * by their own path (esbuild its binary, pino its worker and transports, ssh2 its optional native
+ * crypto addon and cpu-features'), and the construct
  * libraries, which only the synth child (a bundle of its own) needs. Every other package is
  * bundled: a CommonJS package imported from ESM costs Node a parse of its source for its export
  * names besides loading it, 0.15 s of CPU of `plan` for yaml, semver, isomorphic-git and the rest.
  * openpgp (LGPL-3.0-or-later) stays a package of its own in node_modules, as the LGPL asks of a
  * library combined with other code: a user can replace it without rebuilding Groundwork.
  */
-const EXTERNAL = ['esbuild', 'pino', 'pino-pretty', 'thread-stream', 'cdk8s', 'constructs', 'openpgp'];
+const EXTERNAL = [
+  'esbuild',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'cdk8s',
+  'constructs',
+  'openpgp',
+  'ssh2',
+];
 
 /** Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/`. Returns the files written. */
 export async function bundleCli(root) {

@@ -23,6 +23,7 @@ import {
 } from './member-schema.js';
 import { requestMemberToken } from './member-setup.js';
 import { DEFAULT_PACING, type ReportPacing } from './report-timing.js';
+import { rfc3339 } from './schema-parts.js';
 import { ReportWriter } from './report-writer.js';
 
 export interface HubMemberOptions {
@@ -37,6 +38,8 @@ export interface HubMemberOptions {
   readonly pacing?: ReportPacing;
   /** Life asked for renewed member tokens. @default 24 h */
   readonly tokenSeconds?: number;
+  /** The member's clock (milliseconds): when its token is due for renewal. @default Date.now */
+  readonly now?: () => number;
 }
 
 type Registered = Extract<MemberState, { phase: 'registered' }>;
@@ -136,7 +139,7 @@ export class HubMember {
   private async connect(): Promise<void> {
     const store = new MemberCredentialsStore(this.opts.local, this.opts.namespace);
     const state = await store.read();
-    const fresh = state?.phase === 'registered' && Date.parse(state.expiresAt) - Date.now() > 5 * 60_000;
+    const fresh = state?.phase === 'registered' && Date.parse(state.expiresAt) - this.now() > 5 * 60_000;
     this.state = fresh
       ? state
       : await registerMember({
@@ -160,7 +163,7 @@ export class HubMember {
       () => (this.leaseSeconds() * 1000) / 4,
     );
     this.every(
-      () => this.renewToken(store),
+      () => this.renewTokenIfDue().then(() => undefined),
       () => 60_000,
     );
     this.watchSpec();
@@ -233,26 +236,37 @@ export class HubMember {
     }
   }
 
-  private async renewToken(store: MemberCredentialsStore): Promise<void> {
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  /**
+   * Renews the member's hub token through TokenRequest, with its own rights, once two thirds of its
+   * life have passed (checked every minute): saved in the credentials Secret first, then used for
+   * every later request. True when it renewed; a failure is a warning, tried again a minute later.
+   */
+  async renewTokenIfDue(): Promise<boolean> {
     const issued = Date.parse(this.state.issuedAt);
     const expires = Date.parse(this.state.expiresAt);
-    if (Date.now() < issued + ((expires - issued) * 2) / 3) return;
+    if (this.now() < issued + ((expires - issued) * 2) / 3) return false;
     try {
       const { token, expiresAt } = await requestMemberToken(
         this.client,
         this.state.member,
         this.opts.tokenSeconds ?? 86_400,
       );
-      const next: Registered = { ...this.state, token, expiresAt, issuedAt: new Date().toISOString() };
-      await store.write(next);
+      const next: Registered = { ...this.state, token, expiresAt, issuedAt: rfc3339(this.now()) };
+      await new MemberCredentialsStore(this.opts.local, this.opts.namespace).write(next);
       const old = this.client;
       this.client = await this.clientOf(next);
       this.state = next;
       this.watchSpec();
       old.close();
       this.opts.log.info({ expiresAt }, 'hub token renewed');
+      return true;
     } catch (err) {
       this.opts.log.warn({ err: errorMessage(err) }, 'hub token renewal failed; tried again in a minute');
+      return false;
     }
   }
 }

@@ -141,6 +141,7 @@ describe('the hub on a real apiserver', () => {
   it('registers a member with a one-time token, takes its report and heartbeat, refuses the token again', async () => {
     const name = `eu-${suffix()}`;
     const { file, bootstrap } = await bootstrapFile(name, { region: 'eu' });
+    let skewMs = 0;
     const member = await HubMember.start({
       local: cluster.client,
       namespace: cluster.namespace,
@@ -148,6 +149,7 @@ describe('the hub on a real apiserver', () => {
       log,
       agentVersion: '0.0.0-e2e',
       pacing: { debounceMs: 100, minIntervalMs: 500 },
+      now: () => Date.now() + skewMs,
     });
     try {
       expect(member.member).toBe(name);
@@ -175,6 +177,19 @@ describe('the hub on a real apiserver', () => {
         agentVersion: '0.0.0-e2e',
         ready: { status: 'Unknown', reason: 'NotReported' },
       });
+
+      // Two thirds of its token's life later, the member renews it with its own rights, saves it at
+      // home, and goes on reporting with the new one.
+      expect(await member.renewTokenIfDue()).toBe(false);
+      skewMs = 17 * 3_600_000;
+      expect(await member.renewTokenIfDue()).toBe(true);
+      const renewed = await new MemberCredentialsStore(cluster.client, cluster.namespace).read();
+      expect(
+        renewed?.phase === 'registered' && state?.phase === 'registered' && renewed.token !== state.token,
+      ).toBe(true);
+      member.report({ status: undefined, overlay: 'prod', platform: 'openshift' });
+      await member.flush();
+      expect((await fleetMember(name)).report).toMatchObject({ sequence: 2, platform: 'openshift' });
 
       // The heartbeat makes it Reachable, by the hub's clock.
       expect(member.heartbeats).toBeGreaterThanOrEqual(1);

@@ -354,6 +354,17 @@ export class AgentRunner {
 
   private async checkRequest(done: () => void): Promise<void> {
     const control = await this.readControl();
+    const agent = this.opts.agent;
+    if (control && !sameSuspend(control.suspended, agent.control.suspended)) {
+      // A suspend holds from here on, not from the next interval: the drift watches stop healing
+      // now, and a cycle (no fetch while suspended) writes it into the status, which
+      // `groundwork sync suspend` waits for. A resume runs that cycle too, and heals.
+      agent.control = control;
+      this.opts.log.info({ suspended: control.suspended !== undefined }, 'suspend changed');
+      this.triggered = true;
+      done();
+      return;
+    }
     if (control?.reconcile && control.reconcile !== this.handled) {
       this.opts.log.info({ request: control.reconcile }, 'reconcile requested');
       this.requested = 'reconcile-request';
@@ -371,6 +382,11 @@ export class AgentRunner {
   get watchedKinds(): string[] {
     return this.watch.kinds;
   }
+}
+
+/** Whether two suspend requests are the same one (by its reason and when it was asked). */
+function sameSuspend(a: SyncControl['suspended'], b: SyncControl['suspended']): boolean {
+  return a === undefined || b === undefined ? a === b : a.reason === b.reason && a.at === b.at;
 }
 
 /** The phases a cycle timed, in milliseconds (not the `unchanged` flag). */

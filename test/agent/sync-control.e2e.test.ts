@@ -125,6 +125,41 @@ describe('groundwork sync suspend / resume / status', () => {
     );
   });
 
+  it('suspend returns once the agent holds, even between cycles a minute apart: an edit right after it stays (issue 32, item 7)', async () => {
+    const { ns } = await setup(60_000);
+    const suspended = await cli(['suspend', '--reason', 'hotfix', '--timeout', '30s']);
+    expect(suspended.stderr).toBe('');
+    expect(suspended.code).toBe(0);
+    expect(suspended.stdout).toContain('Held: the agent confirmed it applies and heals nothing');
+    // Confirmed means written: no waiting here.
+    const s = await sync(ns);
+    expect(s?.status?.suspended?.reason).toBe('hotfix');
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'Suspended' });
+    // The hotfix at once: the drift watch (which heals within a second when not suspended) leaves it.
+    await edit(ns, 'a', 'hotfix');
+    await eventually(
+      async () => ((await sync(ns))?.status?.drift?.drifted === 1 ? true : undefined),
+      15_000,
+      'the hotfix reported as drift',
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await cm(ns, 'a')).data.value).toBe('hotfix');
+  });
+
+  it('suspend says so and exits 2 when no agent confirms it within --timeout; --no-wait only asks', async () => {
+    const { ns, agent } = await setup();
+    await agent.stop();
+    const unanswered = await cli(['suspend', '--timeout', '2s']);
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.stderr).toContain('it may still apply and heal');
+    expect(unanswered.stderr).toContain('no agent confirmed it within 2s');
+    const asked = await cli(['suspend', '--no-wait', '--reason', 'later']);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('Requested: the agent holds once it reads it');
+    const annotations = (await sync(ns))?.metadata.annotations ?? {};
+    expect(annotations['groundwork.io/suspend']).toBe('later');
+  });
+
   it('the same suspend by hand (a merge patch of annotations, as kubectl annotate), with garbage that must not crash the agent', async () => {
     const { ns, name, agent } = await setup();
     const patch = (annotations: Record<string, string | null>) =>

@@ -115,24 +115,47 @@ async function whoAmI(client: KubeClient): Promise<string | undefined> {
   }
 }
 
-/** `sync suspend`: the suspend annotations (reason, the authenticated user, now). */
+/**
+ * `sync suspend`: the suspend annotations (reason, the authenticated user, now), then (unless
+ * `--no-wait`) waits until the agent's status carries this very suspend (`status.suspended.at`):
+ * from then on it applies nothing and heals nothing. Throws `SuspendNotAnswered` after
+ * `--timeout`; the annotations stay either way.
+ */
 export async function runSyncSuspend(flags: SyncFlags): Promise<void> {
   const client = await connect(flags);
   const name = await syncName(client, flags);
   const by = await whoAmI(client);
   const reason = (flags.reason ?? '').slice(0, REASON_LIMIT);
+  const at = rfc3339(new Date());
   await annotate(client, flags, name, {
     [SUSPEND_ANNOTATION]: reason,
     [SUSPENDED_BY_ANNOTATION]: by ?? null,
-    [SUSPENDED_AT_ANNOTATION]: rfc3339(new Date()),
+    [SUSPENDED_AT_ANNOTATION]: at,
   });
   const control = parseSyncControl({
     [SUSPEND_ANNOTATION]: reason,
     ...(by ? { [SUSPENDED_BY_ANNOTATION]: by } : {}),
   });
+  const what = `PlatformSync ${flags.namespace}/${name} ${suspendedText(control.suspended!)}`;
+  if (flags.wait === false) {
+    process.stdout.write(
+      `${what}\nRequested: the agent holds once it reads it (within seconds; groundwork sync status says when). Undo: groundwork sync resume\n`,
+    );
+    return;
+  }
+  const deadline = Date.now() + parseDuration(flags.timeout ?? '1m');
+  while (parseStatus(await readSync(client, flags, name), flags, name).value.suspended?.at !== at) {
+    if (Date.now() > deadline)
+      throw new GroundworkError({
+        code: 'SuspendNotAnswered',
+        subject: `PlatformSync/${flags.namespace}/${name}`,
+        message: `the suspend is set, but no agent confirmed it within ${flags.timeout ?? '1m'}: it may still apply and heal`,
+        fix: 'check that the agent runs and leads (its logs); groundwork sync status says when it holds; undo with groundwork sync resume',
+      });
+    await new Promise((r) => setTimeout(r, 500));
+  }
   process.stdout.write(
-    `PlatformSync ${flags.namespace}/${name} ${suspendedText(control.suspended!)}\n` +
-      'The agent applies nothing from its next cycle on; drift is still reported. Undo: groundwork sync resume\n',
+    `${what}\nHeld: the agent confirmed it applies and heals nothing; drift is still reported. Undo: groundwork sync resume\n`,
   );
 }
 

@@ -38,8 +38,12 @@ export const registerSync: CommandModule = (program, setExitCode) => {
       (await import('../actions/sync.js')).runSyncReconcile(flags, setExitCode),
     );
   target(sync.command('suspend'))
-    .description('stop applying (drift is still detected and reported) until resume; records who and why')
+    .description(
+      'stop applying and healing (drift is still detected and reported) until resume; records who and why, and waits until the agent confirms it holds',
+    )
     .option('--reason <text>', 'why (shown in status and fleet status)', '')
+    .option('--no-wait', 'only ask; do not wait for the agent to confirm it holds')
+    .option('--timeout <duration>', 'how long to wait for the agent to confirm', '1m')
     .action(async (flags: SyncFlags) => (await import('../actions/sync.js')).runSyncSuspend(flags));
   target(sync.command('resume'))
     .description('apply again: the next cycle corrects what drifted while suspended')

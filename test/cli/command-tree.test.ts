@@ -92,7 +92,7 @@ describe('the command tree (help, completion) loads no action', () => {
   it('reads value imports, not type-only imports or dynamic import()', () => {
     // The check itself: an action module imports heavy packages; a command module names it only
     // in `import type` and `import()`.
-    expect(staticClosure(['src/cli/actions/plan.ts']).files).toContain('src/reconcile/drift-of.ts');
+    expect(staticClosure(['src/cli/actions/drift.ts']).files).toContain('src/reconcile/drift-of.ts');
     expect(valueImports(join(ROOT, 'src/cli/commands/engine.ts'))).not.toContain('../actions/apply.js');
   });
 

@@ -157,8 +157,8 @@ class Dashboard {
     });
   }
 
-  /** Loads the page and its two static files, and opens the event stream; resolves once it is open. */
-  async open(): Promise<void> {
+  /** Loads the page and its two static files, and opens the event stream; resolves to the page once it is open. */
+  async open(): Promise<string> {
     const page = await this.get(this.path);
     const body = await page.text();
     if (page.status !== 200) throw new Error(`${this.path} answered ${page.status}: ${body.slice(0, 200)}`);
@@ -166,6 +166,7 @@ class Dashboard {
     const events = await this.get('/events');
     if (events.status !== 200 || !events.body) throw new Error(`/events answered ${events.status}`);
     void this.follow(events.body.getReader());
+    return body;
   }
 
   private async follow(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
@@ -232,6 +233,33 @@ export async function benchUiIdle(opts: UiIdleOptions = {}): Promise<string> {
       ],
     },
   });
+  // And allowed to see what the bench applied: the dashboard shows a reader only the objects a
+  // SubjectAccessReview lets it get (and Events it may list), so without this every page is empty
+  // and the bench would measure empty pages. Not the built-in `view`: its rules are aggregated by a
+  // controller the local control plane does not run.
+  await client.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+    body: {
+      metadata: { name: 'groundwork-bench-ui-idle-viewer' },
+      rules: [{ apiGroups: [''], resources: ['configmaps', 'namespaces', 'events'], verbs: ['get', 'list'] }],
+    },
+  });
+  await client.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    body: {
+      metadata: { name: 'groundwork-bench-ui-idle-viewer' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'groundwork-bench-ui-idle-viewer',
+      },
+      subjects: [
+        {
+          kind: 'Group',
+          apiGroup: 'rbac.authorization.k8s.io',
+          name: `system:serviceaccounts:${READERS_NS}`,
+        },
+      ],
+    },
+  });
   const tokens: string[] = [];
   for (let i = 0; i < dashboards; i++) {
     await client.request('POST', `/api/v1/namespaces/${READERS_NS}/serviceaccounts`, {
@@ -287,8 +315,11 @@ export async function benchUiIdle(opts: UiIdleOptions = {}): Promise<string> {
     const tOpen = performance.now();
     for (let i = 0; i < dashboards; i++) {
       const d = new Dashboard(base, tokens[i]!, PAGES[i % PAGES.length]!);
-      await d.open();
+      const page = await d.open();
       open.push(d);
+      // A reader shown no objects would make this a bench of empty pages.
+      if (PAGES[i % PAGES.length] === '/objects' && !page.includes('cm-'))
+        throw new Error('the readers see no ConfigMap on /objects: check their ClusterRole');
     }
     const openingMs = performance.now() - tOpen;
     const openingCpuMs = ((await cpuSeconds(pid, ticks)) - cpuBeforeOpen) * 1000;

@@ -10,27 +10,6 @@ export interface GeneratedPage {
   readonly render: () => Promise<string>;
 }
 
-/**
- * The `unmanaged:` block's fields, until src/project/unmanaged-config.ts describes them itself
- * (`.describe()` there wins over these).
- */
-const UNMANAGED_FIELDS: Readonly<Record<string, string>> = {
-  'unmanaged.report':
-    'List them (`drift`, the status). `false` turns off a setting the environment would inherit.',
-  'unmanaged.failOn':
-    'Count them as drift: `Ready=False DriftDetected`, `drift` exits 1, promotion and `fleet status` block. Implies `report`.',
-  'unmanaged.namespaces':
-    'Where to look, at most 100. Default: the namespaces the platform declares (its Namespace objects).',
-  'unmanaged.kinds':
-    'What to look for: namespaced kinds as `Kind` (core group) or `group/Kind`, at most 50. Default: the kinds the platform has in each namespace.',
-  'unmanaged.ignore':
-    'Never reported: an object matching every field of one rule (at most 200 rules; a rule names at least one field).',
-  'unmanaged.ignore[].group': 'An API group (`coordination.k8s.io`); absent: any group.',
-  'unmanaged.ignore[].kind': 'A kind (`Secret`); absent: any kind.',
-  'unmanaged.ignore[].namespace': 'A namespace; `*` is a wildcard; absent: any namespace.',
-  'unmanaged.ignore[].name': 'An object name; `*` is a wildcard; absent: any name.',
-};
-
 const GROUNDWORK_YAML_EXAMPLE = `
 name: example-platform
 catalogs: [catalogs/community-operators]
@@ -75,7 +54,6 @@ export const GENERATED_PAGES: readonly GeneratedPage[] = [
           '`groundwork.yaml` at the root of a platform repository names the platform and where its parts are; the CLI and the agent read it from the repository at each revision. The smallest valid file is `name: my-platform`. Environments and promotion: [fleet.md](fleet.md); `unmanaged:`: [drift.md](drift.md).',
         example: GROUNDWORK_YAML_EXAMPLE,
         schema: projectConfigSchema,
-        descriptions: UNMANAGED_FIELDS,
       }),
   },
   {

@@ -81,10 +81,15 @@ const ignoreRule = z
     group: z
       .string()
       .regex(GROUP, 'an API group, e.g. coordination.k8s.io (omit it for any group)')
-      .optional(),
-    kind: z.string().regex(KIND, 'a kind, e.g. Secret').optional(),
-    namespace: pattern.optional(),
-    name: pattern.optional(),
+      .optional()
+      .describe('An API group (`coordination.k8s.io`); absent: any group.'),
+    kind: z
+      .string()
+      .regex(KIND, 'a kind, e.g. Secret')
+      .optional()
+      .describe('A kind (`Secret`); absent: any kind.'),
+    namespace: pattern.optional().describe('A namespace; `*` is a wildcard; absent: any namespace.'),
+    name: pattern.optional().describe('An object name; `*` is a wildcard; absent: any name.'),
   })
   .refine(
     (r) => Object.keys(r).length > 0,
@@ -94,14 +99,39 @@ const ignoreRule = z
 /** The `unmanaged:` block as groundwork.yaml holds it, read into an `UnmanagedConfig`. */
 export const unmanagedSchema = z
   .strictObject({
-    report: z.boolean().optional(),
-    failOn: z.boolean().default(false),
+    report: z
+      .boolean()
+      .optional()
+      .describe(
+        'List them (`drift`, the status). Default: true when the block is present; `false` turns off a setting an environment would inherit.',
+      ),
+    failOn: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Count them as drift: `Ready=False DriftDetected`, `drift` exits 1, promotion and `fleet status` block. Implies `report`.',
+      ),
     namespaces: z
       .array(z.string().regex(DNS_LABEL, { error: (iss) => `${quoted(iss.input)} is not a namespace name` }))
       .max(UNMANAGED_LIMITS.namespaces)
-      .optional(),
-    kinds: z.array(kindSelector).max(UNMANAGED_LIMITS.kinds).optional(),
-    ignore: z.array(ignoreRule).max(UNMANAGED_LIMITS.ignore).default([]),
+      .optional()
+      .describe(
+        `Where to look, at most ${UNMANAGED_LIMITS.namespaces}. Default: the namespaces the platform declares (its Namespace objects).`,
+      ),
+    kinds: z
+      .array(kindSelector)
+      .max(UNMANAGED_LIMITS.kinds)
+      .optional()
+      .describe(
+        `What to look for: namespaced kinds as \`Kind\` (core group) or \`group/Kind\`, at most ${UNMANAGED_LIMITS.kinds}. Default: the kinds the platform has in each namespace.`,
+      ),
+    ignore: z
+      .array(ignoreRule)
+      .max(UNMANAGED_LIMITS.ignore)
+      .default([])
+      .describe(
+        `Never reported: an object matching every field of one rule (at most ${UNMANAGED_LIMITS.ignore} rules; a rule names at least one field).`,
+      ),
   })
   .superRefine((u, ctx) => {
     if (u.failOn && u.report === false)

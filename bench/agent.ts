@@ -2,9 +2,9 @@
 // commit → applied latency of a one-object change (webhook, and polling), drift-detection latency,
 // CPU time of a no-op cycle and the agent's steady RSS and heap (the agent runs as its own process,
 // compiled), then a growth table across the sizes and, at the largest, what the agent's heap holds.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,11 +29,17 @@ interface AgentRun {
   rssMb: number;
   heapMb: number;
   breakdown?: string;
+  /** With `--renderer`: the renderer process's CPU (its own and its renders') over the no-op minute. */
+  rendererNoopCpuMs?: number;
+  /** With `--renderer`: the renders it logged over the no-op minute. */
+  rendererNoopRenders?: number;
 }
 
 export async function benchAgent(sizes: number[] = [5000]): Promise<string> {
   const runs: AgentRun[] = [];
-  for (const [i, n] of sizes.entries()) runs.push(await runAgent(n, i === sizes.length - 1));
+  for (const [i, n] of sizes.entries()) runs.push(await runAgent(n, i === sizes.length - 1, false));
+  // The renderer pod's layout (issue 31) beside the local renderer, at the largest size.
+  const remote = await runAgent(sizes.at(-1)!, false, true);
   const mb = (x: number) => `${x.toFixed(0)} MB`;
   const col = (f: (r: AgentRun) => string) => runs.map(f).join(' | ');
   const first = runs[0]!;
@@ -56,11 +62,44 @@ export async function benchAgent(sizes: number[] = [5000]): Promise<string> {
     '',
     "The agent runs as its own process from the compiled build (`GROUNDWORK_RUN_FROM=dist groundwork agent`); synth runs in its child process, not counted in the RSS. A no-op cycle's CPU is the process's CPU over a minute of polls without changes, divided by the cycles.",
     '',
+    rendererTable(last, remote),
+    '',
     ...(last.breakdown ? [last.breakdown] : []),
   ].join('\n');
 }
 
-async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> {
+/** The local renderer's run beside the `--renderer URL` run (a `groundwork renderer` process), as ratios. */
+function rendererTable(local: AgentRun, remote: AgentRun): string {
+  const row = (what: string, f: (r: AgentRun) => number, unit: (x: number) => string) =>
+    `| ${what} | ${unit(f(local))} | ${unit(f(remote))} | ${(f(remote) / f(local)).toFixed(2)}× |`;
+  const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  return [
+    `Renderer pod layout (\`--renderer\`, issue 31) at ${local.objects.toLocaleString('en')} objects: the same bench with the agent sending renders to \`groundwork renderer\` (its own process, on loopback) instead of launching its renderer itself.`,
+    '',
+    '| measure | local renderer | --renderer URL | ratio |',
+    '|---|---|---|---|',
+    row('initial sync (fetch, synth, apply)', (r) => r.initialMs, s),
+    row('commit → applied, webhook (median of 3)', (r) => r.webhookMs, s),
+    row('CPU time of a no-op cycle (agent)', (r) => r.noopCpuMs, ms),
+    row(
+      'steady agent RSS',
+      (r) => r.rssMb,
+      (x) => `${x.toFixed(0)} MB`,
+    ),
+    `| renderer process CPU over the no-op minute (${remote.cycles} cycles) | | ${ms(remote.rendererNoopCpuMs ?? NaN)}, ${remote.rendererNoopRenders ?? NaN} renders | |`,
+  ].join('\n');
+}
+
+/** CPU time of process `pid` and its waited-for children so far (ms), from /proc/<pid>/stat. */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime: fields 14 to 17 of the line, 11 to 14 after the command name.
+  return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) * 10;
+}
+
+async function runAgent(objects: number, breakdown: boolean, remote: boolean): Promise<AgentRun> {
   const cp = await LocalControlPlane.start();
   const client = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
   await installCrds(client, (await Promise.all(defaultCrdDirs().map((d) => readObjects(d)))).flat());
@@ -70,6 +109,7 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
   const { server, publish } = await serveBenchPlatform(root, { namespaces, objects });
   const port = await freePort();
   const secret = 'bench-webhook-secret';
+  const renderer = remote ? await startRenderer(root) : undefined;
   const agent = spawn(
     process.execPath,
     [
@@ -93,6 +133,7 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
       'self-heal',
       '--log-level',
       process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...(renderer ? ['--renderer', renderer.url] : []),
     ],
     {
       env: {
@@ -100,6 +141,7 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
         GROUNDWORK_RUN_FROM: 'dist',
         GROUNDWORK_WEBHOOK_SECRET: secret,
         GROUNDWORK_CACHE_DIR: join(root, 'cache'),
+        ...(renderer ? { GROUNDWORK_ALLOW_LOOPBACK_URLS: '1' } : {}),
       },
       // BENCH_AGENT_LOG=<file> keeps the agent's JSON log (with per-cycle timings at BENCH_LOG_LEVEL=debug).
       stdio: [
@@ -191,9 +233,12 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
     await new Promise((r) => setTimeout(r, 12_000));
     const cpu0 = await metric('process_cpu_seconds_total');
     const cycles0 = await metric('groundwork_reconcile_duration_seconds_count');
+    const rendererCpu0 = renderer ? processCpuMs(renderer.child.pid!) : 0;
+    const renders0 = renderer?.renders() ?? 0;
     await new Promise((r) => setTimeout(r, 60_000));
     const cpu1 = await metric('process_cpu_seconds_total');
     const cycles1 = await metric('groundwork_reconcile_duration_seconds_count');
+    const rendererCpu1 = renderer ? processCpuMs(renderer.child.pid!) : 0;
     const rss = (await metric('process_resident_memory_bytes')) / 1048576;
     const cpuPerCycle = ((cpu1 - cpu0) / Math.max(1, cycles1 - cycles0)) * 1000;
 
@@ -209,12 +254,54 @@ async function runAgent(objects: number, breakdown: boolean): Promise<AgentRun> 
       cycles: cycles1 - cycles0,
       rssMb: rss,
       heapMb: heap,
+      ...(renderer
+        ? {
+            rendererNoopCpuMs: rendererCpu1 - rendererCpu0,
+            rendererNoopRenders: renderer.renders() - renders0,
+          }
+        : {}),
     };
     if (breakdown) result.breakdown = await heapBreakdown(cp.info.kubeconfig, work, objects);
     return result;
   } finally {
+    if (renderer) {
+      renderer.child.kill('SIGTERM');
+      await new Promise((r) => renderer.child.once('exit', r));
+    }
     await stopAgentBench({ agent, server, client, cp, root });
   }
+}
+
+/**
+ * `groundwork renderer` from the compiled build, as its own process with an environment of its
+ * own (no webhook secret), on a free loopback port; counts the renders it logs.
+ */
+async function startRenderer(root: string): Promise<{ url: string; child: ChildProcess; renders(): number }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [new URL('../../bin/groundwork.js', import.meta.url).pathname, 'renderer', '--port', String(port)],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: join(root, 'renderer-home'),
+        GROUNDWORK_RUN_FROM: 'dist',
+        GROUNDWORK_CACHE_DIR: join(root, 'renderer-cache'),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let renders = 0;
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      renders = out.split('rendered a ').length - 1;
+      if (out.includes('renderer listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`groundwork renderer exited ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, renders: () => renders };
 }
 
 /**

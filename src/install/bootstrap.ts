@@ -276,6 +276,12 @@ async function namespaceExists(session: ClusterSession, name: string): Promise<b
  * Applies a bootstrap plan: creates its missing namespaces first (server-side apply with
  * Groundwork's field manager, as the platform's apply will), then applies the agent's objects,
  * pruning those a previous bootstrap made that are gone now.
+ *
+ * The agent's objects are bootstrap's own, so they are applied with force, as `flux bootstrap`
+ * re-applies Flux's components (server-side apply with forced ownership): fields another manager
+ * took (a hand-run agent's PlatformSync spec, a `kubectl edit` of the Deployment) become
+ * bootstrap's again instead of failing with a conflict. Only the agent's inventory is forced;
+ * the platform's objects are never applied here.
  */
 export async function applyBootstrap(
   session: ClusterSession,
@@ -283,8 +289,14 @@ export async function applyBootstrap(
   revision: string,
 ): Promise<ChangeSet> {
   for (const ns of plan.namespaces) await session.target.apply(ns, { force: false });
-  const observed = await observeAndPlan(session, plan.inventory, { revision });
-  return applyObserved(session, observed, { revision, wait: false, prune: true, allowMassPrune: true });
+  const observed = await observeAndPlan(session, plan.inventory, { revision, force: true });
+  return applyObserved(session, observed, {
+    revision,
+    wait: false,
+    prune: true,
+    allowMassPrune: true,
+    force: true,
+  });
 }
 
 /** An HTTP(S) URL without userinfo (credentials go in the Secret); an SSH URL as it is (its user is no secret). */

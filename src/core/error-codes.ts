@@ -175,6 +175,7 @@ export const ERROR_CODES = [
   // cli
   'InitWouldOverwrite',
   'InvalidGroundworkVersion',
+  'AgentImageUnpublished',
   'OlmNotServed',
   'SimulatorsFailed',
   'InvalidFlag',

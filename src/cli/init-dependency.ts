@@ -23,9 +23,9 @@ const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c
 /**
  * Decides the dependency `init` writes for `groundwork-gitops`. Pure apart from `stat` of a path.
  *
- * - no `spec`: the checkout `init` runs from when it is a git checkout (`file:<its absolute path>`,
- *   since the package is not on the registry yet and `^<version>` fails with E404), else
- *   `^<version>` of the running Groundwork;
+ * - no `spec`: the running Groundwork's own package directory, `file:<its absolute path>` (a git
+ *   checkout or an installed package): the package is not on the npm registry yet, so
+ *   `^<version>` would fail with E404 (`init` says so; a `.tgz` travels with the repository);
  * - a semver version or range: as given;
  * - a git URL (`git+https://`, `git+ssh://`, `git://`, `github:owner/repo`, with `#ref`): as given;
  * - a `.tgz`/`.tar.gz` file (relative to `cwd`): copied into the new repository as
@@ -43,11 +43,7 @@ export function groundworkDependency(opts: {
   self: { root: string; version: string; gitCheckout: boolean };
 }): DependencySource {
   const { spec, cwd, self } = opts;
-  if (spec === undefined) {
-    return self.gitCheckout
-      ? { kind: 'directory', spec: `file:${self.root}` }
-      : { kind: 'registry', spec: `^${self.version}` };
-  }
+  if (spec === undefined) return { kind: 'directory', spec: `file:${self.root}` };
   if (semver.valid(spec) || (/^[\d^~<>=*xX. |-]+$/.test(spec) && semver.validRange(spec)))
     return { kind: 'registry', spec };
   if (GIT_URL.test(spec) && !hasControl(spec)) return { kind: 'git', spec };
@@ -66,4 +62,12 @@ export function groundworkDependency(opts: {
     message: 'not a version or range, a git URL, an existing .tgz file or a Groundwork directory',
     fix: 'pass e.g. 0.1.0, git+https://host/groundwork.git#main, ./groundwork-gitops-0.1.0.tgz or a checkout path',
   });
+}
+
+/**
+ * What `init` says about the dependency it wrote when none was asked for: the package is not
+ * published, so the running Groundwork's own directory is named, which resolves on this machine only.
+ */
+export function unpublishedDependencyNote(dep: DependencySource): string {
+  return `groundwork-gitops is not published on the npm registry yet, so the dependency is this Groundwork's own package (${dep.spec}), which resolves on this machine only; for CI or another machine, run init with --groundwork-version <groundwork-gitops-<version>.tgz> (npm pack; copied into vendor/) or a git URL`;
 }

@@ -16,7 +16,8 @@ const dep = (spec: string | undefined, self = installed) => groundworkDependency
 
 describe('groundworkDependency (init --groundwork-version)', () => {
   it.each([
-    [undefined, installed, { kind: 'registry', spec: '^0.1.0' }],
+    // Not published: the running Groundwork's own directory, installed or a checkout.
+    [undefined, installed, { kind: 'directory', spec: 'file:/opt/gw' }],
     [undefined, checkout, { kind: 'directory', spec: 'file:/src/groundwork' }],
     ['0.2.0', installed, { kind: 'registry', spec: '0.2.0' }],
     ['^0.2.0', installed, { kind: 'registry', spec: '^0.2.0' }],

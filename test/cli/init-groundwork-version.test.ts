@@ -3,12 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groundwork } from '../harness/cli.js';
+import { packageRoot } from '../../src/core/package-root.js';
 
 const dependencyOf = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
     .devDependencies['groundwork-gitops'];
 
 describe('init --groundwork-version', () => {
+  it("without it names the running Groundwork's own package directory, which resolves, and says why", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'gw-initver-'));
+    const init = await groundwork(['init', 'plat'], { cwd });
+    expect(init.code, init.stderr).toBe(0);
+    const dependency = dependencyOf(join(cwd, 'plat'))!;
+    expect(dependency).toBe(`file:${packageRoot}`);
+    const pkg = JSON.parse(readFileSync(join(dependency.slice('file:'.length), 'package.json'), 'utf8')) as {
+      name: string;
+    };
+    expect(pkg.name).toBe('groundwork-gitops');
+    expect(init.stdout).toContain('groundwork-gitops is not published on the npm registry yet');
+    expect(init.stdout).toContain('--groundwork-version <groundwork-gitops-<version>.tgz>');
+  });
+
   it('writes a git URL with shell metacharacters as data: exactly, and nothing runs it', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'gw-initver-'));
     // No spaces (a git URL has none), so ${IFS} stands in for them as an attacker would write it.

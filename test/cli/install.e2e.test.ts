@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +112,23 @@ describe('installed from the packed tarball', () => {
     const init = await run(gw, ['init', 'platform-repo'], dir);
     expect(init.code, init.stderr).toBe(0);
     const repo = join(dir, 'platform-repo');
+    // Not published yet (issue 32, item 10): the scaffold names this installed package, which
+    // resolves, and init says so.
+    const installedDir = realpathSync(join(dir, 'node_modules', 'groundwork-gitops'));
+    const scaffold = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(scaffold.devDependencies['groundwork-gitops']).toBe(`file:${installedDir}`);
+    expect(init.stdout).toContain('groundwork-gitops is not published on the npm registry yet');
+    const resolved = await npm(['install'], repo);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(
+      (
+        JSON.parse(readFileSync(join(repo, 'node_modules', 'groundwork-gitops', 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version,
+    ).toBe(version);
     const synth = await run(gw, ['synth', '--all-overlays', '--out', 'out'], repo);
     expect(synth.stderr).toBe('');
     expect(synth.code).toBe(0);

@@ -1,4 +1,6 @@
 import { applyBootstrap, planBootstrap } from '../../install/bootstrap.js';
+import { agentImageFor } from '../../install/agent-image.js';
+import { packageVersion } from '../../core/package-root.js';
 import { httpBindOf } from '../../agent/http-server.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
 import { toYaml } from '../../render/synth/canonical.js';
@@ -19,7 +21,9 @@ import { readAgentFlags, sourceRefOf } from '../../agent/options-schema.js';
 
 /** `groundwork bootstrap`'s flags: the agent flags it passes on (`BOOTSTRAP_FLAGS`), and its own. */
 export interface BootstrapFlags extends Pick<AgentFlagText, BootstrapFlagName> {
-  image: string;
+  /** Default: `defaultAgentImage(version)`, refused while unpublished unless `allowUnpublishedImage`. */
+  image?: string;
+  allowUnpublishedImage?: boolean;
   replicas: string;
   print?: boolean;
   /** Render from this local directory instead of fetching `--repo`. */
@@ -44,6 +48,12 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
   const httpBind = httpBindOf(agent.httpBind, {});
   const commitStatus = commitStatusOf(agent);
   const ref = sourceRefOf(agent);
+  // Before anything is read or created: an image the cluster can never pull is refused.
+  const image = agentImageFor({
+    ...(flags.image !== undefined ? { image: flags.image } : {}),
+    version: packageVersion(),
+    allowUnpublished: Boolean(flags.allowUnpublishedImage || flags.print),
+  });
   const session = await openSession({
     dir: '.',
     ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
@@ -67,7 +77,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       // In seconds, as the agent writes it into the PlatformSync's spec: `1m` there would be
       // taken over by the agent's `60s`, and the next bootstrap would conflict on it.
       interval: `${Math.round(agent.interval / 1000)}s`,
-      image: flags.image,
+      image,
       replicas: Number(flags.replicas),
       httpBind,
       ...(commitStatus ? { commitStatus } : {}),
@@ -102,7 +112,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
         `The agent for ${plan.platform.platform}/${agent.overlay} is installed in ${agent.namespace} (${plan.platform.manifests.length} platform objects, RBAC for their kinds in their namespaces).`,
         `Its status:   kubectl -n ${agent.namespace} get platformsync ${name} -o yaml`,
         `Its logs:     kubectl -n ${agent.namespace} logs deploy/groundwork-agent`,
-        `The image ${flags.image} is built from this repository's Dockerfile; push it where the cluster can pull it.`,
+        `The image ${image} is built from this repository's Dockerfile; push it where the cluster can pull it.`,
         '',
       ].join('\n'),
     );

@@ -3,7 +3,11 @@ import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/pro
 import { basename, join, relative, resolve } from 'node:path';
 import { GroundworkError } from '../../core/errors.js';
 import { packageRoot, packageVersion } from '../../core/package-root.js';
-import { groundworkDependency, type DependencySource } from '../init-dependency.js';
+import {
+  groundworkDependency,
+  unpublishedDependencyNote,
+  type DependencySource,
+} from '../init-dependency.js';
 import type { SetExitCode } from '../commands/command-module.js';
 
 /** Template files whose names would mean something to npm or git inside the package. */
@@ -129,6 +133,7 @@ export async function runInit(
   const out = process.stdout;
   out.write(`Created platform repository "${name}" in ${shown}:\n`);
   out.write(`  (groundwork-gitops: ${dependency.spec})\n`);
+  if (flags.groundworkVersion === undefined) out.write(`  note: ${unpublishedDependencyNote(dependency)}\n`);
   for (const path of written) out.write(`  ${path}\n`);
   out.write(
     [

@@ -18,8 +18,11 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
   )
     .option(
       '--image <ref>',
-      'agent image (build it from the Dockerfile)',
-      'ghcr.io/groundwork-platform/groundwork:0.1.0',
+      'agent image, built from the Dockerfile and pushed where the cluster can pull it (default: ghcr.io/groundwork-platform/groundwork:<version>, refused while that is not published)',
+    )
+    .option(
+      '--allow-unpublished-image',
+      'install with the default image even though it is not published for this version (its pods wait until it exists)',
     )
     .option('--replicas <n>', 'agent replicas (leader election: one acts)', '2')
     .option(

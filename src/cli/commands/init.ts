@@ -12,7 +12,7 @@ export function registerInit(program: Command, setExitCode: SetExitCode): void {
     .option('--force', 'overwrite files that exist')
     .option(
       '--groundwork-version <spec>',
-      'the groundwork-gitops dependency: a version or range, a git URL, a .tgz (copied to vendor/) or a checkout directory (default: this checkout when run from one, else ^<version>)',
+      "the groundwork-gitops dependency: a version or range, a git URL, a .tgz (copied to vendor/) or a checkout directory (default: the running Groundwork's own package directory as file:<path>, since the package is not published yet)",
     )
     .action(async (dirArg: string | undefined, flags: InitFlags) =>
       (await import('../actions/init.js')).runInit(dirArg, flags, setExitCode),

@@ -24,6 +24,7 @@ import type { RenderJob } from './sandbox/render-job.js';
 import { assertSymlinksStayInside } from './sandbox/sandbox-paths.js';
 import type { SupervisedExit } from './sandbox/supervise.js';
 import { packRequest, renderRemotely } from './remote/remote-render.js';
+import { cachedRender } from './result-cache/cached-render.js';
 import { checkResults } from './synth/check-results.js';
 import { listOverlays } from './synth/overlays.js';
 import type { PostSynthCheck } from './synth/post-synth-checks.js';
@@ -59,7 +60,10 @@ export interface RenderPlatformOptions {
   memoryMb?: number;
   /** The largest answer read (MiB). @default GROUNDWORK_SYNTH_OUTPUT_MB, else 64 */
   outputCapMb?: number;
-  /** Keep bundles and renders in the domain's cache. @default true, unless GROUNDWORK_SYNTH_CACHE=0 */
+  /**
+   * Keep bundles and renders in the domain's cache, and results in its result cache (`cachedRender`:
+   * an unchanged checkout starts no renderer). @default true, unless GROUNDWORK_SYNTH_CACHE=0
+   */
   cache?: boolean;
   /** The cache root (domain caches under `render/`, the renderer's bundle under `renderer/`). @default cacheRoot() */
   cacheDir?: string;
@@ -176,21 +180,43 @@ export async function renderPlatform(
     });
   };
   const tools = render && remote === undefined ? { ...(await foundTools()), ...opts.tools } : {};
-  let results: SynthResult[];
-  try {
-    results = await once(tools);
-  } catch (err) {
-    // A tool the renderer needed and this side had not found: found (built, once) and rendered again.
-    const missing = (['helm', 'kustomize'] as const).find(
-      (t) =>
-        remote === undefined &&
-        hasCode(err, 'ToolNotUsable') &&
-        err.message.startsWith(`${t} `) &&
-        tools[t] === undefined,
-    );
-    if (!missing) throw err;
-    results = await once({ ...tools, [missing]: (await resolveTool(missing)).path });
-  }
+  const fresh = async (): Promise<SynthResult[]> => {
+    try {
+      return await once(tools);
+    } catch (err) {
+      // A tool the renderer needed and this side had not found: found (built, once) and rendered again.
+      const missing = (['helm', 'kustomize'] as const).find(
+        (t) =>
+          remote === undefined &&
+          hasCode(err, 'ToolNotUsable') &&
+          err.message.startsWith(`${t} `) &&
+          tools[t] === undefined,
+      );
+      if (!missing) throw err;
+      return once({ ...tools, [missing]: (await resolveTool(missing)).path });
+    }
+  };
+  // An unchanged checkout's results come from the domain's result cache, and no renderer starts.
+  // Not for a renderer pod: its tools and version are not this side's to digest.
+  const results = await cachedRender({
+    cacheRoot: caching && remote === undefined ? root : undefined,
+    inputs: {
+      dir,
+      treeRoot,
+      libraryRoots: await Promise.all((opts.libraryRoots ?? []).map((r) => realpath(r))),
+      overlay: opts.overlay,
+      domain: opts.domain,
+      render,
+      archives: charts.archives,
+      unavailable: charts.unavailable,
+      tools,
+      isolation: isolation?.mode ?? 'remote',
+      limits: { timeoutMs, heapMb, rssMb, capBytes },
+      env: { cacheRoot: cacheRoot(), loopback: process.env.GROUNDWORK_ALLOW_LOOPBACK_URLS },
+    },
+    expect: { overlays, platform: config.name, capBytes },
+    render: fresh,
+  });
   return checkResults(results, { config, dir, checks: opts.checks ?? [] });
 }
 

@@ -1,0 +1,119 @@
+// Everything a render can read, as one digest: the key of the synth result cache.
+import { createHash, type Hash } from 'node:crypto';
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageRoot, packageVersion } from '../../core/package-root.js';
+
+/** Changes when what a render reads changes in a way the inputs below do not show. */
+const KEY_REVISION = 1;
+
+/** A tree larger than this is not cached (its render is fresh every time). */
+const MAX_ENTRIES = 50_000;
+const MAX_HASHED_BYTES = 256 * 1024 * 1024;
+
+/** Groundwork's own compiled code (or its sources, under tsx): the folder above `render/`. */
+const CODE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What a render is given besides its files: each one a part of the key. */
+export interface SynthInputs {
+  /** The checkout and the commit's tree it is in (real paths). */
+  dir: string;
+  treeRoot: string;
+  /** Directories whose `node_modules` platform imports resolve from (real paths). */
+  libraryRoots: readonly string[];
+  overlay: string | { all: true };
+  /** The trust domain: a key of one domain never equals another's. */
+  domain: string;
+  render: boolean;
+  /** The locked chart archives by digest, and the ones that could not be fetched. */
+  archives: readonly { digest: string; path: string }[];
+  unavailable: readonly { digest: string; problem: string; fix?: string }[];
+  /** helm and kustomize binaries (real paths). */
+  tools: Readonly<Record<string, string | undefined>>;
+  /** How the renderer is isolated (`Isolation.mode`). */
+  isolation: string;
+  limits: { timeoutMs: number; heapMb: number; rssMb: number; capBytes: number };
+  /** What else the renderer's environment holds (its cache root, the URL policy). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The digest of everything a render of `inputs` can read, or undefined when a tree is too large to
+ * digest (more than 50,000 entries or 256 MiB of content): then nothing is cached. The commit's tree
+ * (`treeRoot`, the checkout in it) by content: every path (its `.git` aside, hidden from the
+ * renderer), each regular file's bytes and each link's target; any `node_modules` in it and each
+ * library root's `node_modules` by every file's path, size and modification time. Groundwork's own
+ * version, its code (each file's path, size and modification time), its lockfile and installed
+ * packages (`node_modules/.package-lock.json`, rewritten by every npm install), Node's version;
+ * helm's and kustomize's binaries by size, modification time and inode; the chart archives by
+ * digest; the overlay, domain, limits and renderer environment as given.
+ */
+export async function synthInputsDigest(inputs: SynthInputs): Promise<string | undefined> {
+  const hash = createHash('sha256');
+  const budget = { entries: MAX_ENTRIES, bytes: MAX_HASHED_BYTES };
+  hash.update(JSON.stringify({ KEY_REVISION, version: packageVersion(), node: process.version, ...inputs }));
+  hash.update('\0tree\0');
+  const hidden = new Set([join(inputs.treeRoot, '.git'), join(inputs.dir, '.git')]);
+  if (!(await digestTree(hash, inputs.treeRoot, '', { hidden, budget, byContent: true }))) return undefined;
+  for (const root of inputs.libraryRoots) {
+    hash.update(`\0library ${root}\0`);
+    const modules = join(root, 'node_modules');
+    if (!(await digestTree(hash, modules, '', { hidden, budget, byContent: false }))) return undefined;
+  }
+  hash.update('\0groundwork\0');
+  if (!(await digestTree(hash, CODE_ROOT, '', { hidden, budget, byContent: false }))) return undefined;
+  for (const file of ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'])
+    hash.update(`${file} ${await statOf(join(packageRoot, file))}\n`);
+  for (const [name, path] of Object.entries(inputs.tools).sort())
+    hash.update(`tool ${name} ${path ?? '-'} ${path ? await statOf(path) : '-'}\n`);
+  return hash.digest('hex').slice(0, 40);
+}
+
+interface WalkOptions {
+  hidden: ReadonlySet<string>;
+  budget: { entries: number; bytes: number };
+  /** Regular files by content (`true`), or by path, size and modification time. */
+  byContent: boolean;
+}
+
+/** Adds the tree under `dir` to `hash`; false when it is over budget. A missing `dir` adds nothing. */
+async function digestTree(hash: Hash, dir: string, rel: string, opts: WalkOptions): Promise<boolean> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
+  if (!entries) {
+    hash.update(`missing ${rel}\n`);
+    return true;
+  }
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, e.name);
+    const relPath = rel ? `${rel}/${e.name}` : e.name;
+    if (opts.hidden.has(path)) continue;
+    if (--opts.budget.entries < 0) return false;
+    if (e.isSymbolicLink()) {
+      hash.update(`l ${relPath} ${await readlink(path)}\n`);
+    } else if (e.isDirectory()) {
+      hash.update(`d ${relPath}\n`);
+      const byContent = opts.byContent && e.name !== 'node_modules';
+      if (!(await digestTree(hash, path, relPath, { ...opts, byContent }))) return false;
+    } else if (e.isFile() && opts.byContent) {
+      const bytes = await readFile(path);
+      opts.budget.bytes -= bytes.length;
+      if (opts.budget.bytes < 0) return false;
+      hash.update(`f ${relPath} ${bytes.length}\n`).update(bytes);
+    } else if (e.isFile()) {
+      hash.update(`s ${relPath} ${await statOf(path)}\n`);
+    } else {
+      hash.update(`o ${relPath}\n`);
+    }
+  }
+  return true;
+}
+
+/** A file's size, modification time (ns) and inode; `-` when it is missing. */
+async function statOf(path: string): Promise<string> {
+  const s = await stat(path, { bigint: true }).catch(() => undefined);
+  if (!s) return '-';
+  // lstat too: a link swapped for another with the same target's stat still changes the key.
+  const l = await lstat(path, { bigint: true });
+  return `${s.size} ${s.mtimeNs} ${s.ino} ${l.ino}`;
+}

@@ -2,8 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { KubeClient } from '../cluster/client.js';
+import { GroundworkError } from '../core/errors.js';
 import { repoEndpoint } from '../source/repo-url.js';
 import { repositoryPort, type AgentEgress, type AgentIngress } from './network-policy.js';
+import type { EgressHost } from './egress-hosts.js';
 
 /** A Service, as far as the egress rules read it. */
 const serviceSchema = z.looseObject({
@@ -29,6 +31,8 @@ const endpointSliceListSchema = z.looseObject({
 export interface NetworkPolicyChoices {
   /** `--egress-cidr` */
   extraCidrs: string[];
+  /** `--egress-host`: resolved at bootstrap, as the git host is. @default [] */
+  extraHosts?: EgressHost[];
   /**
    * `--metrics-namespace`: namespaces whose pods may scrape `/metrics`.
    * @default OpenShift: `openshift-monitoring` and `openshift-user-workload-monitoring`; else `monitoring`
@@ -70,12 +74,14 @@ export function agentIngress(opts: {
  * What the agent must reach: the apiserver (the `default/kubernetes` Service's cluster IP on 443,
  * for CNIs that match before DNAT, and its endpoints from the EndpointSlices, for those that match
  * after; or, where the apiserver publishes no endpoints, the address this client connects to), the
- * cluster DNS Services' cluster IPs, and the git host's current addresses.
+ * cluster DNS Services' cluster IPs, the git host's current addresses, and those of each of
+ * `extraHosts` (`--egress-host`) on its port.
  */
 export async function agentEgress(
   client: KubeClient,
   repoUrl: string,
   extraCidrs: string[],
+  extraHosts: readonly EgressHost[] = [],
 ): Promise<AgentEgress> {
   const service = (path: string) =>
     client.request('GET', path, { schema: serviceSchema }).catch(() => undefined); // absent: none
@@ -107,6 +113,20 @@ export async function agentEgress(
       .map((s) => s?.spec?.clusterIP)
       .filter((ip): ip is string => Boolean(ip && ip !== 'None')),
     extraCidrs,
+    hosts: await Promise.all(
+      extraHosts.map(async (h) => ({
+        host: h.host,
+        port: h.port,
+        addresses: await addressesOf(h.host).catch((err: unknown) => {
+          throw new GroundworkError({
+            code: 'InvalidFlag',
+            subject: '--egress-host',
+            message: `${h.host} does not resolve from here (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'}), so the NetworkPolicy cannot name its addresses`,
+            fix: 'check the name, run bootstrap where it resolves as in the cluster, or give its range with --egress-cidr',
+          });
+        }),
+      })),
+    ),
   };
 }
 

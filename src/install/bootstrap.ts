@@ -21,6 +21,8 @@ import { bootstrapObjects, type BootstrapSpec } from './bootstrap-objects.js';
 import { CREDENTIALS_SECRET } from './agent-deployment.js';
 import { parseRepoUrl } from '../source/repo-url.js';
 import { agentEgress, agentIngress, type NetworkPolicyChoices } from './bootstrap-network.js';
+import { egressNeeds, type EgressNeed } from './egress-hosts.js';
+import type { AgentEgress } from './network-policy.js';
 import { agentRbac, managedRefs } from './rbac.js';
 import type { CommitStatusOptions } from '../agent/notifications.js';
 import { passedOn, type PassedOnText } from '../agent/options.js';
@@ -58,8 +60,8 @@ export interface BootstrapOptions extends PassedOnText {
   /** The agent's commit statuses; its token Secret is added to the Secrets the agent may get. */
   commitStatus?: CommitStatusOptions;
   /**
-   * The agent's NetworkPolicy: egress to the cluster DNS, the apiserver, the git host and
-   * `extraCidrs` only; ingress from the metrics namespaces and, with a webhook secret, the ingress
+   * The agent's NetworkPolicy: egress to the cluster DNS, the apiserver, the git host,
+   * `extraHosts` and `extraCidrs` only; ingress from the metrics namespaces and, with a webhook secret, the ingress
    * controller's. `false` installs none. @default { extraCidrs: [] }
    */
   networkPolicy?: false | NetworkPolicyChoices;
@@ -75,6 +77,11 @@ export interface BootstrapPlan {
    */
   namespaces: K8sObject[];
   objects: K8sObject[];
+  /**
+   * The agent's egress: what its NetworkPolicy allows (`allowed`; undefined without one) and the
+   * hosts the platform needs beside the apiserver and git (`egressNeeds`: npm, remote charts).
+   */
+  egress: { allowed: AgentEgress | undefined; needs: EgressNeed[] };
   /** The agent's own inventory: platform `groundwork-agent`, overlay `<platform>-<overlay>`. */
   inventory: SynthResult;
   /**
@@ -156,6 +163,15 @@ export async function planBootstrap(
       inventory: { namespace: INVENTORY_NAMESPACE, name: inventoryName(platform!.platform, opts.overlay) },
     });
     const openshift = resources.some((r) => r.group === 'project.openshift.io');
+    const egress =
+      opts.networkPolicy === false || !session
+        ? undefined
+        : await agentEgress(
+            session.client,
+            opts.repository.url,
+            opts.networkPolicy?.extraCidrs ?? [],
+            opts.networkPolicy?.extraHosts ?? [],
+          );
     const crds = (await readObjects(join(packageRoot, 'crds'))).filter(
       (o) => o.kind === 'CustomResourceDefinition',
     );
@@ -179,17 +195,13 @@ export async function planBootstrap(
         ...(opts.auth ? { credentials: opts.auth } : {}),
         ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
         ...(opts.commitStatus ? { commitStatus: opts.commitStatus } : {}),
-        ...(opts.networkPolicy === false || !session
+        ...(!egress
           ? {}
           : {
               networkPolicy: {
-                egress: await agentEgress(
-                  session.client,
-                  opts.repository.url,
-                  opts.networkPolicy?.extraCidrs ?? [],
-                ),
+                egress,
                 ingress: agentIngress({
-                  choices: opts.networkPolicy ?? { extraCidrs: [] },
+                  choices: opts.networkPolicy || { extraCidrs: [] },
                   openshift,
                   webhook: Boolean(opts.webhookSecret),
                 }),
@@ -220,7 +232,14 @@ export async function planBootstrap(
       hash: setHash(manifests),
       warnings: [],
     };
-    return { platform: platform!, namespaces, objects, inventory: agentInventory, notes };
+    return {
+      platform: platform!,
+      namespaces,
+      objects,
+      egress: { allowed: egress, needs: await egressNeeds(project.dir) },
+      inventory: agentInventory,
+      notes,
+    };
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }

@@ -15,6 +15,11 @@ export interface AgentEgress {
   dnsServiceAddresses: string[];
   /** Extra CIDRs (`--egress-cidr`), e.g. a git host whose addresses change, or a proxy. */
   extraCidrs: string[];
+  /**
+   * Extra hosts (`--egress-host`: an npm registry, a chart repository), each with the addresses
+   * it resolved to at bootstrap and its port. @default []
+   */
+  hosts?: { host: string; port: number; addresses: string[] }[];
 }
 
 /** Who may connect to the agent's HTTP port (one port: `/metrics`, `/webhook` and the probes). */
@@ -53,7 +58,8 @@ export const CLUSTER_DNS_PEERS = [
  * the network (Node's permission model does not cover it), so the cluster does: egress only to
  * the cluster DNS pods (`CLUSTER_DNS_PEERS`, and the DNS Services' cluster IPs), the apiserver and
  * the git host (by address: NetworkPolicies know no host names, so the git host's addresses are
- * the ones it resolved to at bootstrap; re-run bootstrap or add `--egress-cidr` when they change).
+ * the ones it resolved to at bootstrap; re-run bootstrap or add `--egress-cidr` when they change),
+ * and each `--egress-host` the same way, on its port.
  * Ingress to the HTTP port only from the metrics namespaces and, with a webhook, the ingress
  * controller's namespaces; every other source is refused. With `renderer`, egress to the renderer's
  * pods in the same namespace on its port too (kubelet probes come from the node,
@@ -108,6 +114,7 @@ export function agentNetworkPolicy(opts: {
       ports: [...new Set(opts.egress.apiserver.ports)].sort((a, b) => a - b).map(tcp),
     },
     { to: peers(opts.egress.git.addresses), ports: [tcp(opts.egress.git.port)] },
+    ...(opts.egress.hosts ?? []).map((h) => ({ to: peers(h.addresses), ports: [tcp(h.port)] })),
     ...(opts.egress.extraCidrs.length > 0 ? [{ to: peers(opts.egress.extraCidrs) }] : []),
     ...(opts.renderer
       ? [

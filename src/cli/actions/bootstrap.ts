@@ -8,7 +8,9 @@ import { redactSecret } from '../../core/redact.js';
 import { openSession } from '../cluster-options.js';
 import { ExitCode } from '../exit-code.js';
 import type { SetExitCode } from '../commands/command-module.js';
-import { checkRepoUrl } from '../../source/repo-url.js';
+import { checkRepoUrl, repoEndpoint } from '../../source/repo-url.js';
+import { parseEgressHost } from '../../install/egress-hosts.js';
+import { egressReport } from '../../install/egress-report.js';
 import { hasCode } from '../../core/errors.js';
 import { commitStatusOf } from '../../agent/commit-status-flags.js';
 import {
@@ -32,6 +34,8 @@ export interface BootstrapFlags extends Pick<AgentFlagText, BootstrapFlagName> {
   context?: string;
   networkPolicy: boolean;
   egressCidr?: string[];
+  /** `host[:port]`, read by `parseEgressHost`. */
+  egressHost?: string[];
   metricsNamespace?: string[];
   webhookNamespace?: string[];
 }
@@ -48,6 +52,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
   const httpBind = httpBindOf(agent.httpBind, {});
   const commitStatus = commitStatusOf(agent);
   const ref = sourceRefOf(agent);
+  const extraHosts = (flags.egressHost ?? []).map(parseEgressHost);
   // Before anything is read or created: an image the cluster can never pull is refused.
   const image = agentImageFor({
     ...(flags.image !== undefined ? { image: flags.image } : {}),
@@ -84,6 +89,7 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
       networkPolicy: flags.networkPolicy
         ? {
             extraCidrs: flags.egressCidr ?? [],
+            extraHosts,
             ...(flags.metricsNamespace ? { metricsNamespaces: flags.metricsNamespace } : {}),
             ...(flags.webhookNamespace ? { webhookNamespaces: flags.webhookNamespace } : {}),
           }
@@ -93,8 +99,15 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
         ? { webhookSecret: process.env.GROUNDWORK_WEBHOOK_SECRET }
         : {}),
     });
+    const egress = egressReport({
+      egress: plan.egress.allowed,
+      policy: flags.networkPolicy,
+      needs: plan.egress.needs,
+      gitHost: repoEndpoint(agent.repo).host,
+    });
     if (flags.print) {
       for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
+      process.stderr.write(`${egress.join('\n')}\n`);
       process.stdout.write(
         plan.notes.map((note) => `# ${note}\n`).join('') +
           [...plan.namespaces, ...plan.objects].map((o) => `---\n${toYaml(redactSecret(o))}`).join(''),
@@ -113,6 +126,8 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
         `Its status:   kubectl -n ${agent.namespace} get platformsync ${name} -o yaml`,
         `Its logs:     kubectl -n ${agent.namespace} logs deploy/groundwork-agent`,
         `The image ${image} is built from this repository's Dockerfile; push it where the cluster can pull it.`,
+        '',
+        ...egress,
         '',
       ].join('\n'),
     );

@@ -27,7 +27,11 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
     .option('--replicas <n>', 'agent replicas (leader election: one acts)', '2')
     .option(
       '--egress-cidr <cidr...>',
-      "more CIDRs the agent may reach (a git host whose addresses change, a proxy); the NetworkPolicy allows DNS, the apiserver and the git host's addresses",
+      "more CIDRs the agent may reach (a git host or registry whose addresses change, a proxy); the NetworkPolicy allows DNS, the apiserver and the git host's addresses",
+    )
+    .option(
+      '--egress-host <host[:port]...>',
+      'more hosts the agent may reach, resolved now to their addresses as the git host is (port 443 unless given): the npm registry of a package-lock.json, remote chart repositories; bootstrap says which the platform needs',
     )
     .option(
       '--metrics-namespace <ns...>',

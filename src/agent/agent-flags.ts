@@ -213,6 +213,20 @@ export const AGENT_FLAGS = {
       doc: 'the agent decrypts SopsSecrets with the age identities in this Secret of --namespace (*.agekey keys), and may get it (README "Secrets")',
     },
   },
+  /**
+   * The fleet hub (docs/hub.md): a bootstrap kubeconfig (`groundwork hub token create`), a file or
+   * `secret/<name>` (key `kubeconfig`) in the namespace. The agent registers once, keeps its hub
+   * credentials in Secret `groundwork-hub-credentials`, and reports after each status write; a hub
+   * that cannot be reached never stops a cycle.
+   */
+  hub: {
+    flag: '--hub <file | secret/name>',
+    kind: 'text',
+    doc: 'report to the fleet hub: the bootstrap kubeconfig groundwork hub token create wrote, a file or secret/<name> (key kubeconfig) in --namespace; hub credentials are kept in Secret groundwork-hub-credentials (docs/hub.md)',
+    bootstrap: {
+      doc: 'the agent reports to the fleet hub: secret/<name> of a Secret in --namespace holding the bootstrap kubeconfig (key kubeconfig); the agent may get it and keep its credentials in Secret groundwork-hub-credentials (docs/hub.md)',
+    },
+  },
   prune: { flag: '--no-prune', kind: 'switch', doc: 'never delete objects removed from git' },
   maxPruneShare: {
     flag: '--max-prune-share <fraction>',

@@ -5,6 +5,7 @@ import { urlProblem } from '../core/outbound-url.js';
 import { npmRegistryOf } from '../source/dependencies/registry-url.js';
 import type { SourceRef } from '../source/fetch-revision.js';
 import { checkRepoUrl } from '../source/repo-url.js';
+import { hubSourceOf } from '../hub/hub-source.js';
 import { commitStatusOf } from './commit-status-flags.js';
 import { httpBindOf } from './http-server.js';
 import { AGENT_FLAGS, type FlagKind, type FlagSpec } from './agent-flags.js';
@@ -144,6 +145,7 @@ export function agentOptionsOf(text: AgentFlagText, env: NodeJS.ProcessEnv): Age
       message: `the URL ${rendererProblem}`,
       fix: "give the renderer Service's URL, e.g. http://groundwork-renderer.groundwork-system.svc:8443",
     });
+  if (same.hub !== undefined) hubSourceOf(same.hub); // secret/<bad name> is refused, never read as a file
   const host = httpBindOf(httpBind, env);
   const commitStatus = commitStatusOf({
     commitStatusSecret,

@@ -149,6 +149,10 @@ export type AgentOptions = Partial<Omit<AgentFlagValues, FoldedFlag | 'overlay'>
   log?: Logger;
   /** `--commit-status-*`, `--dashboard-url`: commit statuses on the forge (README "Notifications"). */
   commitStatus?: CommitStatusOptions;
+  /** With `hub`: connection retries (tests shorten them). @default 5 s doubling to 5 min */
+  hubRetry?: { firstMs: number; maxMs: number };
+  /** With `hub`: report pacing (`ReportPacing`). @default 2 s debounce, 10 s interval */
+  hubPacing?: { debounceMs: number; minIntervalMs: number };
 };
 
 /**

@@ -38,6 +38,10 @@ import { refuseAgentNamespaceObjects } from '../plan/agent-namespace.js';
 import { environmentFor } from '../project/project.js';
 import { identitiesFromSecret } from './decryption-secret.js';
 import { startNotifications } from './notifications.js';
+import { HubLink } from './hub-link.js';
+import { HubReportingStatusStore } from './hub-status-store.js';
+import { HUB_CREDENTIALS_SECRET } from '../hub/member-credentials-store.js';
+import { hubSourceOf } from '../hub/hub-source.js';
 
 /** A started agent: its HTTP port, its runner (while leading) and how to stop it. */
 export interface RunningAgent {
@@ -165,6 +169,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
             opts.commitStatus?.secret,
             alertSecret,
             REDACTION_KEY_SECRET,
+            ...(opts.hub ? [HUB_CREDENTIALS_SECRET, hubSecretName(opts.hub)] : []),
           ].flatMap((name) => (name ? [{ kind: 'Secret' as const, name }] : [])),
           ...(verifyRef ? [verifyRef] : []),
         ],
@@ -181,7 +186,32 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     },
   };
   const events = new EventRecorder(client, { reportingInstance: identity });
-  const statusStore = new SyncStatusStore(client, { namespace });
+  // `--hub`: each status write is also reported to the hub; the hub never holds up or fails a cycle.
+  const hub = opts.hub
+    ? HubLink.start({
+        local: client,
+        namespace,
+        hub: opts.hub,
+        overlay: opts.overlay,
+        ...(opts.syncName ? { syncName: opts.syncName } : {}),
+        log,
+        onProblem: (name, reason, note) =>
+          void events
+            .record({
+              regarding: { group: 'groundwork.io', kind: 'PlatformSync', namespace, name },
+              type: 'Warning',
+              reason,
+              action: 'Report',
+              note,
+            })
+            .catch(() => undefined),
+        ...(opts.hubRetry ? { retry: opts.hubRetry } : {}),
+        ...(opts.hubPacing ? { pacing: opts.hubPacing } : {}),
+      })
+    : undefined;
+  const statusStore = hub
+    ? new HubReportingStatusStore(client, { namespace }, hub)
+    : new SyncStatusStore(client, { namespace });
 
   let runner: AgentRunner | undefined;
   /** The agent of the current leadership term: the dashboard reads its last applied revision. */
@@ -317,6 +347,7 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
       await server?.close();
       dashboard?.stop();
       await notifications.close();
+      await hub?.stop();
       await events.close();
       client.close();
     },
@@ -328,4 +359,10 @@ async function secretAuth(client: KubeClient, namespace: string, name: string): 
     schema: dataObjectSchema,
   });
   return credentialsFromSecretData(secret.data ?? {});
+}
+
+/** The Secret `--hub secret/<name>` names, else undefined. */
+function hubSecretName(hub: string): string | undefined {
+  const source = hubSourceOf(hub);
+  return source.kind === 'secret' ? source.name : undefined;
 }

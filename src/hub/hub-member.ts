@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { KubeClient } from '../cluster/client.js';
 import { LeaseStore, microTime } from '../cluster/lease-store.js';
@@ -11,6 +11,7 @@ import {
   type HubBootstrap,
 } from './bootstrap-kubeconfig.js';
 import { HUB_PATHS, MEMBER_LEASE, memberNamespace } from './hub-names.js';
+import { hubSourceOf } from './hub-source.js';
 import { HUB_RESOURCES, type HubLog } from './hub-resources.js';
 import { MemberCredentialsStore, type MemberState } from './member-credentials-store.js';
 import { registerMember } from './member-registration.js';
@@ -44,11 +45,37 @@ export interface HubMemberOptions {
 
 type Registered = Extract<MemberState, { phase: 'registered' }>;
 
-/** Reads `--hub`: the file, or the Secret's key `kubeconfig`; bounded, parsed strictly. */
-async function readBootstrap(opts: HubMemberOptions): Promise<HubBootstrap> {
-  const secret = /^secret\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/.exec(opts.hub);
-  if (secret) {
-    const s = await opts.local.request('GET', `/api/v1/namespaces/${opts.namespace}/secrets/${secret[1]}`, {
+/** At most `BOOTSTRAP_MAX_BYTES + 1` bytes of a regular file (never a device, FIFO or directory). */
+async function readBounded(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error('not a regular file');
+    const buf = Buffer.alloc(BOOTSTRAP_MAX_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, length, buf.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > BOOTSTRAP_MAX_BYTES) throw new Error(`larger than ${BOOTSTRAP_MAX_BYTES} bytes`);
+    }
+    return buf.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads `--hub` (`hubSourceOf`): the file (a regular file, at most 256 KiB) or the key
+ * `kubeconfig` of the Secret in `namespace`; parsed strictly (`parseBootstrapKubeconfig`).
+ * `HubBootstrapInvalid` for anything else; nothing in it is run or read further.
+ */
+export async function readHubBootstrap(
+  opts: Pick<HubMemberOptions, 'local' | 'namespace' | 'hub'>,
+): Promise<HubBootstrap> {
+  const source = hubSourceOf(opts.hub);
+  if (source.kind === 'secret') {
+    const s = await opts.local.request('GET', `/api/v1/namespaces/${opts.namespace}/secrets/${source.name}`, {
       schema: z.looseObject({ data: z.record(z.string(), z.string()).nullish() }),
     });
     const text = s.data?.kubeconfig ? Buffer.from(s.data.kubeconfig, 'base64').toString('utf8') : '';
@@ -56,9 +83,7 @@ async function readBootstrap(opts: HubMemberOptions): Promise<HubBootstrap> {
   }
   let text: string;
   try {
-    const buf = await readFile(opts.hub);
-    if (buf.length > BOOTSTRAP_MAX_BYTES) throw new Error('too large');
-    text = buf.toString('utf8');
+    text = await readBounded(source.path);
   } catch (err) {
     throw new GroundworkError({
       code: 'HubBootstrapInvalid',
@@ -94,7 +119,15 @@ export class HubMember {
   /** Connects (registering when needed) and starts the heartbeat, token renewal and spec watch. */
   static async start(opts: HubMemberOptions): Promise<HubMember> {
     const m = new HubMember(opts);
-    await m.connect();
+    try {
+      await m.connect();
+    } catch (err) {
+      // Nothing left running: the caller may try again later.
+      m.abort.abort();
+      for (const t of m.timers) clearTimeout(t);
+      (m.client as KubeClient | undefined)?.close();
+      throw err;
+    }
     return m;
   }
 
@@ -143,7 +176,7 @@ export class HubMember {
     this.state = fresh
       ? state
       : await registerMember({
-          bootstrap: await readBootstrap(this.opts),
+          bootstrap: await readHubBootstrap(this.opts),
           store,
           state,
           ...(this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {}),

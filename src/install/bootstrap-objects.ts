@@ -2,7 +2,7 @@ import type { K8sObject } from '../core/object.js';
 import { platformSyncName } from '../core/object-name.js';
 import { agentNetworkPolicy, type AgentEgress, type AgentIngress } from './network-policy.js';
 import { RENDERER_POD_LABELS, RENDERER_PORT, rendererObjects, rendererUrl } from './renderer-objects.js';
-import type { AgentRbac } from './rbac.js';
+import { withHubRbac, type AgentRbac } from './rbac.js';
 import { rbacObjects } from './rbac-objects.js';
 import type { CommitStatusOptions } from '../agent/notifications.js';
 import { commitStatusFlags, passedOn, repositoryFlags, type PassedOnText } from '../agent/options.js';
@@ -84,7 +84,7 @@ export function bootstrapObjects(spec: BootstrapSpec): K8sObject[] {
       namespace: ns,
       serviceAccount: AGENT_NAME,
       labels,
-      rbac: spec.rbac,
+      rbac: withHubRbac(spec.rbac, ns, spec.hub),
       ...(spec.dashboard ? { authDelegator: true } : {}),
     }),
     ...(hasCreds

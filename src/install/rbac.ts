@@ -3,6 +3,9 @@ import { parseId, type ObjectId } from '../core/object-id.js';
 import { splitApiVersion, type K8sObject } from '../core/object.js';
 import { guessPlural, READ, RuleSet, WRITE, type PolicyRule } from './rbac-rules.js';
 import { REDACTION_KEY_SECRET } from '../agent/redaction-key-secret.js';
+import { HUB_CREDENTIALS_SECRET } from '../hub/member-credentials-store.js';
+import { hubSourceOf } from '../hub/hub-source.js';
+import { GroundworkError } from '../core/errors.js';
 
 /** An object the agent manages, or must still prune, as RBAC sees it. */
 export interface ManagedRef {
@@ -132,6 +135,40 @@ export function agentRbac(input: AgentRbacInput): AgentRbac {
     namespaced: [...perNamespace]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([namespace, rules]) => ({ namespace, rules: rules.rules() })),
+  };
+}
+
+/**
+ * `rbac` with what the agent's `--hub` needs in its namespace: `get` and `update` on its hub
+ * credentials Secret (`groundwork-hub-credentials`; created with the `create` it has for its
+ * redaction key, which Kubernetes cannot limit by name) and `get` on the bootstrap kubeconfig's
+ * Secret. In a pod `--hub` must be `secret/<name>` (a file path is `HubBootstrapInvalid`). Pure.
+ */
+export function withHubRbac(rbac: AgentRbac, namespace: string, hub: string | undefined): AgentRbac {
+  if (hub === undefined) return rbac;
+  const source = hubSourceOf(hub);
+  if (source.kind === 'file')
+    throw new GroundworkError({
+      code: 'HubBootstrapInvalid',
+      subject: '--hub',
+      message: 'bootstrap installs an agent in a pod, where a file of this machine does not exist',
+      fix: 'put the bootstrap kubeconfig in a Secret of the agent namespace (kubectl create secret generic hub-bootstrap --from-file=kubeconfig=FILE) and pass --hub secret/hub-bootstrap',
+    });
+  const rules: PolicyRule[] = [
+    {
+      apiGroups: [''],
+      resources: ['secrets'],
+      verbs: ['get', 'update'],
+      resourceNames: [HUB_CREDENTIALS_SECRET],
+    },
+    { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: [source.name] },
+  ];
+  const own = rbac.namespaced.find((n) => n.namespace === namespace);
+  return {
+    cluster: rbac.cluster,
+    namespaced: own
+      ? rbac.namespaced.map((n) => (n === own ? { namespace, rules: [...n.rules, ...rules] } : n))
+      : [...rbac.namespaced, { namespace, rules }].sort((a, b) => a.namespace.localeCompare(b.namespace)),
   };
 }
 

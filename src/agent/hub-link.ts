@@ -1,0 +1,162 @@
+import type { KubeClient } from '../cluster/client.js';
+import type { PlatformSyncSpec } from '../cluster/sync-status-store.js';
+import { errorMessage } from '../core/errors.js';
+import { HubMember } from '../hub/hub-member.js';
+import type { HubLog } from '../hub/hub-resources.js';
+import type { MemberReportInput } from '../hub/member-report.js';
+import type { ReportPacing } from '../hub/report-timing.js';
+import type { SyncStatusJson } from '../report/sync-status.js';
+
+export interface HubLinkOptions {
+  /** The agent's own cluster: its credentials Secret, and a `secret/<name>` bootstrap. */
+  readonly local: KubeClient;
+  readonly namespace: string;
+  /** `--hub`: a bootstrap kubeconfig file or `secret/<name>` (checked by `hubSourceOf` at start). */
+  readonly hub: string;
+  readonly overlay: string;
+  /** `--sync-name`: when set, the PlatformSync's name does not tell the platform's. */
+  readonly syncName?: string;
+  readonly log: HubLog;
+  /** Tells the cluster the hub could not be reached (a Warning Event on the PlatformSync); never throws. */
+  readonly onProblem: (syncName: string, reason: 'HubUnreachable', note: string) => void;
+  readonly agentVersion?: string;
+  readonly pacing?: ReportPacing;
+  /** Connection retries: the first after `firstMs`, doubling up to `maxMs`. @default 5 s, 5 min */
+  readonly retry?: { readonly firstMs: number; readonly maxMs: number };
+}
+
+/** What one status write tells the hub. */
+interface Written {
+  readonly name: string;
+  readonly spec: PlatformSyncSpec;
+  readonly status: SyncStatusJson;
+}
+
+/** A URL without user info (an https URL's credentials never reach the hub). */
+function withoutUserinfo(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url; // user@host:path: the user is a login name, not a secret
+  }
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * The agent's link to the hub (`--hub`): connects a `HubMember` in the background (registering
+ * first when needed; retried with backoff while the hub cannot be reached or refuses), and turns
+ * every PlatformSync status the agent writes (`written`) into the member's report. Nothing here
+ * waits on the hub or throws into the agent: a hub that cannot be reached costs a warning in the
+ * log and a Warning Event `HubUnreachable` on the PlatformSync, and the agent's cycles go on.
+ */
+export class HubLink {
+  private member: HubMember | undefined;
+  private last: Written | undefined;
+  private stopped = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private connecting: Promise<void> | undefined;
+  /** Problems seen before the PlatformSync had a name: recorded with the first status write. */
+  private unrecorded: string | undefined;
+
+  private constructor(private readonly opts: HubLinkOptions) {}
+
+  /** Starts connecting (returns at once). */
+  static start(opts: HubLinkOptions): HubLink {
+    const link = new HubLink(opts);
+    link.connect(opts.retry?.firstMs ?? 5_000);
+    return link;
+  }
+
+  /** The member's name once connected. */
+  get memberName(): string | undefined {
+    return this.member?.member;
+  }
+
+  /** After each PlatformSync status write (or a write that found it unchanged): the report. */
+  written(name: string, spec: PlatformSyncSpec, status: SyncStatusJson): void {
+    this.last = { name, spec, status };
+    if (this.unrecorded) {
+      this.opts.onProblem(name, 'HubUnreachable', this.unrecorded);
+      this.unrecorded = undefined;
+    }
+    this.send();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.connecting;
+    await this.member?.stop().catch(() => undefined);
+  }
+
+  private send(): void {
+    const w = this.last;
+    if (!w || !this.member) return;
+    const { repository } = w.spec;
+    const ref = repository.ref.branch ?? repository.ref.tag ?? repository.ref.commit;
+    const platform =
+      !this.opts.syncName && w.name.endsWith(`-${this.opts.overlay}`)
+        ? w.name.slice(0, -this.opts.overlay.length - 1)
+        : undefined;
+    const input: MemberReportInput = {
+      status: w.status,
+      overlay: this.opts.overlay,
+      ...(platform && DNS_LABEL.test(platform) ? { platform } : {}),
+      source: {
+        url: withoutUserinfo(repository.url),
+        ...(ref ? { ref } : {}),
+        ...(repository.path ? { path: repository.path } : {}),
+      },
+    };
+    this.member.report(input);
+  }
+
+  private problem(note: string): void {
+    if (this.last) this.opts.onProblem(this.last.name, 'HubUnreachable', note);
+    else this.unrecorded = note;
+  }
+
+  private connect(nextMs: number): void {
+    if (this.stopped) return;
+    this.connecting = HubMember.start({
+      local: this.opts.local,
+      namespace: this.opts.namespace,
+      hub: this.opts.hub,
+      // The member's own warnings (heartbeat, report, token renewal) reach the cluster too.
+      log: {
+        info: (o, m) => this.opts.log.info(o, m),
+        warn: (o, m) => {
+          this.opts.log.warn(o, m);
+          const err = (o as { err?: unknown }).err;
+          this.problem(`${m ?? 'hub'}${err ? `: ${String(err)}` : ''}`);
+        },
+      },
+      ...(this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {}),
+      ...(this.opts.pacing ? { pacing: this.opts.pacing } : {}),
+    }).then(
+      async (member) => {
+        if (this.stopped) return member.stop();
+        this.member = member;
+        this.send();
+      },
+      (err: unknown) => {
+        const code = (err as { code?: string }).code;
+        this.opts.log.warn(
+          { err: errorMessage(err), ...(code ? { code } : {}), retryInMs: nextMs },
+          'cannot connect to the hub; the agent goes on without it',
+        );
+        this.problem(`cannot connect to the hub: ${errorMessage(err)}`);
+        if (this.stopped) return;
+        this.timer = setTimeout(
+          () => this.connect(Math.min(nextMs * 2, this.opts.retry?.maxMs ?? 300_000)),
+          nextMs,
+        );
+      },
+    );
+  }
+}

@@ -1,0 +1,257 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { KubeClient } from '../../src/cluster/client.js';
+import { bootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
+import { hubObjects } from '../../src/hub/hub-objects.js';
+import { CONTROLLER_SERVICE_ACCOUNT, HUB_NAMESPACE, HUB_PATHS, LABELS } from '../../src/hub/hub-names.js';
+import { issueBootstrap } from '../../src/hub/hub-token.js';
+import { HUB_CREDENTIALS_SECRET } from '../../src/hub/member-credentials-store.js';
+import { readFleetMember } from '../../src/hub/member-schema.js';
+import { platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
+import { syncStatus } from '../harness/agent-run.js';
+import { BIN, groundwork } from '../harness/cli.js';
+import { eventually, useCluster } from '../harness/cluster.js';
+import { runControlPlane } from '../harness/run-control-plane.js';
+import { serviceAccountKubeconfig } from '../harness/service-account.js';
+
+// A real `groundwork agent --hub FILE` (its own process) syncs a platform repository served over
+// git smart-HTTP to the run's control plane, which also plays the hub (installed with `groundwork
+// hub bootstrap`, its controller `groundwork hub run` with its own ServiceAccount's rights). The
+// agent registers, and its FleetMember's status shows what it applied; with the hub controller
+// stopped, the agent's cycles go on.
+
+const cluster = useCluster({ namespacePrefix: 'gw-hub-agent2' });
+let admin: KubeClient;
+let hub: ChildProcess | undefined;
+let repo: PlatformRepo;
+
+async function startHubController(): Promise<ChildProcess> {
+  const kubeconfig = await serviceAccountKubeconfig({
+    admin,
+    adminKubeconfig: runControlPlane().kubeconfig,
+    namespace: HUB_NAMESPACE,
+    name: CONTROLLER_SERVICE_ACCOUNT,
+  });
+  const child = spawn(process.execPath, [BIN, 'hub', 'run', '--kubeconfig', kubeconfig], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logged = '';
+  child.stderr!.on('data', (d: Buffer) => (logged += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      logged += d.toString();
+      if (logged.includes('hub controller started')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`groundwork hub run exited ${code}: ${logged}`)));
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** `groundwork agent --hub FILE` as its own process, following `repo`'s main into `ns`. */
+function startAgent(ns: string, hubFile: string): { agent: ChildProcess; logs: () => string } {
+  const agent = spawn(
+    process.execPath,
+    [
+      BIN,
+      'agent',
+      '--repo',
+      repo.url,
+      '--overlay',
+      'test',
+      '--interval',
+      '1s',
+      '--namespace',
+      ns,
+      '--http-port',
+      '0',
+      '--kubeconfig',
+      cluster.kubeconfig,
+      '--hub',
+      hubFile,
+    ],
+    {
+      env: { ...process.env, GROUNDWORK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'gw-hub-agent-cache-')) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let logs = '';
+  agent.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
+  agent.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
+  return { agent, logs: () => logs };
+}
+
+beforeAll(async () => {
+  admin = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
+  const installed = await groundwork([
+    'hub',
+    'bootstrap',
+    '--no-deployment',
+    '--kubeconfig',
+    runControlPlane().kubeconfig,
+  ]);
+  expect(installed, installed.stderr).toMatchObject({ code: 0 });
+  hub = await startHubController();
+  repo = await platformRepo('fleetapp');
+}, 120_000);
+
+afterAll(async () => {
+  await stop(hub);
+  await repo?.stop();
+  if (admin) {
+    const gone = (path: string) => admin.request('DELETE', path).catch(() => undefined);
+    const namespaces = await admin.request('GET', '/api/v1/namespaces', {
+      query: { labelSelector: LABELS.member },
+      schema: z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) }),
+    });
+    for (const ns of namespaces.items) await gone(`/api/v1/namespaces/${ns.metadata.name}`);
+    for (const o of hubObjects({ namespace: HUB_NAMESPACE, image: 'x', deployment: false }).reverse())
+      if (!o.metadata.namespace)
+        await gone(
+          o.kind === 'CustomResourceDefinition'
+            ? `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`
+            : o.kind === 'Namespace'
+              ? `/api/v1/namespaces/${o.metadata.name}`
+              : `/apis/rbac.authorization.k8s.io/v1/${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.metadata.name}`,
+        );
+    admin.close();
+  }
+});
+
+describe('groundwork agent --hub', () => {
+  it('registers, reports its revision and Ready to its FleetMember, and keeps syncing without the hub controller', async () => {
+    const member = `site-${randomBytes(3).toString('hex')}`;
+    const issued = await issueBootstrap(admin, {
+      namespace: HUB_NAMESPACE,
+      member,
+      labels: { tier: 'canary' },
+      environment: 'prod',
+      ttlSeconds: 900,
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
+    writeFileSync(file, issued.kubeconfig, { mode: 0o600 });
+    const ns = cluster.namespace;
+    const first = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'first');
+
+    const { agent, logs } = startAgent(ns, file);
+    const fleetMember = async () =>
+      readFleetMember(await admin.request('GET', HUB_PATHS.fleetMember(member), { schema: z.unknown() }));
+    try {
+      // Registered with the one-time token; the credentials are kept in the agent's namespace.
+      const reported = await eventually(
+        async () => {
+          const fm = await fleetMember().catch(() => undefined);
+          return fm?.report?.revision?.applied === `main@sha1:${first}` && fm.report.ready.status === 'True'
+            ? fm
+            : undefined;
+        },
+        90_000,
+        'the FleetMember reports the first revision, Ready',
+      ).catch((err: unknown) => {
+        throw new Error(`${String(err)}\nagent log:\n${logs().slice(-4000)}`);
+      });
+      expect(reported.labels).toMatchObject({ tier: 'canary', [LABELS.environment]: 'prod' });
+      expect(reported.report).toMatchObject({
+        overlay: 'test',
+        platform: 'fleetapp',
+        source: { url: repo.url, ref: 'main' },
+        ready: { status: 'True' },
+      });
+      await cluster.client.request('GET', `/api/v1/namespaces/${ns}/secrets/${HUB_CREDENTIALS_SECRET}`);
+      // The report follows the PlatformSync the agent wrote.
+      expect((await syncStatus(cluster))?.lastAppliedRevision).toBe(`main@sha1:${first}`);
+
+      // The hub's controller stops: the agent goes on applying new revisions.
+      await stop(hub);
+      hub = undefined;
+      const second = await repo.publish({ namespace: ns, items: { a: '2' } }, {}, 'second');
+      await eventually(
+        async () =>
+          (await syncStatus(cluster))?.lastAppliedRevision === `main@sha1:${second}` ? true : undefined,
+        60_000,
+        'the agent applies the second revision with the hub controller stopped',
+      );
+      const cm = await cluster.client.request<{ data?: Record<string, string> }>(
+        'GET',
+        `/api/v1/namespaces/${ns}/configmaps/a`,
+      );
+      expect(cm.data).toEqual({ value: '2' });
+      // The hub's apiserver still takes the member's report (only the controller is down).
+      await eventually(
+        async () =>
+          (await fleetMember()).report?.revision?.applied === `main@sha1:${second}` ? true : undefined,
+        30_000,
+        'the second revision reported',
+      );
+      expect(agent.exitCode).toBeNull();
+    } finally {
+      await stop(agent);
+    }
+  });
+  it('goes on syncing when the hub cannot be reached, with a HubUnreachable Warning Event on its PlatformSync', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
+    // Nothing listens on port 9 of loopback: the registration never reaches a hub.
+    writeFileSync(
+      file,
+      bootstrapKubeconfig({
+        server: 'https://127.0.0.1:9',
+        bearer: 'registration-bearer',
+        member: 'nowhere-1',
+        token: `abcdef.${'A'.repeat(43)}`,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+      { mode: 0o600 },
+    );
+    const ns = cluster.namespace;
+    const sha = await repo.publish({ namespace: ns, items: { b: '1' } }, {}, 'unreachable hub');
+    const { agent, logs } = startAgent(ns, file);
+    try {
+      await eventually(
+        async () =>
+          (await syncStatus(cluster))?.lastAppliedRevision === `main@sha1:${sha}` ? true : undefined,
+        60_000,
+        'the agent applies with the hub unreachable',
+      ).catch((err: unknown) => {
+        throw new Error(`${String(err)}\nagent log:\n${logs().slice(-4000)}`);
+      });
+      const event = await eventually(
+        async () => {
+          const list = await cluster.client.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, {
+            schema: z.object({
+              items: z.array(
+                z.looseObject({
+                  reason: z.string().optional(),
+                  type: z.string().optional(),
+                  note: z.string().optional(),
+                  regarding: z.looseObject({ kind: z.string().optional(), name: z.string().optional() }),
+                }),
+              ),
+            }),
+          });
+          return list.items.find((e) => e.reason === 'HubUnreachable');
+        },
+        60_000,
+        'a HubUnreachable Event',
+      );
+      expect(event).toMatchObject({
+        type: 'Warning',
+        regarding: { kind: 'PlatformSync', name: 'fleetapp-test' },
+      });
+      expect(logs()).toContain('cannot connect to the hub');
+      expect(agent.exitCode).toBeNull();
+    } finally {
+      await stop(agent);
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { renderPlatform } from '../../src/render/render-platform.js';
 import { resultCacheDir } from '../../src/render/result-cache/synth-result-cache.js';
 import type { TrustDomain } from '../../src/render/render-platform.js';
+import type { SynthResult } from '../../src/render/synth/synthesize.js';
 import { configMapPlatform } from '../harness/config-map-platform.js';
 import { platformDir } from '../harness/platform-dir.js';
 
@@ -26,7 +27,7 @@ async function cachedOnce(domain: TrustDomain = 'local', outputCapMb?: number) {
   return { dir, cacheDir, fresh, file: join(entries, names[0]!) };
 }
 
-const data = (r: { manifests: { object: { data?: unknown } }[] } | undefined) => r!.manifests[0]!.object.data;
+const data = (r: SynthResult | undefined) => (r!.manifests[0]!.object as { data?: unknown }).data;
 
 describe('a synth result cache entry is data', () => {
   const tampered: [string, (text: string) => string][] = [

@@ -77,36 +77,46 @@ interface WalkOptions {
   byContent: boolean;
 }
 
-/** Adds the tree under `dir` to `hash`; false when it is over budget. A missing `dir` adds nothing. */
+/**
+ * Adds the tree under `dir` to `hash`, in path order; false when it is over budget. A missing
+ * `dir` adds a line saying so. Each directory's entries are read at once, then added in order.
+ */
 async function digestTree(hash: Hash, dir: string, rel: string, opts: WalkOptions): Promise<boolean> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
-  if (!entries) {
-    hash.update(`missing ${rel}\n`);
-    return true;
-  }
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const path = join(dir, e.name);
-    const relPath = rel ? `${rel}/${e.name}` : e.name;
-    if (opts.hidden.has(path)) continue;
-    if (--opts.budget.entries < 0) return false;
-    if (e.isSymbolicLink()) {
-      hash.update(`l ${relPath} ${await readlink(path)}\n`);
-    } else if (e.isDirectory()) {
-      hash.update(`d ${relPath}\n`);
-      const byContent = opts.byContent && e.name !== 'node_modules';
-      if (!(await digestTree(hash, path, relPath, { ...opts, byContent }))) return false;
-    } else if (e.isFile() && opts.byContent) {
-      const bytes = await readFile(path);
-      opts.budget.bytes -= bytes.length;
-      if (opts.budget.bytes < 0) return false;
-      hash.update(`f ${relPath} ${bytes.length}\n`).update(bytes);
-    } else if (e.isFile()) {
-      hash.update(`s ${relPath} ${await statOf(path)}\n`);
-    } else {
-      hash.update(`o ${relPath}\n`);
-    }
-  }
+  const lines = await linesOf(dir, rel, opts);
+  if (!lines) return false;
+  for (const line of lines) hash.update(line);
   return true;
+}
+
+async function linesOf(dir: string, rel: string, opts: WalkOptions): Promise<string[] | undefined> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
+  if (!entries) return [`missing ${rel}\n`];
+  const sorted = entries
+    .filter((e) => !opts.hidden.has(join(dir, e.name)))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  opts.budget.entries -= sorted.length;
+  if (opts.budget.entries < 0) return undefined;
+  const each = await Promise.all(
+    sorted.map(async (e): Promise<string[] | undefined> => {
+      const path = join(dir, e.name);
+      const relPath = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isSymbolicLink()) return [`l ${relPath} ${await readlink(path)}\n`];
+      if (e.isDirectory()) {
+        const byContent = opts.byContent && e.name !== 'node_modules';
+        const below = await linesOf(path, relPath, { ...opts, byContent });
+        return below && [`d ${relPath}\n`, ...below];
+      }
+      if (e.isFile() && opts.byContent) {
+        const bytes = await readFile(path);
+        opts.budget.bytes -= bytes.length;
+        if (opts.budget.bytes < 0) return undefined;
+        return [`f ${relPath} ${bytes.length} ${createHash('sha256').update(bytes).digest('hex')}\n`];
+      }
+      if (e.isFile()) return [`s ${relPath} ${await statOf(path)}\n`];
+      return [`o ${relPath}\n`];
+    }),
+  );
+  return each.some((x) => x === undefined) ? undefined : (each.flat() as string[]);
 }
 
 /** A file's size, modification time (ns) and inode; `-` when it is missing. */

@@ -69,5 +69,5 @@ export function groundworkDependency(opts: {
  * published, so the running Groundwork's own directory is named, which resolves on this machine only.
  */
 export function unpublishedDependencyNote(dep: DependencySource): string {
-  return `groundwork-gitops is not published on the npm registry yet, so the dependency is this Groundwork's own package (${dep.spec}), which resolves on this machine only; for CI or another machine, run init with --groundwork-version <groundwork-gitops-<version>.tgz> (npm pack; copied into vendor/) or a git URL`;
+  return `groundwork-gitops is not published on the npm registry yet, so the dependency is this Groundwork's own package (${dep.spec}), which resolves on this machine only (.npmrc install-links=true makes npm install copy it, as synth reads no link out of the repository); for CI or another machine, run init with --groundwork-version <groundwork-gitops-<version>.tgz> (npm pack; copied into vendor/) or a git URL`;
 }

@@ -22,6 +22,8 @@ describe('init --groundwork-version', () => {
     expect(pkg.name).toBe('groundwork-gitops');
     expect(init.stdout).toContain('groundwork-gitops is not published on the npm registry yet');
     expect(init.stdout).toContain('--groundwork-version <groundwork-gitops-<version>.tgz>');
+    // npm would link the directory, and synth reads no link that leaves the repository: copied.
+    expect(readFileSync(join(cwd, 'plat', '.npmrc'), 'utf8')).toBe('install-links=true\n');
   });
 
   it('writes a git URL with shell metacharacters as data: exactly, and nothing runs it', async () => {
@@ -59,6 +61,7 @@ describe('init --groundwork-version', () => {
     const moved = join(root, 'elsewhere');
     renameSync(join(root, 'work', 'plat'), moved);
     expect(dependencyOf(moved)).toBe('file:vendor/groundwork-gitops-0.1.0.tgz');
+    expect(existsSync(join(moved, '.npmrc'))).toBe(false);
     expect(readFileSync(join(moved, 'vendor', 'groundwork-gitops-0.1.0.tgz'), 'utf8')).toBe('tarball bytes');
   });
 });

@@ -58,7 +58,8 @@ export async function scaffoldFiles(opts: {
 /**
  * Writes a new platform repository into `dir` (created when missing). Refuses, writing nothing,
  * when any file it would write exists, unless `force`. Returns the paths written. A tarball
- * dependency is copied into the repository (`vendor/<file>`) as bytes; nothing is run.
+ * dependency is copied into the repository (`vendor/<file>`) as bytes; nothing is run. A directory
+ * dependency comes with an `.npmrc` of `install-links=true`, so `npm install` copies it.
  */
 export async function initRepository(
   dir: string,
@@ -66,6 +67,9 @@ export async function initRepository(
 ): Promise<string[]> {
   const dep = opts.dependency;
   const files = await scaffoldFiles({ name: opts.name, version: packageVersion(), dependency: dep?.spec });
+  // npm links a directory dependency by default, and synth refuses a link that leaves the
+  // repository: install-links makes npm copy it into node_modules instead (it runs no script).
+  if (dep?.kind === 'directory') files.push({ path: '.npmrc', text: 'install-links=true\n' });
   const existing = [];
   for (const f of files) if (await exists(join(dir, f.path))) existing.push(f.path);
   if (existing.length > 0 && !opts.force) {

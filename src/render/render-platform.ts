@@ -19,11 +19,9 @@ import {
   type ProbeOptions,
 } from './sandbox/isolation.js';
 import { foundTools } from './sandbox/found-tools.js';
-import { launchRenderer } from './sandbox/launch-renderer.js';
 import type { RenderJob } from './sandbox/render-job.js';
 import { assertSymlinksStayInside } from './sandbox/sandbox-paths.js';
 import type { SupervisedExit } from './sandbox/supervise.js';
-import { packRequest, renderRemotely } from './remote/remote-render.js';
 import { cachedRender } from './result-cache/cached-render.js';
 import { checkResults } from './synth/check-results.js';
 import { listOverlays } from './synth/overlays.js';
@@ -149,6 +147,8 @@ export async function renderPlatform(
     let here: ((text: string) => string) | undefined;
     if (remote !== undefined) {
       const { tools: _local, cacheDir: _cache, dir: _dir, ...sent } = job;
+      // Loaded on a miss only: a cached result needs neither the renderer's code nor esbuild.
+      const { packRequest, renderRemotely } = await import('./remote/remote-render.js');
       const request = await packRequest({ ...sent, domain: opts.domain, treeRoot, dir });
       const answer = await renderRemotely(remote, request, {
         timeoutMs: timeoutMs + 330_000,
@@ -157,7 +157,8 @@ export async function renderPlatform(
       ended = answer;
       // Bounded: the renderer's answer is data, its messages included.
       here = (text) => text.replaceAll(answer.dir, dir).slice(0, 64 * 1024);
-    } else
+    } else {
+      const { launchRenderer } = await import('./sandbox/launch-renderer.js');
       ended = await launchRenderer({
         isolation: isolation!,
         probes: await probeIsolation(opts.isolation ?? {}),
@@ -170,6 +171,7 @@ export async function renderPlatform(
         dataLimitBytes: (rssMb + 512) * 1024 * 1024,
         bundleCacheDir: root,
       });
+    }
     return settleOutcome({
       dir,
       ...ended,

@@ -172,6 +172,38 @@ describe('groundwork agent --hub', () => {
       // The report follows the PlatformSync the agent wrote.
       expect((await syncStatus(cluster))?.lastAppliedRevision).toBe(`main@sha1:${first}`);
 
+      // `fleet status --hub`: the member's row from one LIST of the hub, nothing of the cluster read.
+      const row = await eventually(
+        async () => {
+          const out = await groundwork([
+            'fleet',
+            'status',
+            '--hub',
+            runControlPlane().kubeconfig,
+            '--selector',
+            'tier=canary',
+            '-o',
+            'json',
+          ]);
+          expect(out, out.stderr).toMatchObject({ code: 0 });
+          const members = (JSON.parse(out.stdout) as { members: { member: string; reachability: string }[] })
+            .members;
+          const mine = members.find((m) => m.member === member);
+          return mine?.reachability === 'Reachable' ? mine : undefined;
+        },
+        30_000,
+        'fleet status --hub shows the member Reachable',
+      );
+      expect(row).toMatchObject({
+        environment: 'prod',
+        overlay: 'test',
+        revision: `main@sha1:${first}`,
+        ready: 'True',
+        lastSeen: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      });
+      const text = await groundwork(['fleet', 'status', '--hub', runControlPlane().kubeconfig]);
+      expect(text.stdout).toMatch(new RegExp(`^${member}\\s+prod\\s+test\\s+\\S+\\s+True\\s`, 'm'));
+
       // The hub's controller stops: the agent goes on applying new revisions.
       await stop(hub);
       hub = undefined;

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
+import { KubeClient } from '../../cluster/client.js';
 import { GroundworkError } from '../../core/errors.js';
+import { hubFleetRows, hubFleetText, listFleetMembers } from '../../hub/fleet-list.js';
 import { fleetRows, fleetText } from '../../fleet/gates.js';
 import { promote, promotionText } from '../../fleet/promotion.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
@@ -23,6 +25,14 @@ export { riskyChanges } from '../fleet-read.js';
 
 /** `fleet status`: one row per cluster, from the PlatformSyncs its agents write, and commits behind each ref. */
 export async function runFleetStatus(flags: FleetFlags, setExitCode: SetExitCode): Promise<void> {
+  if (flags.hub) return runHubFleetStatus(flags.hub, flags, setExitCode);
+  if (flags.selector)
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: '--selector',
+      message: 'selects hub members: it needs --hub',
+      fix: 'add --hub <the hub kubeconfig>, or leave --selector out',
+    });
   const dir = resolve(flags.dir);
   const config = await loadProjectConfig(dir);
   const environments = config.environments ?? [];
@@ -88,4 +98,17 @@ export async function readContext(
     ...(flags.repo ? { repoUrl: flags.repo } : {}),
     ...(auth ? { auth } : {}),
   };
+}
+
+/** `fleet status --hub`: the members as the hub holds them, from one LIST. */
+async function runHubFleetStatus(hub: string, flags: FleetFlags, setExitCode: SetExitCode): Promise<void> {
+  const client = await KubeClient.load({ kubeconfig: hub, userAgent: 'groundwork-fleet-status' });
+  try {
+    const rows = hubFleetRows(await listFleetMembers(client, flags.selector));
+    const data = { apiVersion: 'groundwork.io/v1', kind: 'HubFleetStatus', members: rows };
+    process.stdout.write(render(data, outputOf(flags), { text: () => hubFleetText(rows) }));
+  } finally {
+    client.close();
+  }
+  setExitCode(ExitCode.Ok);
 }

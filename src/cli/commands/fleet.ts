@@ -15,6 +15,11 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     .description(
       'one row per cluster: environment, overlay, revision, commits behind its ref, Ready, health, drift, last applied',
     )
+    .option(
+      '--hub <kubeconfig>',
+      'read the fleet from the hub instead (one LIST of its FleetMembers: member, environment, revision, Ready, reachable, last seen; no groundwork.yaml or cluster contexts needed)',
+    )
+    .option('--selector <labels>', 'with --hub: only members matching this label selector (e.g. region=eu)')
     .action(async (flags: FleetFlags) =>
       (await import('../actions/fleet.js')).runFleetStatus(flags, setExitCode),
     );

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { isNotFound } from '../cluster/api-error.js';
+import type { KubeClient } from '../cluster/client.js';
+import { GroundworkError } from '../core/errors.js';
+import { shortRevision } from '../core/revision.js';
+import { textTable } from '../report/text-table.js';
+import { ANNOTATIONS, HUB_PATHS, LABELS } from './hub-names.js';
+import { readFleetMember, type FleetMemberObject } from './member-schema.js';
+
+/** One member as `groundwork fleet status --hub` shows it. */
+export interface HubFleetRow {
+  readonly member: string;
+  readonly environment?: string;
+  readonly overlay?: string;
+  /** The revision it applied (`<ref>@sha1:<hex>`). */
+  readonly revision?: string;
+  /** `True`, `False` or `Unknown` (no report yet). */
+  readonly ready: string;
+  readonly reason?: string;
+  readonly drift?: number;
+  /** The hub's verdict: `Reachable`, `Unreachable` or `Unknown`. */
+  readonly reachability: string;
+  /** When the hub last saw its heartbeat (the hub's clock). */
+  readonly lastSeen?: string;
+  /** Why its report could not be read (the row says so instead of failing the list). */
+  readonly reportProblem?: string;
+}
+
+/** The rows of the members, sorted by environment then name. Pure. */
+export function hubFleetRows(members: readonly FleetMemberObject[]): HubFleetRow[] {
+  return members
+    .map((m) => {
+      const r = m.report;
+      const environment = m.spec.environment ?? m.labels[LABELS.environment];
+      const lastSeen = m.annotations[ANNOTATIONS.lastSeen];
+      return {
+        member: m.name,
+        ...(environment ? { environment } : {}),
+        ...(r?.overlay ? { overlay: r.overlay } : {}),
+        ...(r?.revision?.applied ? { revision: r.revision.applied } : {}),
+        ready: r?.ready.status ?? 'Unknown',
+        ...(r ? { reason: r.ready.reason } : {}),
+        ...(r?.drift ? { drift: r.drift.count } : {}),
+        reachability: m.labels[LABELS.reachability] ?? 'Unknown',
+        ...(lastSeen ? { lastSeen } : {}),
+        ...(m.reportProblem ? { reportProblem: m.reportProblem } : {}),
+      };
+    })
+    .sort(
+      (a, b) => (a.environment ?? '').localeCompare(b.environment ?? '') || a.member.localeCompare(b.member),
+    );
+}
+
+/** The rows as a text table (no cell cut: names stay whole for grep). Pure. */
+export function hubFleetText(rows: readonly HubFleetRow[]): string {
+  if (rows.length === 0) return 'no members registered with the hub\n';
+  const header = ['MEMBER', 'ENVIRONMENT', 'OVERLAY', 'REVISION', 'READY', 'DRIFT', 'REACHABLE', 'LAST SEEN'];
+  const body = rows.map((r) => [
+    r.member,
+    r.environment ?? '-',
+    r.overlay ?? '-',
+    r.revision ? shortRevision(r.revision) : '-',
+    r.reportProblem
+      ? 'report unreadable'
+      : r.ready === 'True'
+        ? 'True'
+        : `${r.ready}${r.reason ? ` (${r.reason})` : ''}`,
+    r.drift === undefined ? '-' : String(r.drift),
+    r.reachability,
+    r.lastSeen ?? '-',
+  ]);
+  return `${textTable([header, ...body]).join('\n')}\n`;
+}
+
+/**
+ * Every FleetMember of the hub, in one LIST (cluster-wide; `labelSelector` narrows it). Each
+ * member's report is parsed on its own (`readFleetMember`): one odd report spoils its row, not the
+ * list. A hub without the CRD is `HubNotInstalled`.
+ */
+export async function listFleetMembers(
+  client: KubeClient,
+  labelSelector?: string,
+): Promise<FleetMemberObject[]> {
+  try {
+    const list = await client.request('GET', HUB_PATHS.fleetMembers, {
+      ...(labelSelector ? { query: { labelSelector } } : {}),
+      schema: z.object({ items: z.array(z.unknown()).max(100_000) }),
+    });
+    return list.items.map(readFleetMember);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    throw new GroundworkError({
+      code: 'HubNotInstalled',
+      subject: 'fleet status --hub',
+      message: 'the cluster serves no FleetMembers (hub.groundwork.io)',
+      fix: 'point --hub at the hub cluster, where groundwork hub bootstrap installed the hub',
+    });
+  }
+}

@@ -52,7 +52,15 @@ export interface SynthInputs {
 export async function synthInputsDigest(inputs: SynthInputs): Promise<string | undefined> {
   const hash = createHash('sha256');
   const budget = { entries: MAX_ENTRIES, bytes: MAX_HASHED_BYTES };
-  hash.update(JSON.stringify({ KEY_REVISION, version: packageVersion(), node: process.version, ...inputs }));
+  hash.update(
+    JSON.stringify({
+      KEY_REVISION,
+      version: packageVersion(),
+      packageRoot,
+      node: process.version,
+      ...inputs,
+    }),
+  );
   hash.update('\0tree\0');
   const hidden = new Set([join(inputs.treeRoot, '.git'), join(inputs.dir, '.git')]);
   if (!(await digestTree(hash, inputs.treeRoot, '', { hidden, budget, byContent: true }))) return undefined;

@@ -66,6 +66,16 @@ describe('not root, no user namespaces: the renderer cannot be isolated', () => 
     expect(result.stdout).not.toContain('kind: ConfigMap');
   });
 
+  it('GROUNDWORK_RENDERER_POD=1 outside groundwork renderer does not switch synth to the unisolated pod mode', async () => {
+    const dir = platformDir(PLATFORM);
+    readableByAll(dir);
+    const result = await asNobody(['synth', '--dir', dir], { GROUNDWORK_RENDERER_POD: '1' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('cannot isolate the renderer');
+    expect(result.stderr).not.toContain('warning:');
+    expect(result.stdout).not.toContain('kind: ConfigMap');
+  });
+
   it.each([
     ['--trust-repository', ['--trust-repository'], {}],
     ['GROUNDWORK_TRUST_REPOSITORY=1', [], { GROUNDWORK_TRUST_REPOSITORY: '1' }],

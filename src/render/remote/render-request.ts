@@ -16,7 +16,7 @@ import { writeTree } from './tree-files.js';
  * Renders `request` here: its tree written into `<workDir>/tree`, each library's `node_modules`
  * into `<workDir>/lib-<i>/node_modules`, each archive into this machine's chart cache once its
  * bytes match its digest; then one renderer (`launchRenderer`) under the isolation this machine
- * allows (`pod` in the renderer pod: GROUNDWORK_RENDERER_POD=1), with this machine's helm and
+ * allows (`pod` in the renderer pod: GROUNDWORK_RENDERER_POD=1, honoured only here), with this machine's helm and
  * kustomize. Resolves to how the renderer ended and what it sent; its frame is the agent's to
  * parse. Throws `RenderIsolationUnavailable`, `ChartFetchFailed` (an archive whose bytes are not
  * its digest's) or what writing the tree threw.
@@ -25,7 +25,7 @@ export async function renderRequest(
   request: RemoteRequest,
   at: { workDir: string; cacheDir?: string | false },
 ): Promise<RemoteAnswer> {
-  const probes = await probeIsolation();
+  const probes = await probeIsolation({ rendererPod: true });
   const choice = chooseIsolation(probes, {
     trustRepository: process.env.GROUNDWORK_TRUST_REPOSITORY === '1',
   });

@@ -47,7 +47,11 @@ export interface SandboxPrograms {
 
 /** What this machine allows, as `probeIsolation` found it. */
 export interface IsolationProbes {
-  /** Groundwork runs in the renderer pod (`GROUNDWORK_RENDERER_POD=1`, set by that pod's command). */
+  /**
+   * Groundwork runs in the renderer pod: `GROUNDWORK_RENDERER_POD=1` (set in that pod's
+   * environment) and the probe was asked for by `groundwork renderer` (`ProbeOptions.rendererPod`).
+   * Anywhere else the variable is ignored, so it cannot switch a synth or an agent to no isolation.
+   */
   readonly inRendererPod: boolean;
   /** Unprivileged user namespaces with PID, network and mount namespaces, and a `proc` mount in them. */
   readonly userNamespaces: boolean;
@@ -127,6 +131,11 @@ export interface ProbeOptions {
   readonly userNamespaces?: boolean;
   /** `false`: act as if root could not make namespaces either. @default GROUNDWORK_RENDER_ROOT_NAMESPACES !== '0' */
   readonly rootNamespaces?: boolean;
+  /**
+   * Only `groundwork renderer` (`renderRequest`) passes `true`: then, and only then,
+   * `GROUNDWORK_RENDERER_POD=1` selects the `pod` mode. @default false
+   */
+  readonly rendererPod?: boolean;
   /** @default process.env */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -142,10 +151,11 @@ export function probeIsolation(opts: ProbeOptions = {}): Promise<IsolationProbes
   const env = opts.env ?? process.env;
   const allowUserNs = opts.userNamespaces ?? env.GROUNDWORK_RENDER_USER_NAMESPACES !== '0';
   const allowRootNs = opts.rootNamespaces ?? env.GROUNDWORK_RENDER_ROOT_NAMESPACES !== '0';
-  const key = JSON.stringify([allowUserNs, allowRootNs, env.PATH ?? '', env.GROUNDWORK_RENDERER_POD ?? '']);
+  const inRendererPod = opts.rendererPod === true && env.GROUNDWORK_RENDERER_POD === '1';
+  const key = JSON.stringify([allowUserNs, allowRootNs, env.PATH ?? '', inRendererPod]);
   let found = probed.get(key);
   if (!found) {
-    found = probe(env, allowUserNs, allowRootNs);
+    found = probe(env, allowUserNs, allowRootNs, inRendererPod);
     probed.set(key, found);
   }
   return found;
@@ -155,6 +165,7 @@ async function probe(
   env: NodeJS.ProcessEnv,
   allowUserNs: boolean,
   allowRootNs: boolean,
+  inRendererPod: boolean,
 ): Promise<IsolationProbes> {
   const programs: SandboxPrograms = Object.fromEntries(
     (['unshare', 'setpriv', 'prlimit', 'mount', 'chroot'] as const).flatMap((name) => {
@@ -172,7 +183,7 @@ async function probe(
     ready && root && allowRootNs ? succeeds([programs.unshare!, ...NAMESPACES, '--', ...procMount]) : false,
   ]);
   return {
-    inRendererPod: env.GROUNDWORK_RENDERER_POD === '1',
+    inRendererPod,
     userNamespaces,
     root,
     rootNamespaces,

@@ -89,6 +89,16 @@ describe('probeIsolation on this machine', () => {
     );
   });
 
+  it('honours GROUNDWORK_RENDERER_POD=1 only when the renderer server asks (rendererPod)', async () => {
+    const env = { PATH: '/nonexistent', GROUNDWORK_RENDERER_POD: '1' };
+    expect((await probeIsolation({ env })).inRendererPod).toBe(false);
+    expect((await probeIsolation({ env, rendererPod: false })).inRendererPod).toBe(false);
+    expect((await probeIsolation({ env, rendererPod: true })).inRendererPod).toBe(true);
+    expect((await probeIsolation({ env: { PATH: '/nonexistent' }, rendererPod: true })).inRendererPod).toBe(
+      false,
+    );
+  });
+
   it('finds nothing to isolate with on a PATH without the util-linux programs', async () => {
     const found = await probeIsolation({ env: { PATH: '/nonexistent' } });
     expect(found).toMatchObject({ userNamespaces: false, rootNamespaces: false, programs: {} });

@@ -18,25 +18,38 @@ export function pathSegment(value: string, what: 'namespace' | 'name', rule: Nam
       message: `${problem}; no request was sent`,
       fix: 'fix the name where it was set: it must be a valid Kubernetes name',
     });
-  return encodeURIComponent(value);
+  try {
+    return encodeURIComponent(value); // throws URIError on a lone surrogate
+  } catch {
+    throw new GroundworkError({
+      code: 'InvalidObjectName',
+      subject: `${what} ${JSON.stringify(value.slice(0, 80))}`,
+      message: 'holds a lone UTF-16 surrogate, which no URL can carry; no request was sent',
+      fix: 'fix the name where it was set: it must be a valid Kubernetes name',
+    });
+  }
 }
 
 /**
  * Throws `InvalidObjectName` when a request path holds a dot segment (`.` or `..`, percent-encoded
- * too) or an empty one before its last: the URL parser would resolve it and send the request to another
- * resource than the one built. Every request passes here (`KubeClient.send`), so a path built
+ * too), an empty one before its last, a backslash (a separator to the URL parser) or a control
+ * character (tabs and newlines are stripped by it): the URL parser would resolve or rewrite it and
+ * send the request to another resource than the one built. Every request passes here (`KubeClient.send`), so a path built
  * by hand from an unchecked name cannot reach another object. Pure.
  */
 export function checkRequestPath(path: string): void {
-  const segments = path.split('?')[0]!.split('/').slice(1);
+  const pathPart = path.split('?')[0]!;
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  const rewritten = /[\\\x00-\x1f\x7f]/.test(pathPart);
+  const segments = pathPart.split('/').slice(1);
   for (const [i, s] of segments.entries()) {
     const decoded = s.replace(/%2e/gi, '.');
-    if ((s === '' && i < segments.length - 1) || decoded === '.' || decoded === '..')
+    if (rewritten || (s === '' && i < segments.length - 1) || decoded === '.' || decoded === '..')
       throw new GroundworkError({
         code: 'InvalidObjectName',
         subject: `request path ${JSON.stringify(path.slice(0, 120))}`,
         message:
-          'holds an empty, "." or ".." segment, which would name another resource; no request was sent',
+          'holds an empty, "." or ".." segment, a "\\" or a control character, which would name another resource; no request was sent',
         fix: 'a name or namespace in it is not a valid Kubernetes name: fix it where it was set',
       });
   }

@@ -62,7 +62,9 @@ export interface BootstrapOptions extends PassedOnText {
   /**
    * The agent's NetworkPolicy: egress to the cluster DNS, the apiserver, the git host,
    * `extraHosts` and `extraCidrs` only; ingress from the metrics namespaces and, with a webhook secret, the ingress
-   * controller's. `false` installs none. @default { extraCidrs: [] }
+   * controller's. `false` installs none for the agent; the renderer's NetworkPolicy (no egress,
+   * ingress from the agent only) is part of the renderer's isolation and is always installed.
+   * @default { extraCidrs: [] }
    */
   networkPolicy?: false | NetworkPolicyChoices;
 }

@@ -4,6 +4,7 @@ import { ClusterSession } from '../../src/reconcile/cluster-session.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
+import { RENDERER_POD_LABELS, RENDERER_PORT } from '../../src/install/renderer-objects.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-bootnp' });
 const cleanups: (() => Promise<void>)[] = [];
@@ -19,6 +20,9 @@ interface Policy {
     egress: { to: unknown[]; ports?: { protocol: string; port: number }[] }[];
   };
 }
+
+/** A policy's egress rules (the apiserver leaves an empty list out). */
+const egressOf = (p: Policy) => (p.spec as { egress?: unknown[] }).egress ?? [];
 
 describe('groundwork bootstrap: the agent NetworkPolicy', () => {
   it('limits egress to the cluster DNS, the apiserver endpoints and the git host, ingress to the monitoring and ingress namespaces, and the apiserver accepts it', async () => {
@@ -40,7 +44,9 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
       networkPolicy: { extraCidrs: ['10.20.0.0/16'], webhookNamespaces: ['ingress-nginx'] },
     };
     const plan = await planBootstrap(session, options);
-    const policy = plan.objects.find((o) => o.kind === 'NetworkPolicy') as unknown as Policy | undefined;
+    const policy = plan.objects.find(
+      (o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'groundwork-agent',
+    ) as unknown as Policy | undefined;
     expect(policy).toBeDefined();
     // What the cluster itself says the apiserver is: the kubernetes Service and its EndpointSlices
     // (the local control plane listens on loopback, which the apiserver never publishes as an
@@ -88,6 +94,11 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
       },
       { to: [{ ipBlock: { cidr: '127.0.0.1/32' } }], ports: [{ protocol: 'TCP', port: gitPort }] },
       { to: [{ ipBlock: { cidr: '10.20.0.0/16' } }] },
+      // The renderer pod, where every render is sent (its own policy admits only the agent).
+      {
+        to: [{ podSelector: { matchLabels: RENDERER_POD_LABELS } }],
+        ports: [{ protocol: 'TCP', port: RENDERER_PORT }],
+      },
     ]);
     // The pods it selects are the agent's.
     const deployment = plan.objects.find((o) => o.kind === 'Deployment') as unknown as {
@@ -101,7 +112,7 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
       'GET',
       `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies/groundwork-agent`,
     );
-    expect(live.spec.egress).toHaveLength(4);
+    expect(live.spec.egress).toHaveLength(5);
     expect(live.spec.egress[0]!.to).toHaveLength(2); // the apiserver kept the DNS peers
     expect(live.spec.ingress).toHaveLength(2);
     // The agent listens on every interface of its pod (probes and the Service use the pod IP).
@@ -116,7 +127,7 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
     ]);
   });
 
-  it('installs none with networkPolicy: false (--no-network-policy)', async () => {
+  it("installs none for the agent with networkPolicy: false (--no-network-policy), but keeps the renderer's, which denies its egress", async () => {
     const ns = cluster.namespace;
     const repo = await platformRepo(`m${ns.slice(-6)}`);
     cleanups.push(() => repo.stop());
@@ -133,6 +144,19 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
       replicas: 1,
       networkPolicy: false,
     });
-    expect(plan.objects.map((o) => o.kind)).not.toContain('NetworkPolicy');
+    const policies = plan.objects.filter((o) => o.kind === 'NetworkPolicy');
+    expect(policies.map((o) => o.metadata.name)).toEqual(['groundwork-renderer']);
+    const renderer = policies[0] as unknown as Policy;
+    expect(renderer.spec.podSelector.matchLabels).toEqual(RENDERER_POD_LABELS);
+    expect(renderer.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(egressOf(renderer)).toEqual([]);
+    const changes = await applyBootstrap(session, plan, 'bootstrap-np-off');
+    expect(changes.error?.message ?? '').toBe('');
+    const live = await session.client.request<Policy>(
+      'GET',
+      `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies/groundwork-renderer`,
+    );
+    expect(egressOf(live)).toEqual([]); // no rule: no egress at all
+    expect(live.spec.policyTypes).toEqual(['Ingress', 'Egress']);
   });
 });

@@ -43,7 +43,7 @@ export const registerBootstrap: CommandModule = (program: Command, setExitCode) 
     )
     .option(
       '--no-network-policy',
-      'do not install the NetworkPolicy that limits the agent to the cluster DNS, the apiserver and git',
+      "do not install the NetworkPolicy that limits the agent to the cluster DNS, the apiserver, git and the renderer (the renderer's own, which denies all its egress, is always installed)",
     )
     .option('--print', 'print the objects as YAML instead of applying them (Secret values redacted)')
     .option(

@@ -62,6 +62,7 @@ export class HubLink {
   private connecting: Promise<void> | undefined;
   /** Problems seen before the PlatformSync had a name: recorded with the first status write. */
   private unrecorded: string | undefined;
+  private readonly abort = new AbortController();
 
   private constructor(private readonly opts: HubLinkOptions) {}
 
@@ -89,6 +90,7 @@ export class HubLink {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.abort.abort(); // a registration waiting for the hub's answer gives up at once
     if (this.timer) clearTimeout(this.timer);
     await this.connecting;
     await this.member?.stop().catch(() => undefined);
@@ -138,6 +140,7 @@ export class HubLink {
       },
       ...(this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {}),
       ...(this.opts.pacing ? { pacing: this.opts.pacing } : {}),
+      signal: this.abort.signal,
     }).then(
       async (member) => {
         if (this.stopped) return member.stop();
@@ -145,13 +148,13 @@ export class HubLink {
         this.send();
       },
       (err: unknown) => {
+        if (this.stopped) return;
         const code = (err as { code?: string }).code;
         this.opts.log.warn(
           { err: errorMessage(err), ...(code ? { code } : {}), retryInMs: nextMs },
           'cannot connect to the hub; the agent goes on without it',
         );
         this.problem(`cannot connect to the hub: ${errorMessage(err)}`);
-        if (this.stopped) return;
         this.timer = setTimeout(
           () => this.connect(Math.min(nextMs * 2, this.opts.retry?.maxMs ?? 300_000)),
           nextMs,

@@ -41,6 +41,8 @@ export interface HubMemberOptions {
   readonly tokenSeconds?: number;
   /** The member's clock (milliseconds): when its token is due for renewal. @default Date.now */
   readonly now?: () => number;
+  /** Aborts a registration waiting for the hub's answer (`start` then fails). */
+  readonly signal?: AbortSignal;
 }
 
 type Registered = Extract<MemberState, { phase: 'registered' }>;
@@ -180,6 +182,7 @@ export class HubMember {
           store,
           state,
           ...(this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {}),
+          ...(this.opts.signal ? { signal: this.opts.signal } : {}),
         });
     this.client = await this.clientOf(this.state);
     this.current = readFleetMember(

@@ -25,6 +25,8 @@ export async function registerMember(input: {
   readonly agentVersion?: string;
   readonly timeoutMs?: number;
   readonly now?: () => Date;
+  /** Stops waiting for the answer (the agent stopping): the registration stays, to be resumed. */
+  readonly signal?: AbortSignal;
 }): Promise<Extract<MemberState, { phase: 'registered' }>> {
   const { bootstrap, store } = input;
   const now = input.now ?? (() => new Date());
@@ -117,7 +119,16 @@ export async function registerMember(input: {
           message: `the hub did not answer registration ${name} in ${Math.round((input.timeoutMs ?? 300_000) / 1000)}s`,
           fix: 'check that `groundwork hub run` runs on the hub (kubectl -n groundwork-hub get memberregistrations)',
         });
-      await new Promise((r) => setTimeout(r, wait));
+      if (input.signal?.aborted) throw new Error('stopped while waiting for the hub to answer');
+      await new Promise<void>((r) => {
+        const t = setTimeout(done, wait);
+        function done() {
+          clearTimeout(t);
+          input.signal?.removeEventListener('abort', done);
+          r();
+        }
+        input.signal?.addEventListener('abort', done, { once: true });
+      });
     }
   } finally {
     hub.close();

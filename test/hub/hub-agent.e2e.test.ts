@@ -286,4 +286,44 @@ describe('groundwork agent --hub', () => {
       await stop(agent);
     }
   });
+  it('stops at once on SIGTERM while its registration waits for a hub controller that is not running', async () => {
+    await stop(hub);
+    hub = undefined;
+    const member = `wait-${randomBytes(3).toString('hex')}`;
+    const issued = await issueBootstrap(admin, {
+      namespace: HUB_NAMESPACE,
+      member,
+      labels: {},
+      ttlSeconds: 900,
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
+    writeFileSync(file, issued.kubeconfig, { mode: 0o600 });
+    const ns = cluster.namespace;
+    const sha = await repo.publish({ namespace: ns, items: { c: '1' } }, {}, 'no controller');
+    const { agent, logs } = startAgent(ns, file);
+    const exited = new Promise<number | null>((r) => agent.once('exit', (code) => r(code)));
+    // The agent syncs while its registration waits (the apiserver took it; nobody answers).
+    await eventually(
+      async () =>
+        (await syncStatus(cluster))?.lastAppliedRevision === `main@sha1:${sha}` ? true : undefined,
+      60_000,
+      'the agent applies while registering',
+    ).catch((err: unknown) => {
+      throw new Error(`${String(err)}\nagent log:\n${logs().slice(-4000)}`);
+    });
+    await eventually(
+      () =>
+        admin
+          .request('GET', HUB_PATHS.registrations(HUB_NAMESPACE), {
+            schema: z.object({ items: z.array(z.object({ spec: z.object({ member: z.string() }) })) }),
+          })
+          .then((l) => (l.items.some((i) => i.spec.member === member) ? true : undefined)),
+      30_000,
+      'the registration created',
+    );
+    const stoppedAt = Date.now();
+    agent.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+  });
 });

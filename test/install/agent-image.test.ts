@@ -63,3 +63,44 @@ describe('groundwork bootstrap and the default image', () => {
     60_000,
   );
 });
+
+describe('groundwork hub bootstrap and the default image', () => {
+  const hub = ['hub', 'bootstrap'];
+
+  it('refuses the unpublished default before it reads a kubeconfig or creates anything', async () => {
+    const r = await groundwork(hub, { env: noKube() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `the default agent image ${defaultAgentImage(packageVersion())} is not published`,
+    );
+    expect(r.stderr).toContain('--allow-unpublished-image');
+    expect(r.stderr).not.toMatch(/kubeconfig/i);
+  }, 60_000);
+
+  it.each([
+    [['--image', 'registry.example.com/groundwork:test']],
+    [['--allow-unpublished-image']],
+    [['--no-deployment']], // no pod runs the image
+  ])(
+    'goes on with %o (to the missing kubeconfig here)',
+    async (extra) => {
+      const r = await groundwork([...hub, ...extra], { env: noKube() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).not.toContain('is not published');
+      expect(r.stderr).toMatch(/kubeconfig/i);
+    },
+    60_000,
+  );
+
+  it('prints with the default image (--print creates nothing), and with --image the one given', async () => {
+    const printed = await groundwork([...hub, '--print'], { env: noKube() });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain(`image: ${defaultAgentImage(packageVersion())}`);
+    const given = await groundwork([...hub, '--print', '--image', 'registry.example.com/groundwork:test'], {
+      env: noKube(),
+    });
+    expect(given.code).toBe(0);
+    expect(given.stdout).toContain('image: registry.example.com/groundwork:test');
+    expect(given.stdout).not.toContain(defaultAgentImage(packageVersion()));
+  }, 60_000);
+});

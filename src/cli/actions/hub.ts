@@ -3,6 +3,8 @@ import pino from 'pino';
 import { KubeClient } from '../../cluster/client.js';
 import { parseDuration } from '../../core/duration.js';
 import { GroundworkError, errorMessage } from '../../core/errors.js';
+import { packageVersion } from '../../core/package-root.js';
+import { agentImageFor } from '../../install/agent-image.js';
 import { HUB_NAMESPACE, MEMBER_NAME } from '../../hub/hub-names.js';
 import { installHub } from '../../hub/hub-install.js';
 import { hubObjects } from '../../hub/hub-objects.js';
@@ -21,7 +23,9 @@ interface HubConnectionFlags {
 
 export interface HubBootstrapFlags extends HubConnectionFlags {
   print?: boolean;
-  image: string;
+  /** Default: `defaultAgentImage(version)`, refused while unpublished unless `allowUnpublishedImage`. */
+  image?: string;
+  allowUnpublishedImage?: boolean;
   deployment: boolean;
 }
 
@@ -43,11 +47,19 @@ function invalidFlag(subject: string, message: string, fix: string): GroundworkE
   return new GroundworkError({ code: 'InvalidFlag', subject, message, fix });
 }
 
-/** `groundwork hub bootstrap [--print]`: the hub's objects, printed or installed. */
+/**
+ * `groundwork hub bootstrap [--print]`: the hub's objects, printed or installed. The unpublished
+ * default image is refused (`AgentImageUnpublished`) before anything is read or created, unless
+ * `--allow-unpublished-image`, `--print` (only prints) or `--no-deployment` (no pod runs it).
+ */
 export async function runHubBootstrap(flags: HubBootstrapFlags, setExitCode: SetExitCode): Promise<void> {
   const spec = {
     namespace: HUB_NAMESPACE,
-    image: flags.image,
+    image: agentImageFor({
+      ...(flags.image !== undefined ? { image: flags.image } : {}),
+      version: packageVersion(),
+      allowUnpublished: Boolean(flags.allowUnpublishedImage || flags.print || !flags.deployment),
+    }),
     deployment: flags.deployment,
   };
   if (flags.print) {

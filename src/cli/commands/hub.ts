@@ -25,8 +25,11 @@ export const registerHub: CommandModule = (program: Command, setExitCode) => {
     .option('--print', 'print the objects as YAML; install nothing')
     .option(
       '--image <ref>',
-      'the Groundwork image the controller runs (build it from the Dockerfile)',
-      'ghcr.io/groundwork-platform/groundwork:0.1.0',
+      'the Groundwork image the controller runs, built from the Dockerfile and pushed where the cluster can pull it (default: ghcr.io/groundwork-platform/groundwork:<version>, refused while that is not published)',
+    )
+    .option(
+      '--allow-unpublished-image',
+      'install the controller with the default image even though it is not published for this version (its pod waits until it exists)',
     )
     .option('--no-deployment', 'no controller Deployment (run `groundwork hub run` elsewhere)')
     .option(...KUBECONFIG)

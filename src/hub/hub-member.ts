@@ -199,7 +199,7 @@ export class HubMember {
       () => (this.leaseSeconds() * 1000) / 4,
     );
     this.every(
-      () => this.renewTokenIfDue().then(() => undefined),
+      () => this.renewTokenIfDue().then(() => this.registerAgainIfExpired().then(() => undefined)),
       () => 60_000,
     );
     this.watchSpec();
@@ -274,6 +274,41 @@ export class HubMember {
 
   private now(): number {
     return (this.opts.now ?? Date.now)();
+  }
+
+  /**
+   * When the member's token has expired (renewal failed for the last third of its life, or the
+   * agent slept through it), registers again with the `--hub` bootstrap kubeconfig as read now (a
+   * new one from `groundwork hub token create --member <same name>`), then goes on with the new
+   * credentials. Checked every minute; true when it registered. A failure (the bootstrap spent or
+   * expired: `HubRegistrationRefused`, `HubCredentialsExpired`) is a warning, tried again a minute
+   * later, so replacing the file or Secret is enough.
+   */
+  async registerAgainIfExpired(): Promise<boolean> {
+    if (this.now() < Date.parse(this.state.expiresAt)) return false;
+    try {
+      const store = new MemberCredentialsStore(this.opts.local, this.opts.namespace);
+      const next = await registerMember({
+        bootstrap: await readHubBootstrap(this.opts),
+        store,
+        state: await store.read(),
+        ...(this.opts.agentVersion ? { agentVersion: this.opts.agentVersion } : {}),
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+      });
+      const old = this.client;
+      this.client = await this.clientOf(next);
+      this.state = next;
+      this.watchSpec();
+      old.close();
+      this.opts.log.info({ member: next.member }, 'registered again: the member token had expired');
+      return true;
+    } catch (err) {
+      this.opts.log.warn(
+        { err: errorMessage(err) },
+        'the hub token expired and registering again failed; give the agent a new bootstrap kubeconfig (groundwork hub token create --member <name>)',
+      );
+      return false;
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { KubeClient } from '../../src/cluster/client.js';
 import { bootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
+import { HubMember } from '../../src/hub/hub-member.js';
 import { hubObjects } from '../../src/hub/hub-objects.js';
 import { CONTROLLER_SERVICE_ACCOUNT, HUB_NAMESPACE, HUB_PATHS, LABELS } from '../../src/hub/hub-names.js';
 import { issueBootstrap } from '../../src/hub/hub-token.js';
@@ -325,5 +326,42 @@ describe('groundwork agent --hub', () => {
     agent.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+  });
+
+  it('registers again with a new bootstrap kubeconfig once its member token has expired', async () => {
+    hub ??= await startHubController();
+    const name = `exp-${randomBytes(3).toString('hex')}`;
+    const token = () =>
+      issueBootstrap(admin, { namespace: HUB_NAMESPACE, member: name, labels: {}, ttlSeconds: 900 });
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
+    writeFileSync(file, (await token()).kubeconfig, { mode: 0o600 });
+    const warnings: string[] = [];
+    let skewMs = 0;
+    const member = await HubMember.start({
+      local: cluster.client,
+      namespace: cluster.namespace,
+      hub: file,
+      log: { info: () => undefined, warn: (_o, m) => warnings.push(m ?? '') },
+      pacing: { debounceMs: 100, minIntervalMs: 500 },
+      now: () => Date.now() + skewMs,
+    });
+    try {
+      expect(await member.registerAgainIfExpired()).toBe(false);
+      skewMs = 25 * 3_600_000; // past the member token's 24 h
+      // The spent bootstrap kubeconfig: refused, a warning naming the fix.
+      expect(await member.registerAgainIfExpired()).toBe(false);
+      expect(warnings.join('\n')).toContain('groundwork hub token create');
+      // A new one in the same place: it registers again and reports with the new credentials.
+      writeFileSync(file, (await token()).kubeconfig, { mode: 0o600 });
+      expect(await member.registerAgainIfExpired()).toBe(true);
+      member.report({ status: undefined, overlay: 'again', platform: 'kubernetes' });
+      await member.flush();
+      const fm = readFleetMember(
+        await admin.request('GET', HUB_PATHS.fleetMember(name), { schema: z.unknown() }),
+      );
+      expect(fm.report).toMatchObject({ overlay: 'again' });
+    } finally {
+      await member.stop();
+    }
   });
 });

@@ -2,7 +2,7 @@
 // into dist/cli/, one chunk per lazily loaded part (each command's action is a dynamic import),
 // because Node loads one large file much faster than many small ones. The Kubernetes client
 // alone is about 2,500 modules (its generated API models, imported by its KubeConfig): 0.4 s of
-// CPU of a 1.1 s `groundwork plan` before this bundle (README "Benchmarks", `bench cli`).
+// CPU of a 1.1 s `groundwork plan` before this bundle (docs/benchmarks.md, `bench cli`).
 // dist/src stays as it is: the library API, and what the synth child bundles at run time.
 import { build, transform } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';

@@ -144,7 +144,7 @@ export const AGENT_FLAGS = {
   commitStatusSecret: {
     flag: '--commit-status-secret <name>',
     kind: 'text',
-    doc: 'set commit statuses on the forge: Secret in --namespace whose key token may write them (README "Notifications")',
+    doc: 'set commit statuses on the forge: Secret in --namespace whose key token may write them (docs/notifications.md)',
     bootstrap: {},
   },
   commitStatusForge: {
@@ -185,14 +185,14 @@ export const AGENT_FLAGS = {
   },
   /**
    * Every fetched commit (or followed tag) must be signed by a key in this Secret, or
-   * `configmap/<name>`, of the namespace; read at every fetch (README "Trusted commits").
+   * `configmap/<name>`, of the namespace; read at every fetch (docs/trusted-commits.md).
    */
   verifyCommits: {
     flag: '--verify-commits <secret>',
     kind: 'text',
-    doc: 'apply only commits (or followed tags) signed by a key in this Secret (or configmap/<name>) of --namespace: OpenPGP public keys and SSH allowed signers (README "Trusted commits")',
+    doc: 'apply only commits (or followed tags) signed by a key in this Secret (or configmap/<name>) of --namespace: OpenPGP public keys and SSH allowed signers (docs/trusted-commits.md)',
     bootstrap: {
-      doc: 'the agent applies only commits signed by a key in this Secret (or configmap/<name>) of --namespace, and may get it (README "Trusted commits")',
+      doc: 'the agent applies only commits signed by a key in this Secret (or configmap/<name>) of --namespace, and may get it (docs/trusted-commits.md)',
     },
   },
   /** Trusted keys without requiring them: only an environment's `verify: true` asks. Ignored with verifyCommits. */
@@ -210,7 +210,7 @@ export const AGENT_FLAGS = {
     kind: 'text',
     doc: 'Secret in --namespace whose *.agekey keys hold the age identities SopsSecret files are decrypted with',
     bootstrap: {
-      doc: 'the agent decrypts SopsSecrets with the age identities in this Secret of --namespace (*.agekey keys), and may get it (README "Secrets")',
+      doc: 'the agent decrypts SopsSecrets with the age identities in this Secret of --namespace (*.agekey keys), and may get it (docs/secrets.md)',
     },
   },
   /**

@@ -147,7 +147,7 @@ export type AgentOptions = Partial<Omit<AgentFlagValues, FoldedFlag | 'overlay'>
   debounceMs?: number;
   /** @default a pino logger at `logLevel` */
   log?: Logger;
-  /** `--commit-status-*`, `--dashboard-url`: commit statuses on the forge (README "Notifications"). */
+  /** `--commit-status-*`, `--dashboard-url`: commit statuses on the forge (docs/notifications.md). */
   commitStatus?: CommitStatusOptions;
   /** With `hub`: connection retries (tests shorten them). @default 5 s doubling to 5 min */
   hubRetry?: { firstMs: number; maxMs: number };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A revision in the frozen format (README "Frozen formats"): `<ref>@sha1:<hex>`, where `ref` is
+ * A revision in the frozen format (docs/frozen-formats.md): `<ref>@sha1:<hex>`, where `ref` is
  * the branch (or the tag, or `HEAD` for a commit pin) and `hex` the full 40-character commit id;
  * `+dirty` at the end for a local work tree whose files differ from that commit.
  */

@@ -109,7 +109,7 @@ export async function promote(req: PromotionRequest, deps: PromotionDeps): Promi
       message: 'not in groundwork.yaml',
       fix: req.environments.length
         ? `use one of: ${req.environments.map((e) => e.name).join(', ')}`
-        : 'declare environments in groundwork.yaml (see README "Fleet")',
+        : 'declare environments in groundwork.yaml (see docs/environments.md)',
     });
   }
   if (target.promotedFrom === undefined) {
@@ -205,7 +205,7 @@ const UNFORCEABLE: readonly GateName[] = ['FastForward', 'Verified'];
 
 /**
  * The `Verified` gate of a target with `verify: true`: the commit must carry a signature by one of
- * `keys` (the check the target's agents make; README "Trusted commits").
+ * `keys` (the check the target's agents make; docs/trusted-commits.md).
  */
 async function verifiedGate(
   git: PromotionGit,

@@ -46,7 +46,7 @@ export interface BootstrapSpec extends PassedOnText {
     ssh?: { identity?: string; knownHosts?: string; passphrase?: string };
   };
   webhookSecret?: string;
-  /** The agent's commit statuses (`--commit-status-*`, README "Notifications"); none without. */
+  /** The agent's commit statuses (`--commit-status-*`, docs/notifications.md); none without. */
   commitStatus?: CommitStatusOptions;
   /** What the agent's NetworkPolicy allows; no NetworkPolicy without it. */
   networkPolicy?: { egress: AgentEgress; ingress: AgentIngress };

@@ -148,7 +148,7 @@ export async function planBootstrap(
     const served = new Map(resources.map((r) => [`${r.group}/${r.kind}`, r]));
     const desired = platform!.manifests.map((m) => m.object);
     const inventory = session ? await session.inventory.read(platform!.platform, opts.overlay) : undefined;
-    // The alert Secret the overlay's environment names (README "Notifications"): read by the agent by name.
+    // The alert Secret the overlay's environment names (docs/notifications.md): read by the agent by name.
     const alertSecret = environmentFor(project, opts.overlay)?.notifications?.secret;
     const rbac = agentRbac({
       notificationSecrets: [

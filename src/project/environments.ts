@@ -26,7 +26,7 @@ export interface Environment {
   /**
    * Only commits (or followed tags) signed by a trusted key reach this environment: its agents
    * refuse others, and `groundwork promote` refuses to promote an unverified commit into it.
-   * Raises the agents' `--verify-commits` floor, never lowers it (README "Trusted commits").
+   * Raises the agents' `--verify-commits` floor, never lowers it (docs/trusted-commits.md).
    */
   readonly verify?: boolean;
   /** Where its agents send alerts (report/notifications); absent: none. */

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { KubeClient } from '../cluster/client.js';
+import { machineConfigPoolSchema, type MachineConfigPool } from '../health/machine-config-pool-schema.js';
 import type { PlatformSyncSpec } from '../cluster/sync-status-store.js';
 import { errorMessage } from '../core/errors.js';
 import { HubMember } from '../hub/hub-member.js';
@@ -45,6 +47,7 @@ function withoutUserinfo(url: string): string {
   }
 }
 
+const POOLS = '/apis/machineconfiguration.openshift.io/v1/machineconfigpools';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
@@ -63,6 +66,8 @@ export class HubLink {
   /** Problems seen before the PlatformSync had a name: recorded with the first status write. */
   private unrecorded: string | undefined;
   private readonly abort = new AbortController();
+  /** Sends started: only the latest one reports (pools are read between). */
+  private sends = 0;
 
   private constructor(private readonly opts: HubLinkOptions) {}
 
@@ -96,9 +101,34 @@ export class HubLink {
     await this.member?.stop().catch(() => undefined);
   }
 
+  /**
+   * The cluster's MachineConfigPools for the report's `openshift.pools`; undefined where the kind
+   * is not served or the agent may not list it (its RBAC has the read only with a platform that
+   * manages ClusterVersion or MachineConfigs). A pool that does not parse is left out.
+   */
+  private async pools(): Promise<MachineConfigPool[] | undefined> {
+    try {
+      const list = await this.opts.local.request('GET', POOLS, {
+        schema: z.object({ items: z.array(z.unknown()).max(1000) }),
+      });
+      return list.items.flatMap((i) => {
+        const p = machineConfigPoolSchema.safeParse(i);
+        return p.success ? [p.data] : [];
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
   private send(): void {
+    void this.sendNow(++this.sends);
+  }
+
+  private async sendNow(turn: number): Promise<void> {
     const w = this.last;
     if (!w || !this.member) return;
+    const pools = await this.pools();
+    if (turn !== this.sends || !this.member) return; // a later status is on its way
     const { repository } = w.spec;
     const ref = repository.ref.branch ?? repository.ref.tag ?? repository.ref.commit;
     const platform =
@@ -115,7 +145,7 @@ export class HubLink {
         ...(repository.path ? { path: repository.path } : {}),
       },
     };
-    this.member.report(input);
+    this.member.report(pools && pools.length > 0 ? { ...input, pools } : input);
   }
 
   private problem(note: string): void {

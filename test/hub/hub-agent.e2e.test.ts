@@ -145,6 +145,30 @@ describe('groundwork agent --hub', () => {
     const ns = cluster.namespace;
     const first = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'first');
 
+    // A MachineConfigPool on the agent's cluster: its counts go into the report.
+    const poolName = `gw-hub-pool-${randomBytes(3).toString('hex')}`;
+    const poolPath = `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${poolName}`;
+    const pool = await admin.request<{ metadata: { resourceVersion: string } }>(
+      'POST',
+      '/apis/machineconfiguration.openshift.io/v1/machineconfigpools',
+      {
+        body: {
+          apiVersion: 'machineconfiguration.openshift.io/v1',
+          kind: 'MachineConfigPool',
+          metadata: { name: poolName },
+          spec: { paused: false },
+        },
+      },
+    );
+    await admin.request('PUT', `${poolPath}/status`, {
+      body: {
+        apiVersion: 'machineconfiguration.openshift.io/v1',
+        kind: 'MachineConfigPool',
+        metadata: { name: poolName, resourceVersion: pool.metadata.resourceVersion },
+        spec: { paused: false },
+        status: { machineCount: 3, updatedMachineCount: 2, readyMachineCount: 2, degradedMachineCount: 0 },
+      },
+    });
     const { agent, logs } = startAgent(ns, file);
     const fleetMember = async () =>
       readFleetMember(await admin.request('GET', HUB_PATHS.fleetMember(member), { schema: z.unknown() }));
@@ -168,6 +192,15 @@ describe('groundwork agent --hub', () => {
         platform: 'fleetapp',
         source: { url: repo.url, ref: 'main' },
         ready: { status: 'True' },
+      });
+      expect(reported.report?.openshift?.pools).toContainEqual({
+        name: poolName,
+        machines: 3,
+        updated: 2,
+        ready: 2,
+        degraded: 0,
+        updating: false,
+        paused: false,
       });
       await cluster.client.request('GET', `/api/v1/namespaces/${ns}/secrets/${HUB_CREDENTIALS_SECRET}`);
       // The report follows the PlatformSync the agent wrote.
@@ -230,8 +263,10 @@ describe('groundwork agent --hub', () => {
       expect(agent.exitCode).toBeNull();
     } finally {
       await stop(agent);
+      await admin.request('DELETE', poolPath).catch(() => undefined);
     }
   });
+
   it('goes on syncing when the hub cannot be reached, with a HubUnreachable Warning Event on its PlatformSync', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
     // Nothing listens on port 9 of loopback: the registration never reaches a hub.
@@ -287,6 +322,7 @@ describe('groundwork agent --hub', () => {
       await stop(agent);
     }
   });
+
   it('stops at once on SIGTERM while its registration waits for a hub controller that is not running', async () => {
     await stop(hub);
     hub = undefined;

@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { KubeClient } from '../../src/cluster/client.js';
 import { bootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
 import { HubMember } from '../../src/hub/hub-member.js';
-import { hubObjects } from '../../src/hub/hub-objects.js';
-import { CONTROLLER_SERVICE_ACCOUNT, HUB_NAMESPACE, HUB_PATHS, LABELS } from '../../src/hub/hub-names.js';
+import { HUB_NAMESPACE, HUB_PATHS, LABELS } from '../../src/hub/hub-names.js';
 import { issueBootstrap } from '../../src/hub/hub-token.js';
 import { HUB_CREDENTIALS_SECRET } from '../../src/hub/member-credentials-store.js';
 import { readFleetMember } from '../../src/hub/member-schema.js';
@@ -18,7 +17,7 @@ import { syncStatus } from '../harness/agent-run.js';
 import { BIN, groundwork } from '../harness/cli.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { runControlPlane } from '../harness/run-control-plane.js';
-import { serviceAccountKubeconfig } from '../harness/service-account.js';
+import { installHubWithCli, removeHub, startHubController, stopProcess } from '../harness/hub.js';
 
 // A real `groundwork agent --hub FILE` (its own process) syncs a platform repository served over
 // git smart-HTTP to the run's control plane, which also plays the hub (installed with `groundwork
@@ -30,35 +29,6 @@ const cluster = useCluster({ namespacePrefix: 'gw-hub-agent2' });
 let admin: KubeClient;
 let hub: ChildProcess | undefined;
 let repo: PlatformRepo;
-
-async function startHubController(): Promise<ChildProcess> {
-  const kubeconfig = await serviceAccountKubeconfig({
-    admin,
-    adminKubeconfig: runControlPlane().kubeconfig,
-    namespace: HUB_NAMESPACE,
-    name: CONTROLLER_SERVICE_ACCOUNT,
-  });
-  const child = spawn(process.execPath, [BIN, 'hub', 'run', '--kubeconfig', kubeconfig], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let logged = '';
-  child.stderr!.on('data', (d: Buffer) => (logged += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      logged += d.toString();
-      if (logged.includes('hub controller started')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`groundwork hub run exited ${code}: ${logged}`)));
-  });
-  return child;
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /** `groundwork agent --hub FILE` as its own process, following `repo`'s main into `ns`. */
 function startAgent(ns: string, hubFile: string): { agent: ChildProcess; logs: () => string } {
@@ -95,37 +65,16 @@ function startAgent(ns: string, hubFile: string): { agent: ChildProcess; logs: (
 
 beforeAll(async () => {
   admin = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
-  const installed = await groundwork([
-    'hub',
-    'bootstrap',
-    '--no-deployment',
-    '--kubeconfig',
-    runControlPlane().kubeconfig,
-  ]);
-  expect(installed, installed.stderr).toMatchObject({ code: 0 });
-  hub = await startHubController();
+  await installHubWithCli();
+  hub = await startHubController(admin);
   repo = await platformRepo('fleetapp');
 }, 120_000);
 
 afterAll(async () => {
-  await stop(hub);
+  await stopProcess(hub);
   await repo?.stop();
   if (admin) {
-    const gone = (path: string) => admin.request('DELETE', path).catch(() => undefined);
-    const namespaces = await admin.request('GET', '/api/v1/namespaces', {
-      query: { labelSelector: LABELS.member },
-      schema: z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) }),
-    });
-    for (const ns of namespaces.items) await gone(`/api/v1/namespaces/${ns.metadata.name}`);
-    for (const o of hubObjects({ namespace: HUB_NAMESPACE, image: 'x', deployment: false }).reverse())
-      if (!o.metadata.namespace)
-        await gone(
-          o.kind === 'CustomResourceDefinition'
-            ? `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`
-            : o.kind === 'Namespace'
-              ? `/api/v1/namespaces/${o.metadata.name}`
-              : `/apis/rbac.authorization.k8s.io/v1/${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.metadata.name}`,
-        );
+    await removeHub(admin);
     admin.close();
   }
 });
@@ -239,7 +188,7 @@ describe('groundwork agent --hub', () => {
       expect(text.stdout).toMatch(new RegExp(`^${member}\\s+prod\\s+test\\s+\\S+\\s+True\\s`, 'm'));
 
       // The hub's controller stops: the agent goes on applying new revisions.
-      await stop(hub);
+      await stopProcess(hub);
       hub = undefined;
       const second = await repo.publish({ namespace: ns, items: { a: '2' } }, {}, 'second');
       await eventually(
@@ -262,7 +211,7 @@ describe('groundwork agent --hub', () => {
       );
       expect(agent.exitCode).toBeNull();
     } finally {
-      await stop(agent);
+      await stopProcess(agent);
       await admin.request('DELETE', poolPath).catch(() => undefined);
     }
   });
@@ -319,12 +268,12 @@ describe('groundwork agent --hub', () => {
       expect(logs()).toContain('cannot connect to the hub');
       expect(agent.exitCode).toBeNull();
     } finally {
-      await stop(agent);
+      await stopProcess(agent);
     }
   });
 
   it('stops at once on SIGTERM while its registration waits for a hub controller that is not running', async () => {
-    await stop(hub);
+    await stopProcess(hub);
     hub = undefined;
     const member = `wait-${randomBytes(3).toString('hex')}`;
     const issued = await issueBootstrap(admin, {
@@ -365,7 +314,7 @@ describe('groundwork agent --hub', () => {
   });
 
   it('registers again with a new bootstrap kubeconfig once its member token has expired', async () => {
-    hub ??= await startHubController();
+    hub ??= await startHubController(admin);
     const name = `exp-${randomBytes(3).toString('hex')}`;
     const token = () =>
       issueBootstrap(admin, { namespace: HUB_NAMESPACE, member: name, labels: {}, ttlSeconds: 900 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,15 +9,7 @@ import { ApiError } from '../../src/cluster/api-error.js';
 import { KubeClient } from '../../src/cluster/client.js';
 import { memberKubeconfig, parseBootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
 import { HubMember } from '../../src/hub/hub-member.js';
-import { hubObjects } from '../../src/hub/hub-objects.js';
-import {
-  ANNOTATIONS,
-  CONTROLLER_SERVICE_ACCOUNT,
-  HUB_API_VERSION,
-  HUB_NAMESPACE,
-  HUB_PATHS,
-  LABELS,
-} from '../../src/hub/hub-names.js';
+import { ANNOTATIONS, HUB_API_VERSION, HUB_NAMESPACE, HUB_PATHS, LABELS } from '../../src/hub/hub-names.js';
 import { issueBootstrap } from '../../src/hub/hub-token.js';
 import { MemberCredentialsStore } from '../../src/hub/member-credentials-store.js';
 import { registerMember } from '../../src/hub/member-registration.js';
@@ -26,10 +18,10 @@ import { memberRegistrationSchema } from '../../src/hub/registration-schema.js';
 import { registrationName } from '../../src/hub/registration-token.js';
 import { newRegistrationKey } from '../../src/hub/sealed-credentials.js';
 import { TokenStore } from '../../src/hub/token-store.js';
-import { BIN, groundwork } from '../harness/cli.js';
+import { groundwork } from '../harness/cli.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { runControlPlane } from '../harness/run-control-plane.js';
-import { serviceAccountKubeconfig } from '../harness/service-account.js';
+import { installHubWithCli, removeHub, startHubController, stopProcess } from '../harness/hub.js';
 
 // The run's real control plane acts as the hub: installed with installHub, the controller runs with
 // its own ServiceAccount's rights (so the RBAC of hub-rbac.ts is what is exercised), and a member
@@ -79,60 +71,14 @@ const answerOf = (name: string) =>
 
 beforeAll(async () => {
   admin = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
-  // Installed through the CLI (`groundwork hub bootstrap`), as an operator would.
-  const installed = await groundwork([
-    'hub',
-    'bootstrap',
-    '--no-deployment',
-    '--kubeconfig',
-    runControlPlane().kubeconfig,
-  ]);
-  expect(installed, installed.stderr).toMatchObject({ code: 0 });
-  const kubeconfig = await serviceAccountKubeconfig({
-    admin,
-    adminKubeconfig: runControlPlane().kubeconfig,
-    namespace: HUB_NAMESPACE,
-    name: CONTROLLER_SERVICE_ACCOUNT,
-  });
-  // The controller is `groundwork hub run` with its own ServiceAccount's kubeconfig.
-  hub = spawn(process.execPath, [BIN, 'hub', 'run', '--kubeconfig', kubeconfig], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let logged = '';
-  hub.stderr!.on('data', (d: Buffer) => (logged += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    hub.stdout!.on('data', (d: Buffer) => {
-      logged += d.toString();
-      if (process.env.HUB_E2E_LOG) process.stdout.write(d);
-      if (logged.includes('hub controller started')) resolve();
-    });
-    hub.once('exit', (code) => reject(new Error(`groundwork hub run exited ${code}: ${logged}`)));
-  });
+  await installHubWithCli();
+  hub = await startHubController(admin, Boolean(process.env.HUB_E2E_LOG));
 }, 120_000);
 
 afterAll(async () => {
-  if (hub && hub.exitCode === null) {
-    const exited = new Promise((r) => hub.once('exit', r));
-    hub.kill('SIGTERM');
-    await exited;
-  }
-  // The lane's control plane runs other files next: the hub's cluster-wide objects go.
+  await stopProcess(hub);
   if (admin) {
-    const gone = (path: string) => admin.request('DELETE', path).catch(() => undefined);
-    const namespaces = await admin.request('GET', '/api/v1/namespaces', {
-      query: { labelSelector: LABELS.member },
-      schema: z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) }),
-    });
-    for (const ns of namespaces.items) await gone(`/api/v1/namespaces/${ns.metadata.name}`);
-    for (const o of hubObjects({ namespace: HUB_NAMESPACE, image: 'x', deployment: false }).reverse())
-      if (!o.metadata.namespace)
-        await gone(
-          o.kind === 'CustomResourceDefinition'
-            ? `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`
-            : o.kind === 'Namespace'
-              ? `/api/v1/namespaces/${o.metadata.name}`
-              : `/apis/rbac.authorization.k8s.io/v1/${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.metadata.name}`,
-        );
+    await removeHub(admin);
     admin.close();
   }
 });

@@ -3,7 +3,7 @@ import type { ClusterSession } from '../reconcile/cluster-session.js';
 import type { Observed } from '../reconcile/observe-and-plan.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import type { ClusterFlags } from './cluster-flags.js';
-import { synthForCommand } from './synth-for-command.js';
+import { decryptForCommand, synthForCommand } from './synth-for-command.js';
 import { loadProject, type Project } from '../project/project.js';
 import { checkKubeconfigSelection } from '../cluster/kubeconfig-selection.js';
 
@@ -24,7 +24,9 @@ export interface CommandObservation {
  * imports (most of a short command's own time) run while the child synthesizes. The cluster is
  * contacted only once synth has succeeded: on validation errors the issues are printed and the
  * result is undefined (exit 2, nothing planned). Failures are reported in that order too: a synth
- * error before a kubeconfig or work-tree error, except what the flags select: a `--kubeconfig`
+ * error before a kubeconfig or work-tree error, and a kubeconfig error before a SopsSecret that
+ * does not decrypt (the key is the operator's, like the kubeconfig, and only the cluster's absence
+ * makes every other answer moot), except what the flags select: a `--kubeconfig`
  * that does not exist, a kubeconfig that does not parse and a `--context` it lacks are reported
  * before synth starts (`checkKubeconfigSelection`, which loads no cluster client).
  */
@@ -56,10 +58,11 @@ export async function synthAndObserve(
   const described = settle(describeWorkTree(resolve(flags.dir)));
   const rendered = unwrap(await synthesis);
   if (!rendered) return undefined;
-  const { project, synth } = rendered;
+  const { project } = rendered;
   const revision = unwrap(await described);
   const session = await openSession(flags);
   try {
+    const synth = await decryptForCommand(rendered.synth);
     await checkOlm(session, synth, opts.olm ?? 'warn');
     const observed = await observeAndPlan(session, synth, { revision, force: opts.force ?? false });
     warnUnavailableApis(observed.unavailableApis);

@@ -11,8 +11,8 @@ import type { ClusterFlags } from './cluster-flags.js';
  * Renders `project` for a cluster command (`renderPlatform`, trust domain `local`): platform code, helm and
  * kustomize run in the renderer, which holds none of the caller's credentials and cannot reach
  * this process; on validation errors prints every issue and returns undefined (the caller exits 2
- * without touching the cluster). SopsSecrets are decrypted in this process after rendering, with
- * SOPS_AGE_KEY_FILE (or SOPS_AGE_KEY), in memory.
+ * without touching the cluster). SopsSecrets stay sealed: `decryptForCommand` opens them once the
+ * cluster's kubeconfig has been found, so a missing kubeconfig is reported before a missing key.
  */
 export async function synthForCommand(
   flags: ClusterFlags,
@@ -28,7 +28,7 @@ export async function synthForCommand(
     });
     if (!result) throw new Error(`synth of overlay ${overlay} returned nothing`);
     for (const w of result.warnings) process.stderr.write(`${formatIssue(w)}\n`);
-    return await decryptSopsSecrets(result, (file) => identitiesFromEnv(process.env, file));
+    return result;
   } catch (err) {
     if (!(err instanceof SynthValidationError)) throw err;
     process.stderr.write(
@@ -36,4 +36,9 @@ export async function synthForCommand(
     );
     return undefined;
   }
+}
+
+/** `result` with its SopsSecrets decrypted in this process, with SOPS_AGE_KEY_FILE (or SOPS_AGE_KEY), in memory. */
+export function decryptForCommand(result: SynthResult): Promise<SynthResult> {
+  return decryptSopsSecrets(result, (file) => identitiesFromEnv(process.env, file));
 }

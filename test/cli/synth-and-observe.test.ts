@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -45,5 +45,26 @@ describe('plan, drift and apply report synth before the cluster', () => {
     const r = await groundwork(['drift', '--dir', fresh], { env: noKube });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no kubeconfig found (tried');
+  }, 120_000);
+
+  it('a SopsSecret and no SOPS key: the missing kubeconfig first, not the key', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'gw-synth-first-sops-'));
+    expect((await groundwork(['init', fresh])).code).toBe(0);
+    mkdirSync(join(fresh, 'secrets'));
+    const sealed = new URL('../../examples/charts-and-secrets/secrets/database.sops.yaml', import.meta.url);
+    copyFileSync(sealed, join(fresh, 'secrets', 'database.sops.yaml'));
+    writeFileSync(
+      join(fresh, 'platform', 'main.ts'),
+      "import { Platform, SopsSecret, definePlatform, z } from 'groundwork-gitops';\n" +
+        'export default definePlatform({ values: z.object({}).loose(), build(scope) {\n' +
+        "  const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });\n" +
+        "  new SopsSecret(platform, 'database', { file: 'secrets/database.sops.yaml', name: 'database', namespace: 'web' });\n" +
+        '} });\n',
+    );
+    const env = { ...noKube, SOPS_AGE_KEY_FILE: '', SOPS_AGE_KEY: '' };
+    const r = await groundwork(['plan', '--dir', fresh], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no kubeconfig found (tried');
+    expect(r.stderr).not.toMatch(/SOPS|age key/i);
   }, 120_000);
 });

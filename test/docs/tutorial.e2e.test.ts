@@ -74,12 +74,6 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   GIT_AUTHOR_EMAIL: 'tutorial@example.com',
   GIT_COMMITTER_NAME: 'Tutorial',
   GIT_COMMITTER_EMAIL: 'tutorial@example.com',
-  // The tutorial's `git init` must make `main`, the branch the agent follows by default. Plain git
-  // makes `master` unless init.defaultBranch says otherwise (the lead is asked to make step 6
-  // `git init -b main`; then this can go).
-  GIT_CONFIG_COUNT: '1',
-  GIT_CONFIG_KEY_0: 'init.defaultBranch',
-  GIT_CONFIG_VALUE_0: 'main',
   npm_config_prefer_offline: 'true',
   npm_config_audit: 'false',
   npm_config_fund: 'false',
@@ -173,7 +167,7 @@ describe("the README's tutorial", () => {
     expect(plan.stdout).toContain('platform-info');
 
     // 6. commit.
-    await run(next('git init && git add -A && git commit -m'), platform, 0);
+    await run(next('git init -b main && git add -A && git commit -m'), platform, 0);
     const revision = (await run('git rev-parse HEAD', platform, 0)).stdout.trim();
 
     // 7. serve it; 8. the agent against it, until it applied the commit.

@@ -49,7 +49,8 @@ const fail = (message: string, fix: string, cause?: unknown) =>
  * Installs the production dependencies of the checkout's package-lock.json, as `npm ci
  * --ignore-scripts --omit=dev` would in the checkout, into `<cacheDir>/<key>` keyed by the
  * lockfile's hash (and the registry), and reuses that install while the lockfile is unchanged.
- * Returns undefined when the checkout has no package-lock.json: nothing to install.
+ * Returns undefined when the checkout has no package-lock.json, or its package.json lists no
+ * `dependencies` (only devDependencies): nothing to install.
  *
  * Both files are read inside the checkout (by real path: a symbolic link out is
  * `PathOutsideCheckout`). Only the lockfile and package.json are copied to the install directory: no `.npmrc` or other
@@ -73,10 +74,14 @@ export async function installDependencies(
       'the repository has a package-lock.json but no package.json',
       'commit package.json with its lockfile',
     );
+  const packageJson = parse(pkgText, 'package.json');
+  // Only devDependencies (groundwork-gitops, typescript: the agent brings its own): nothing for the
+  // platform to import, so nothing to install, whatever sources those name (a tarball, a directory).
+  if (!hasProductionDependencies(packageJson)) return undefined;
   const registry = opts.registry ?? NPM_REGISTRY;
   const problems = lockfileProblems({
     lockfile: parse(lockText, 'package-lock.json'),
-    packageJson: parse(pkgText, 'package.json'),
+    packageJson,
     registry,
   });
   if (problems.length > 0)
@@ -113,6 +118,14 @@ export async function installDependencies(
   }
   await evict(opts.cacheDir, key);
   return { root: await realpath(target), cached: false, ms: Date.now() - started };
+}
+
+/** Whether a parsed package.json lists at least one production dependency. */
+function hasProductionDependencies(packageJson: unknown): boolean {
+  if (typeof packageJson !== 'object' || packageJson === null) return true; // let the check refuse it
+  const deps: unknown = 'dependencies' in packageJson ? packageJson.dependencies : undefined;
+  if (deps === undefined) return false;
+  return typeof deps !== 'object' || deps === null || Object.keys(deps).length > 0;
 }
 
 /** `npm ci --ignore-scripts --omit=dev` in `cwd`, with no credentials, bounded in time. */

@@ -156,6 +156,24 @@ describe('installDependencies', { timeout: 180_000 }, () => {
     ).toBe(undefined);
   });
 
+  it("a package.json with devDependencies only (init's groundwork-gitops as a directory) installs nothing and runs no npm", async () => {
+    const dir = await platformRepo({}, { lock: false });
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'platform',
+        private: true,
+        devDependencies: { 'groundwork-gitops': `file:${root}` },
+      }),
+    );
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: {} }));
+    const npm = fakeNpm('exit 1');
+    expect(await installDependencies({ dir, cacheDir: join(work, 'dev-only'), npm: npm.npm })).toBe(
+      undefined,
+    );
+    expect(existsSync(npm.ran)).toBe(false);
+  });
+
   it('npm gets no credentials of the agent: no git token, webhook secret, AWS or kubeconfig variables, no npm_config', async () => {
     const dir = await platformRepo({ constructs: '10.8.1' });
     const { npm, ran } = fakeNpm('mkdir -p node_modules');

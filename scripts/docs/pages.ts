@@ -1,7 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { commandTree } from '../../src/cli/main.js';
 import { projectConfigSchema } from '../../src/project/config.js';
 import { fleetFileSchema } from '../../src/project/fleet-file.js';
 import { cliReference } from './cli-reference.js';
+import { constructEntries, constructsReference } from './constructs-reference.js';
 import { schemaReference } from './schema-reference.js';
 
 /** A page of docs/ generated from the code: its path from the repository root and its text. */
@@ -44,6 +46,14 @@ clusters:
  */
 export const GENERATED_PAGES: readonly GeneratedPage[] = [
   { path: 'docs/cli.md', render: async () => cliReference(await commandTree(() => {})) },
+  {
+    path: 'docs/constructs-reference.md',
+    render: async () =>
+      constructsReference(
+        constructEntries(fileURLToPath(new URL('../..', import.meta.url)), 'src/index.ts'),
+        'src/index.ts',
+      ),
+  },
   {
     path: 'docs/groundwork-yaml.md',
     render: async () =>

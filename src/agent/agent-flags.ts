@@ -98,7 +98,7 @@ export const AGENT_FLAGS = {
   syncName: {
     flag: '--sync-name <name>',
     kind: 'text',
-    doc: 'PlatformSync name (default <platform>-<overlay>)',
+    doc: 'PlatformSync name (default <platform>-<overlay>; required with --verify-commits or --trusted-keys)',
   },
   /** Git credentials: a Secret in the namespace (keys token or username/password), else GROUNDWORK_GIT_* env. */
   credentialsSecret: {

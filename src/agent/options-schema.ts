@@ -9,6 +9,7 @@ import { hubSourceOf } from '../hub/hub-source.js';
 import { commitStatusOf } from './commit-status-flags.js';
 import { httpBindOf } from './http-server.js';
 import { AGENT_FLAGS, type FlagKind, type FlagSpec } from './agent-flags.js';
+import { checkTrustedSyncName } from './trusted-sync-name.js';
 import {
   type AgentFlagName,
   type AgentFlagText,
@@ -137,6 +138,7 @@ export function agentOptionsOf(text: AgentFlagText, env: NodeJS.ProcessEnv): Age
     ...same
   } = values;
   checkRepoUrl(repo);
+  checkTrustedSyncName(same);
   const rendererProblem = same.renderer === undefined ? undefined : urlProblem(same.renderer);
   if (rendererProblem)
     throw new GroundworkError({

@@ -33,6 +33,7 @@ import { ClusterSession } from '../reconcile/cluster-session.js';
 import { AgentRunner } from './runner.js';
 import { checkRepoUrl } from '../source/repo-url.js';
 import { readTrustedKeys, trustedKeysRefOf } from './trusted-keys-source.js';
+import { checkTrustedSyncName } from './trusted-sync-name.js';
 import { decryptSopsSecrets } from '../secrets/decrypt-secrets.js';
 import { refuseAgentNamespaceObjects } from '../plan/agent-namespace.js';
 import { environmentFor } from '../project/project.js';
@@ -62,6 +63,7 @@ export interface RunningAgent {
  */
 export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   checkRepoUrl(opts.repository.url); // before any connection: a URL that can never work is an input error
+  checkTrustedSyncName(opts);
   const log = opts.log ?? pino({ name: 'groundwork-agent', level: opts.logLevel ?? AGENT_DEFAULTS.logLevel });
   // What holds platform code on this machine: a PID namespace needs unprivileged user namespaces.
   log.info(

@@ -64,6 +64,20 @@ async function stalledOnVerification(what: string) {
   );
 }
 
+/** The VerificationFailed Events on the PlatformSync `sync` (recorded beside the status, not before it). */
+async function verificationEvent(sync: string) {
+  return eventually(
+    async () => {
+      const events = await cluster.client.request<{
+        items: { reason: string; note: string; regarding: { kind: string; name: string } }[];
+      }>('GET', `/apis/events.k8s.io/v1/namespaces/${cluster.namespace}/events`);
+      return events.items.find((e) => e.reason === 'VerificationFailed' && e.regarding.name === sync);
+    },
+    30_000,
+    'the VerificationFailed Event',
+  );
+}
+
 const configMaps = async (): Promise<string[]> =>
   (
     await cluster.client.request<{ items: { metadata: { name: string } }[] }>(
@@ -78,7 +92,9 @@ describe('the agent with --verify-commits', () => {
     const name = `v${ns.slice(-6)}`;
     await trustedKeysSecret('trusted-keys');
     const repo = await platformRepo(name);
-    const agent = await startAgent(agentOptions(cluster, repo, { verifyCommits: 'trusted-keys' }));
+    const agent = await startAgent(
+      agentOptions(cluster, repo, { verifyCommits: 'trusted-keys', syncName: `${name}-test` }),
+    );
     try {
       const signed = await publishSigned(repo, name, { namespace: ns, items: { a: '1' } }, alice);
       await appliedRevision(cluster, signed, 'the OpenPGP-signed revision applied');
@@ -98,17 +114,7 @@ describe('the agent with --verify-commits', () => {
         reason: 'VerificationFailed',
       });
       expect(await configMaps()).not.toContain('b');
-      // The Event is recorded beside the status, not before it: wait for it.
-      const refused = await eventually(
-        async () => {
-          const events = await cluster.client.request<{
-            items: { reason: string; note: string; regarding: { kind: string } }[];
-          }>('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`);
-          return events.items.find((e) => e.reason === 'VerificationFailed');
-        },
-        30_000,
-        'the VerificationFailed Event',
-      );
+      const refused = await verificationEvent(`${name}-test`);
       expect(refused).toMatchObject({ regarding: { kind: 'PlatformSync' } });
       expect(refused?.note).toContain(unsigned.slice(0, 12));
 
@@ -122,13 +128,46 @@ describe('the agent with --verify-commits', () => {
     }
   });
 
+  it('an unsigned head before any verified revision: the status and an Event on the PlatformSync --sync-name names', async () => {
+    const ns = cluster.namespace;
+    const name = `u${ns.slice(-6)}`;
+    await trustedKeysSecret('first-keys');
+    const repo = await platformRepo(name);
+    // groundwork.yaml of the refused commit names another platform: it must not name the PlatformSync.
+    const unsigned = await publishSigned(
+      repo,
+      'chosen-by-attacker',
+      { namespace: ns, items: { x: '1' } },
+      undefined,
+    );
+    const agent = await startAgent(
+      agentOptions(cluster, repo, { verifyCommits: 'first-keys', syncName: `${name}-test` }),
+    );
+    try {
+      const { c } = await stalledOnVerification('Stalled on the unsigned first head');
+      expect(c.message).toContain(`commit ${unsigned.slice(0, 12)}: Unsigned: not signed`);
+      const syncs = await cluster.client.request<{ items: { metadata: { name: string } }[] }>(
+        'GET',
+        `/apis/groundwork.io/v1alpha1/namespaces/${ns}/platformsyncs`,
+      );
+      expect(syncs.items.map((i) => i.metadata.name)).toEqual([`${name}-test`]);
+      expect((await verificationEvent(`${name}-test`)).note).toContain(unsigned.slice(0, 12));
+      expect(await configMaps()).not.toContain('x');
+    } finally {
+      await agent.stop();
+      await repo.stop();
+    }
+  });
+
   it('with --trusted-keys only: an environment with verify: true is checked, and a commit that drops verify: is still refused', async () => {
     const ns = cluster.namespace;
     const name = `w${ns.slice(-6)}`;
     await trustedKeysSecret('keys');
     const repo = await platformRepo(name);
     const env = 'environments:\n  - name: prod\n    overlays: [test]\n    ref: main\n    verify: true\n';
-    const agent = await startAgent(agentOptions(cluster, repo, { trustedKeys: 'keys' }));
+    const agent = await startAgent(
+      agentOptions(cluster, repo, { trustedKeys: 'keys', syncName: `${name}-test` }),
+    );
     try {
       const signed = await publishSigned(repo, name, { namespace: ns, items: { a: '1' } }, carol, env);
       await appliedRevision(cluster, signed, 'the signed revision of a verify: true environment applied');

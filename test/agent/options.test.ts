@@ -4,6 +4,7 @@ import { AGENT_FLAGS } from '../../src/agent/agent-flags.js';
 import { BOOTSTRAP_FLAGS, agentArgs, type AgentFlagText } from '../../src/agent/options.js';
 import { AGENT_DEFAULTS, agentOptionsOf, readAgentFlags } from '../../src/agent/options-schema.js';
 import { agentFlagOptions } from '../../src/cli/agent-flag-options.js';
+import { checkTrustedSyncName } from '../../src/agent/trusted-sync-name.js';
 import { GroundworkError } from '../../src/core/errors.js';
 
 /** What commander hands the action for `args` of `groundwork agent` (or bootstrap's agent flags). */
@@ -158,5 +159,24 @@ describe('--renderer (the renderer pod, issue 31)', () => {
       'file:///x',
     ])
       expect(refusal(parsed([...REQUIRED, '--renderer', bad])).message).toMatch(/^--renderer: the URL /);
+  });
+});
+
+describe('--verify-commits and --trusted-keys need --sync-name (issue 32, item 4)', () => {
+  it('refuses either without --sync-name, naming the flag, and reads them with it', () => {
+    for (const flag of ['--verify-commits', '--trusted-keys']) {
+      const err = refusal(parsed([...REQUIRED, flag, 'keys']));
+      expect(err.code, flag).toBe('MissingFlag');
+      expect(err.subject, flag).toBe('--sync-name');
+      expect(err.message, flag).toContain(`${flag} needs --sync-name`);
+      const o = agentOptionsOf(parsed([...REQUIRED, flag, 'keys', '--sync-name', 'shop-prod']), {});
+      expect(o.syncName, flag).toBe('shop-prod');
+    }
+    expect(agentOptionsOf(parsed(REQUIRED), {}).syncName).toBeUndefined();
+  });
+
+  it('lets a caller of startAgent name the platform instead', () => {
+    expect(() => checkTrustedSyncName({ verifyCommits: 'keys', platform: 'shop' })).not.toThrow();
+    expect(() => checkTrustedSyncName({ trustedKeys: 'keys' })).toThrow(/--trusted-keys needs --sync-name/);
   });
 });

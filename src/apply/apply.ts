@@ -220,8 +220,9 @@ async function runStage(
       const failed = writeStopped(stage.name, entries, opts);
       if (failed) return { entries, error: failed };
       // Waited for even without `wait` (as CRDs are): what comes after a hook needs its work done.
-      // A create-only hook that is gone (it ran once) has nothing left to wait for.
-      if (h.action === 'skip' && !h.live) continue;
+      // A create-only hook that is gone (it ran once) has nothing left to wait for, nor has a hook
+      // helm would not run in this apply (`HookPhase`: src/plan/hook-phase.ts).
+      if (h.action === 'skip' && (!h.live || h.reason === 'HookPhase')) continue;
       await timed(stage.name, `hook ${describeRef(h.ref)}`, { ...opts, wait: true }, () =>
         hookDone(target, h),
       );

@@ -23,6 +23,8 @@ export const SKIP_CODES = [
   'NotOwned',
   /** Its kind is not served yet (an operator's CRD): applied on a later run. */
   'AwaitsOperator',
+  /** A chart hook helm would not run now: upgrade-only on the first install or without a change, install-only later. */
+  'HookPhase',
 ] as const;
 
 /** Why every prune candidate is kept (`Plan.pruneRefusal`): the prune guard refused. */

@@ -4,6 +4,7 @@ import { describeRef, parseId, refOf, type ObjectId } from '../core/object-id.js
 import { isPlainObject, splitApiVersion, type K8sObject } from '../core/object.js';
 import type { Manifest } from '../render/synth/manifest.js';
 import { looksUnchanged } from './compare.js';
+import { gateHooks } from './hook-phase.js';
 import { diffValues } from './field-diff.js';
 import { isImmutableProblem, RECREATE_HINT, trimServerMessage } from './immutable.js';
 import { parsePointer, withoutPointers } from './json-pointer.js';
@@ -88,8 +89,11 @@ export function plan(desired: readonly Manifest[], observed: Observation, opts: 
   const desiredIds = new Set(desired.map((m) => m.id));
   const crdKinds = kindsDefinedBy(desired);
   const terminating = terminatingNamespaces(desired, observed.live);
-  for (const m of desired)
-    items.push(planDesired(m, observed, { forceAll: opts.force ?? false, crdKinds, terminating }));
+  const planned = desired.map((m) =>
+    planDesired(m, observed, { forceAll: opts.force ?? false, crdKinds, terminating }),
+  );
+  // A chart's hooks run in helm's phases: install-only on the first install, upgrade-only on a change.
+  items.push(...gateHooks(planned, observed));
   let notOwned = 0;
   for (const id of [...(observed.inventory ?? [])].sort()) {
     if (desiredIds.has(id)) continue;

@@ -1,5 +1,6 @@
 // Helm hooks as helm install runs them, on the real control plane: a pre-install Job hook (weight
-// -5) and a ConfigMap hook (weight 0) before the chart's Deployment, each waited for. The control
+// -5) and a ConfigMap hook (weight 0) before the chart's Deployment, each waited for; a
+// pre-upgrade-only ConfigMap hook (weight -10) skipped on the first install, run on an upgrade. The control
 // plane runs no Job controller (nor kubelet): the test writes the Job's status through the status
 // subresource, as the Job controller would.
 import { writeFileSync } from 'node:fs';
@@ -57,6 +58,16 @@ metadata:
 data:
   version: "1"
 `,
+        'charts/hooked/templates/upgraded.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: upgraded
+  annotations:
+    helm.sh/hook: pre-upgrade
+    helm.sh/hook-weight: "-10"
+data:
+  image: {{ .Values.image }}
+`,
         'charts/hooked/templates/app.yaml': `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -77,6 +88,7 @@ spec:
 }
 
 const JOB = (ns: string) => `/apis/batch/v1/namespaces/${ns}/jobs/migrate`;
+const UPGRADED = (ns: string) => `/api/v1/namespaces/${ns}/configmaps/upgraded`;
 
 /** Job status as the Job controller writes it when its one pod ended (`succeeded` or `failed`). */
 async function finishJob(ns: string, outcome: 'succeeded' | 'failed'): Promise<void> {
@@ -162,13 +174,18 @@ describe('Helm hooks on the real control plane', () => {
     expect(result.stdout + result.stderr).not.toMatch(/✖|stopped/);
     expect(result.code).toBe(0);
     expect(writeOrder(offset, ns, paths)).toEqual(paths);
+    // The pre-upgrade-only hook does not run on the first install, as with helm install.
+    expect(await exists(UPGRADED(ns))).toBe(false);
 
     // The Job that ran is not run again, and nothing is drift.
     const uid = await uidOf(JOB(ns));
     const plan = await groundwork(['plan', '--dir', dir, '-o', 'json'], { env, cwd: dir });
     expect(plan.code).toBe(0);
-    const items = (JSON.parse(plan.stdout) as { items: { id: string; action: string }[] }).items;
-    expect(items.filter((i) => i.action !== 'unchanged')).toEqual([]);
+    const items = (JSON.parse(plan.stdout) as { items: { id: string; action: string; reason?: string }[] })
+      .items;
+    expect(items.filter((i) => i.action !== 'unchanged').map((i) => [i.id, i.action, i.reason])).toEqual([
+      [`${ns}_upgraded__ConfigMap`, 'skip', 'HookPhase'],
+    ]);
     expect(items.map((i) => i.id)).toContain(`${ns}_migrate_batch_Job`);
     const again = await groundwork(['apply', '--no-wait', '--dir', dir], { env, cwd: dir });
     expect(again.code).toBe(0);
@@ -200,6 +217,8 @@ describe('Helm hooks on the real control plane', () => {
       'the re-created hook Job',
     );
     expect(rerun).not.toBe(uid);
+    // An upgrade: the pre-upgrade-only hook (weight -10) ran before the Job.
+    expect(await exists(UPGRADED(ns))).toBe(true);
     await finishJob(ns, 'failed');
     const failed = await second;
     expect(failed.code).toBe(2);

@@ -16,6 +16,7 @@ import type { ChartLockEntry } from '../helm/chart-lock.js';
 import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.js';
 import type { RenderRequest } from './render-request.js';
 import type { RenderedChart } from '../helm/rendered-chart.js';
+import { renderedTypeProblems } from './rendered-types.js';
 import { renderedNameProblems } from './rendered-names.js';
 import { templatesCalling } from '../helm/templates-calling.js';
 import {
@@ -128,6 +129,11 @@ export async function renderRecorded(
         for (const p of named)
           issue(request, template ? `${template} ${p.field}` : p.field, p.message, p.fix);
         if (named.length > 0) continue;
+        // A wrong JSON type the chart let through (`replicas: "3"`) fails here, not at apply.
+        const typed = renderedTypeProblems(object);
+        for (const p of typed)
+          issue(request, template ? `${template} ${p.field}` : p.field, p.message, p.fix);
+        if (typed.length > 0) continue;
         const m = toManifest(object, request.path);
         const other = owners.get(m.id);
         if (other) {

@@ -21,6 +21,7 @@ import {
 import type { ChangeAction } from '../apply/changeset.js';
 import type { CycleTimings } from './agent-state.js';
 import type { ClusterSession } from '../reconcile/cluster-session.js';
+import { statusMessage } from './synth-failed-note.js';
 
 export interface RunnerOptions {
   agent: Agent;
@@ -151,7 +152,12 @@ export class AgentRunner {
         at: new Date(),
         generation: this.generation,
         reason: result.failure.reason,
-        message: result.failure.message,
+        message: statusMessage(result.failure, {
+          revision: result.revision,
+          lastGood: agent.state.lastGood?.revision,
+          mode: this.opts.sync.spec.mode ?? 'self-heal',
+          suspended: agent.control.suspended !== undefined,
+        }),
         ...(result.revision ? { revision: result.revision } : {}),
         transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',
         openshift: agent.state.openshift,

@@ -155,6 +155,11 @@ describe('the sync agent against a real git smart-HTTP server', () => {
     );
     expect(condition(stalled, 'Stalled')?.reason).toBe('SynthFailed');
     expect(stalled.lastAppliedRevision).toBe(good);
+    // Said plainly, first (issue 32, item 7): what the agent still does while no commit renders.
+    expect(condition(stalled, 'Ready')?.message).toMatch(
+      /^newest commit main@sha1:[0-9a-f]{40} failed to render: the cluster stays at main@sha1:[0-9a-f]{40} and drift from it is still healed; nothing newer is applied or pruned until a commit renders\. /,
+    );
+    expect(condition(stalled, 'Ready')?.message).toContain(`stays at ${good} `);
     expect(await exists(ns, 'b')).toBe(true);
 
     // A commit that compiles but fails validation: the construct path names the operator.

@@ -23,6 +23,9 @@ describe('bootstrap --verify-commits', () => {
       '--verify-commits',
       'configmap/keys',
     ]);
+    // The agent refuses --verify-commits without --sync-name (issue 32, item 4): bootstrap names it.
+    expect(a).toContain('--sync-name');
+    expect(a[a.indexOf('--sync-name') + 1]).toMatch(/^[a-z0-9][a-z0-9.-]*$/);
   });
 
   it('grants get on the named Secret or ConfigMap only', () => {

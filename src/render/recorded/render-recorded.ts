@@ -16,7 +16,7 @@ import type { ChartLockEntry } from '../helm/chart-lock.js';
 import type { ChartFacts, RenderLimits, RenderOutcome } from './render-outcome.js';
 import type { RenderRequest } from './render-request.js';
 import type { RenderedChart } from '../helm/rendered-chart.js';
-import { renderedTypeProblems } from './rendered-types.js';
+import { renderedTypeProblems, valuePaths } from './rendered-types.js';
 import { renderedNameProblems } from './rendered-names.js';
 import { templatesCalling } from '../helm/templates-calling.js';
 import {
@@ -131,8 +131,19 @@ export async function renderRecorded(
         if (named.length > 0) continue;
         // A wrong JSON type the chart let through (`replicas: "3"`) fails here, not at apply.
         const typed = renderedTypeProblems(object);
-        for (const p of typed)
-          issue(request, template ? `${template} ${p.field}` : p.field, p.message, p.fix);
+        for (const p of typed) {
+          // The construct's value that holds the wrong value, when exactly one does, and where it was set.
+          const [set, ...others] = request.engine === 'helm' ? valuePaths(request.values, p.value) : [];
+          const one = set !== undefined && others.length === 0;
+          const origins = one ? (await overlayValues()).filter((o) => o.value === String(p.value)) : [];
+          issue(
+            request,
+            template ? `${template} ${p.field}` : p.field,
+            one ? `${p.message} (from values.${set})` : p.message,
+            p.fix,
+            origins.length > 0 ? origins.map((o) => `${o.at} (${o.key})`).join(', ') : undefined,
+          );
+        }
         if (typed.length > 0) continue;
         const m = toManifest(object, request.path);
         const other = owners.get(m.id);

@@ -6,6 +6,8 @@ import { isPlainObject, splitApiVersion, type K8sObject } from '../../core/objec
 export interface RenderedTypeProblem {
   /** JSON pointer of the field, e.g. `/spec/replicas`. */
   field: string;
+  /** The value found (for `valuePaths`). */
+  value: unknown;
   message: string;
   fix: string;
 }
@@ -110,6 +112,7 @@ export function renderedTypeProblems(object: K8sObject): RenderedTypeProblem[] {
       if (ok) continue;
       problems.push({
         field: pointer,
+        value,
         message: `${object.kind} ${object.metadata.name}: ${pointer} is ${describe(value)}, the apiserver wants ${want === 'integer' ? 'an integer' : 'a boolean'}`,
         fix:
           want === 'integer'
@@ -139,4 +142,16 @@ function describe(value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return type;
   const shown = JSON.stringify(value);
   return `${type} ${shown.length > 40 ? `${shown.slice(0, 37)}..."` : shown}`;
+}
+
+/**
+ * The dotted paths of `values` (a construct's chart values) whose scalar leaf equals `value`: the
+ * values that may have set a rendered field, `[]` when none does. Lists as `a[0].b`. Pure; bounded
+ * by the values' size (they are a render request's JSON).
+ */
+export function valuePaths(values: unknown, value: unknown, at = ''): string[] {
+  if (Array.isArray(values)) return values.flatMap((v, i) => valuePaths(v, value, `${at}[${i}]`));
+  if (isPlainObject(values))
+    return Object.entries(values).flatMap(([k, v]) => valuePaths(v, value, at ? `${at}.${k}` : k));
+  return values === value && at !== '' ? [at] : [];
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { K8sObject } from '../../../src/core/object.js';
-import { renderedTypeProblems } from '../../../src/render/recorded/rendered-types.js';
+import { renderedTypeProblems, valuePaths } from '../../../src/render/recorded/rendered-types.js';
 import { SynthValidationError } from '../../../src/render/synth/validation.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { platformDir } from '../../harness/platform-dir.js';
@@ -69,34 +69,47 @@ describe('renderedTypeProblems', () => {
     };
     expect(renderedTypeProblems(cm)).toEqual([]);
   });
+
+  it('finds the chart values that hold a value', () => {
+    const values = { a: { replicas: 'two', list: [{ port: 'two' }] }, b: 2 };
+    expect(valuePaths(values, 'two')).toEqual(['a.replicas', 'a.list[0].port']);
+    expect(valuePaths(values, 2)).toEqual(['b']);
+    expect(valuePaths(values, '2')).toEqual([]);
+  });
 });
 
 describe('synth of a chart with a wrong-type value', () => {
-  const platform = (replicas: string) => {
-    const dir = platformDir(`import { definePlatform, Platform, HelmChart, z } from 'groundwork-gitops';
+  const platform = (overlay: string) => {
+    const dir = platformDir(
+      `import { definePlatform, Platform, HelmChart, z } from 'groundwork-gitops';
 export default definePlatform({
-  values: z.object({}),
-  build(scope) {
+  values: z.object({ replicas: z.union([z.string(), z.number()]) }),
+  build(scope, values) {
     const platform = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new HelmChart(platform, 'kyverno', { chart: 'charts/kyverno-like', namespace: 'kyverno', values: { admissionController: { replicas: ${replicas} } } });
+    new HelmChart(platform, 'kyverno', { chart: 'charts/kyverno-like', namespace: 'kyverno', values: { admissionController: { replicas: values.replicas } } });
   },
 });
-`);
+`,
+      { files: { 'overlays/dev.yaml': overlay } },
+    );
     cpSync(FIXTURES, join(dir, 'charts'), { recursive: true });
     return dir;
   };
 
   it(
-    'fails synth naming the construct, the template and the field; a number passes',
+    'fails synth naming the construct, the template, the field and the overlay value; a number passes',
     async () => {
       const tools = { helm: () => toolPath('helm'), kustomize: () => toolPath('kustomize') };
-      const err = await childSynthError(platform("'two'"), { renderTools: tools });
+      const err = await childSynthError(platform('# dev\nreplicas: two\n'), { renderTools: tools });
       expect(err).toBeInstanceOf(SynthValidationError);
       const issue = (err as SynthValidationError).issues.find((i) => i.severity === 'error')!;
       expect(issue.path).toBe('platform/kyverno');
       expect(issue.field).toBe('kyverno-like/templates/deployment.yaml /spec/replicas');
-      expect(issue.message).toContain('/spec/replicas is the string "two", the apiserver wants an integer');
-      const ok = await childSynth(platform('2'), { renderTools: tools });
+      expect(issue.message).toBe(
+        'Deployment kyverno-like-admission-controller: /spec/replicas is the string "two", the apiserver wants an integer (from values.admissionController.replicas)',
+      );
+      expect(issue.from).toBe('overlays/dev.yaml:2 (replicas)');
+      const ok = await childSynth(platform('replicas: 2\n'), { renderTools: tools });
       expect(ok[0]!.manifests.some((m) => m.object.kind === 'Deployment')).toBe(true);
     },
     TOOL_BUILD_TIMEOUT_MS,

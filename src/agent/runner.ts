@@ -18,10 +18,9 @@ import {
   type CycleTrigger,
   type HistoryEntry,
 } from '../report/sync-status-schema.js';
-import type { ChangeAction } from '../apply/changeset.js';
-import type { CycleTimings } from './agent-state.js';
 import type { ClusterSession } from '../reconcile/cluster-session.js';
 import { statusMessage } from './synth-failed-note.js';
+import { countsOf, timingsOf } from './cycle-log-fields.js';
 
 export interface RunnerOptions {
   agent: Agent;
@@ -393,18 +392,4 @@ export class AgentRunner {
 /** Whether two suspend requests are the same one (by its reason and when it was asked). */
 function sameSuspend(a: SyncControl['suspended'], b: SyncControl['suspended']): boolean {
   return a === undefined || b === undefined ? a === b : a.reason === b.reason && a.at === b.at;
-}
-
-/** The phases a cycle timed, in milliseconds (not the `unchanged` flag). */
-function timingsOf(t: CycleTimings): Record<string, number> {
-  return Object.fromEntries(Object.entries(t).filter((e): e is [string, number] => typeof e[1] === 'number'));
-}
-
-/** A change set's counts, `deleted` named `pruned` as the metrics name it; zeros left out. */
-function countsOf(counts: Readonly<Record<ChangeAction, number>>): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(counts)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => [k === 'deleted' ? 'pruned' : k, n]),
-  );
 }

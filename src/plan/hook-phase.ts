@@ -10,7 +10,10 @@ export const HELM_HOOK = 'helm.sh/hook';
 export interface ReleaseState {
   /** Any non-hook object of the chart is live or in the inventory (helm: a release exists). */
   installed: boolean;
-  /** A non-hook object of the chart is created, updated or adopted in this apply (helm: an upgrade). */
+  /**
+   * A non-hook object of the chart is created, updated or adopted in this apply, or a live hook of
+   * it is updated or adopted (its rendered content changed): helm would upgrade the release.
+   */
   changed: boolean;
 }
 
@@ -45,7 +48,8 @@ const WRITES = new Set(['create', 'update', 'adopt']);
  * into `skip` (`HookPhase`): an upgrade-only hook on the first install or on an apply that changes
  * nothing else of the chart, an install-only hook once the chart is installed. A chart is the
  * items of one `source` (the HelmChart construct's path); its hooks are the items whose desired
- * object carries both `helm.sh/hook` and `groundwork.io/hook-weight`. Items that write nothing
+ * object carries both `helm.sh/hook` and `groundwork.io/hook-weight`; the chart changed when another
+ * object of it is written or a live hook of it changes. Items that write nothing
  * (`unchanged`, `skip`, `prune`) and items with a problem are left as they are. Pure.
  */
 export function gateHooks(
@@ -54,10 +58,15 @@ export function gateHooks(
 ): PlanItem[] {
   const releases = new Map<string, ReleaseState>();
   for (const item of items) {
-    if (!item.desired || item.source === undefined || isHook(item)) continue;
+    if (!item.desired || item.source === undefined) continue;
     const state = releases.get(item.source) ?? { installed: false, changed: false };
-    state.installed ||= observed.live.has(item.id) || (observed.inventory?.has(item.id) ?? false);
-    state.changed ||= WRITES.has(item.action);
+    if (isHook(item)) {
+      // A live hook whose rendered content changed: the chart changed (a hook not live is no sign).
+      state.changed ||= item.action === 'update' || item.action === 'adopt';
+    } else {
+      state.installed ||= observed.live.has(item.id) || (observed.inventory?.has(item.id) ?? false);
+      state.changed ||= WRITES.has(item.action);
+    }
     releases.set(item.source, state);
   }
   return items.map((item) => {

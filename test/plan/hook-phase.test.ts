@@ -130,6 +130,25 @@ describe('plan: chart hooks in helm phases', () => {
     ]);
   });
 
+  it('counts a live hook whose content changed as a change of the chart: upgrade hooks run', () => {
+    const live = new Map<string, K8sObject>([
+      [idOf(app('1')), managed(app('1'))],
+      [
+        idOf(hook('install-only', 'pre-install')),
+        managed({ ...hook('install-only', 'pre-install'), data: { v: 'old' } }),
+      ],
+    ]);
+    const dryRun = new Map([
+      [idOf(hook('install-only', 'pre-install')), managed(hook('install-only', 'pre-install'))],
+    ]);
+    expect(actions(objects, observation({ live, dryRun }))).toEqual([
+      'app:unchanged',
+      'upgrade-only:create',
+      'install-only:skip:HookPhase',
+      'both:create',
+    ]);
+  });
+
   it('counts a chart installed when its objects are only in the inventory (deleted out of band)', () => {
     const inventory = new Set([idOf(app('1'))]);
     expect(actions(objects, observation({ inventory }))).toEqual([

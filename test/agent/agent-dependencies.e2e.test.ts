@@ -82,7 +82,9 @@ describe('the agent with a platform that has a package-lock.json', () => {
       lock.packages['node_modules/gw-label']!.resolved = 'https://evil.example/gw-label-1.0.0.tgz';
       await repo.publish(
         { namespace: ns, items: { a: '2' } },
-        { 'package-lock.json': JSON.stringify(lock) },
+        // package.json still lists the library (publish writes a bare one otherwise, and a platform
+        // with no production dependency installs nothing, whatever its lockfile says).
+        { ...files, 'package-lock.json': JSON.stringify(lock) },
         'lockfile off the registry',
       );
       const stalled = await stalledOnSynth(cluster, 'Stalled on the lockfile off the registry');

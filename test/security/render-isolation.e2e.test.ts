@@ -175,7 +175,9 @@ describe.each([
         await renderer.stop();
         await repo.publish({ namespace: ns, items: { a: '4' } }, {}, 'no renderer');
         const down = await stalledOnSynth(cluster, 'Stalled without the renderer');
-        expect(down.c.message).toMatch(/^renderer 127\.0\.0\.1:\d+: it cannot be reached .*; nothing was rendered/);
+        expect(down.c.message).toMatch(
+          / renderer 127\.0\.0\.1:\d+: it cannot be reached .*; nothing was rendered/,
+        );
         expect(down.s.lastAppliedRevision).toBe(`main@sha1:${probed}`);
         await cluster.client.request('GET', `/api/v1/namespaces/${ns}/configmaps/probe-report`);
       }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readConfinedFile } from '../../core/confined-file.js';
 import { GroundworkError } from '../../core/errors.js';
 import { hasCode } from '../../core/errors.js';
-import { lockfileProblems, NPM_REGISTRY } from './lockfile-check.js';
+import { installsNothing, lockfileProblems, NPM_REGISTRY } from './lockfile-check.js';
 
 /** Changes when the install changes (flags, checks), so that no older install is reused. */
 const INSTALL_REVISION = 1;
@@ -50,7 +50,7 @@ const fail = (message: string, fix: string, cause?: unknown) =>
  * --ignore-scripts --omit=dev` would in the checkout, into `<cacheDir>/<key>` keyed by the
  * lockfile's hash (and the registry), and reuses that install while the lockfile is unchanged.
  * Returns undefined when the checkout has no package-lock.json, or its package.json lists no
- * `dependencies` (only devDependencies): nothing to install.
+ * `dependencies` or `optionalDependencies` (only devDependencies): nothing to install.
  *
  * Both files are read inside the checkout (by real path: a symbolic link out is
  * `PathOutsideCheckout`). Only the lockfile and package.json are copied to the install directory: no `.npmrc` or other
@@ -77,7 +77,7 @@ export async function installDependencies(
   const packageJson = parse(pkgText, 'package.json');
   // Only devDependencies (groundwork-gitops, typescript: the agent brings its own): nothing for the
   // platform to import, so nothing to install, whatever sources those name (a tarball, a directory).
-  if (!hasProductionDependencies(packageJson)) return undefined;
+  if (installsNothing(packageJson)) return undefined;
   const registry = opts.registry ?? NPM_REGISTRY;
   const problems = lockfileProblems({
     lockfile: parse(lockText, 'package-lock.json'),
@@ -118,14 +118,6 @@ export async function installDependencies(
   }
   await evict(opts.cacheDir, key);
   return { root: await realpath(target), cached: false, ms: Date.now() - started };
-}
-
-/** Whether a parsed package.json lists at least one production dependency. */
-function hasProductionDependencies(packageJson: unknown): boolean {
-  if (typeof packageJson !== 'object' || packageJson === null) return true; // let the check refuse it
-  const deps: unknown = 'dependencies' in packageJson ? packageJson.dependencies : undefined;
-  if (deps === undefined) return false;
-  return typeof deps !== 'object' || deps === null || Object.keys(deps).length > 0;
 }
 
 /** `npm ci --ignore-scripts --omit=dev` in `cwd`, with no credentials, bounded in time. */

@@ -23,6 +23,17 @@ const packageJsonSchema = z.looseObject({
   workspaces: z.unknown().optional(),
 });
 
+/**
+ * Whether `npm ci --omit=dev` of this package.json installs nothing: no `dependencies` and no
+ * `optionalDependencies` (only devDependencies, which the agent never installs). A package.json
+ * that does not read as one is not "nothing": `lockfileProblems` refuses it.
+ */
+export function installsNothing(packageJson: unknown): boolean {
+  const pkg = packageJsonSchema.safeParse(packageJson);
+  if (!pkg.success) return false;
+  return Object.keys({ ...pkg.data.dependencies, ...pkg.data.optionalDependencies }).length === 0;
+}
+
 /** A lockfile entry's path: node_modules/<name>, nested as often as npm nests them. */
 const MODULE_PATH = /^(node_modules\/(@[^/]+\/)?[^/@.][^/]*\/)*node_modules\/(@[^/]+\/)?[^/@.][^/]*$/;
 

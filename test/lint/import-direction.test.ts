@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['olm', 'cluster-version', 'machine-config', 'secrets'], // domains: constructs, checks, stage hooks, SOPS
   ['report'], // results -> status, drift report, preview, metrics
   ['fleet'], // environments, promotion gates
+  ['propose'], // update proposals: pins, newer versions under a policy, edits in place, the forge
   ['cluster'], // the adapter: client, observer, server-side apply, stores
   ['reconcile'], // wires the domains into the pipeline: observe -> plan -> apply over a cluster session
   ['hub'], // the fleet hub: its API (CRDs, schemas, RBAC), controller, registration and the member's reporter

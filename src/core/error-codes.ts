@@ -140,6 +140,9 @@ export const ERROR_CODES = [
   'InvalidNotificationUrl',
   'NotificationSecretInvalid',
   'UnknownForge',
+  // propose: pull requests on a forge
+  'ForgeRequestFailed',
+  'InvalidProposalGroup',
   // fleet
   'InvalidFleetFile',
   'NotPromoted',

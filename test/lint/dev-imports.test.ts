@@ -6,7 +6,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The product files that may use `src/dev` (the local control plane, the simulators, the laptop git
- * server): the CLI commands that start them for a person (`cluster`, `quickstart`, `git serve`).
+ * server): the CLI commands that start them for a person (`cluster`, `quickstart`, `git serve`, and
+ * `hub up`, which runs the local control plane as a fleet hub on a laptop).
  * Everything else in `src/` runs in a user's cluster or CI and must not reach test machinery.
  */
 const MAY_USE_DEV = [
@@ -14,6 +15,8 @@ const MAY_USE_DEV = [
   /^src\/cli\/actions\/quickstart\.ts$/,
   /^src\/cli\/quickstart\//,
   /^src\/cli\/actions\/git-serve\.ts$/,
+  // `groundwork hub up`: the embedded control plane as a local hub, in the foreground (docs/hub.md).
+  /^src\/cli\/actions\/hub-up\.ts$/,
 ];
 
 /** Imports into `src/dev/` from a file outside it that is not allowed to use it. */
@@ -36,7 +39,7 @@ describe('who may import src/dev', () => {
     expect(users.map((e) => e.from)).toContain('src/cli/actions/cluster.ts');
   });
 
-  it('is imported only by the CLI commands cluster, quickstart and git serve', () => {
+  it('is imported only by the CLI commands cluster, quickstart, git serve and hub up', () => {
     expect(devImports(graph)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { HubBootstrapFlags, HubRunFlags, HubTokenFlags } from '../actions/hub.js';
+import type { HubUpFlags } from '../actions/hub-up.js';
 import type { CommandModule } from './command-module.js';
 
 const KUBECONFIG = [
@@ -9,7 +10,8 @@ const KUBECONFIG = [
 const CONTEXT = ['--context <name>', 'kubeconfig context'] as const;
 
 /**
- * `groundwork hub`: the fleet hub (docs/hub.md), in namespace `groundwork-hub`. `bootstrap`
+ * `groundwork hub`: the fleet hub (docs/hub.md), in namespace `groundwork-hub`. `up` runs a local
+ * hub (the embedded control plane) in the foreground, `bootstrap`
  * installs it on a cluster (or prints what it would install), `run` is its controller, `token
  * create` issues a member's one-time bootstrap kubeconfig. Declarations only; the actions load
  * when they run.
@@ -18,6 +20,15 @@ export const registerHub: CommandModule = (program: Command, setExitCode) => {
   const hub = program
     .command('hub')
     .description('the fleet hub: members register and report to one apiserver');
+
+  hub
+    .command('up')
+    .description(
+      'run a local fleet hub in the foreground: the embedded control plane with the hub installed and its controller, until Ctrl-C (then its data is deleted)',
+    )
+    .option('--name <name>', 'hub name; several can run at once', 'default')
+    .option('--log-level <level>', "the controller's log level (pino, on stderr)", 'info')
+    .action(async (flags: HubUpFlags) => (await import('../actions/hub-up.js')).runHubUp(flags));
 
   hub
     .command('bootstrap')

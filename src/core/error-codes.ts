@@ -153,6 +153,8 @@ export const ERROR_CODES = [
   'HubNotInstalled',
   'HubRegistrationFailed',
   'HubRegistrationRefused',
+  'ReleasePending',
+  'ReleaseRefused',
   'RolloutNotFound',
   'RolloutRefused',
   // olm

@@ -9,7 +9,7 @@ import { checkedAddress, outboundPolicy, type OutboundPolicy, type ResolvedAddre
 
 /** A request through `checkedFetch`. */
 export interface CheckedRequest {
-  readonly method?: 'GET' | 'POST';
+  readonly method?: 'GET' | 'POST' | 'PATCH' | 'PUT';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal?: AbortSignal;
@@ -28,7 +28,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 /**
- * GET or POST `url` like `fetch`, but only to an address `checkedAddress` allows: the host is
+ * GET, POST, PATCH or PUT `url` like `fetch`, but only to an address `checkedAddress` allows: the host is
  * resolved once, every address checked (IPv4-mapped, NAT64, 6to4 and Teredo forms of an IPv4
  * address classed by it), and the socket connects to the checked address (a pinned `lookup`:
  * no second resolution that could answer otherwise). Redirects per `req.redirect`; a followed
@@ -40,7 +40,7 @@ export async function checkedFetch(url: string | URL, req: CheckedRequest): Prom
   const policy = req.policy ?? outboundPolicy();
   const max = req.maxRedirects ?? 5;
   let current = new URL(url);
-  let method = req.method ?? 'GET';
+  let method: string = req.method ?? 'GET';
   let body = req.body;
   let headers = { ...req.headers };
   for (let hop = 0; ; hop++) {

@@ -9,6 +9,20 @@ import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
 import { openRemote, type Remote } from './remote.js';
 
+/**
+ * The `origin` remote's URL of the git checkout holding `dir` (its local config, not repository
+ * content), or undefined when there is none.
+ */
+export async function originUrl(dir: string): Promise<string | undefined> {
+  try {
+    const root = await git.findRoot({ fs, filepath: dir });
+    const url: unknown = await git.getConfig({ fs, dir: root, path: 'remote.origin.url' });
+    return typeof url === 'string' && url !== '' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Who writes proposal commits: a head commit by anyone else is a person's, and never overwritten. */
 export const PROPOSAL_AUTHOR = { name: 'groundwork propose', email: 'propose@groundwork.invalid' } as const;
 

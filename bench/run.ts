@@ -10,6 +10,7 @@ import { benchUi } from './ui.js';
 import { benchUiIdle } from './ui-idle.js';
 import { benchDashboardAuthz } from './dashboard-authz.js';
 import { benchFlux, configMaps, mixedPlatform } from './flux/bench.js';
+import { benchHub } from './hub.js';
 import { parseDuration } from '../src/core/duration.js';
 
 const args = process.argv.slice(2);
@@ -58,6 +59,13 @@ const benches: Record<string, () => Promise<string>> = {
       ...(flag('--out') ? { dir: flag('--out')! } : {}),
       ...(flag('--restart-every') ? { restartEveryMs: parseDuration(flag('--restart-every')!) } : {}),
     }),
+  // Not part of `all`: minutes per size. `--clusters 100,1000` (default 1000), `--window 2m`.
+  hub: () =>
+    benchHub((flag('--clusters') ?? '1000').split(',').map(Number), {
+      ...(flag('--window') ? { windowMs: parseDuration(flag('--window')!) } : {}),
+      ...(flag('--connections') ? { connections: Number(flag('--connections')) } : {}),
+      ...(flag('--change-every') ? { changeEveryMs: parseDuration(flag('--change-every')!) } : {}),
+    }),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {
       ...(reps ? { reps } : {}),
@@ -67,6 +75,6 @@ const benches: Record<string, () => Promise<string>> = {
 };
 
 for (const [name, fn] of Object.entries(benches)) {
-  if (which !== 'all' ? which !== name : name === 'soak') continue;
+  if (which !== 'all' ? which !== name : name === 'soak' || name === 'hub') continue;
   process.stdout.write(`## bench: ${name}\n\n${await fn()}\n`);
 }

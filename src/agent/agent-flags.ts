@@ -5,7 +5,7 @@
 // an entry here and its use where the agent runs (`start.ts`).
 
 /** How a flag's text is read (`options-schema.ts` turns each kind into a zod schema). */
-export type FlagKind = 'text' | 'duration' | 'fraction' | 'port' | 'switch' | 'mode';
+export type FlagKind = 'text' | 'duration' | 'fraction' | 'port' | 'switch' | 'mode' | 'releases';
 
 /** One flag of `groundwork agent`. */
 export interface FlagSpec {
@@ -226,6 +226,16 @@ export const AGENT_FLAGS = {
     bootstrap: {
       doc: 'the agent reports to the fleet hub: secret/<name> of a Secret in --namespace holding the bootstrap kubeconfig (key kubeconfig); the agent may get it and keep its credentials in Secret groundwork-hub-credentials (docs/hub.md)',
     },
+  },
+  /**
+   * With `hub`: whether the hub's releases (`FleetMember.spec.release`) gate what the agent applies
+   * (`release-gate.ts`, docs/hub.md "Releases").
+   */
+  hubReleases: {
+    flag: '--hub-releases <policy>',
+    kind: 'releases',
+    default: 'auto',
+    doc: 'with --hub: auto (once the hub has released a revision to this cluster, apply only released commits of the branch), required (apply nothing the hub has not released, from the start) or off (report only) (docs/hub.md)',
   },
   prune: { flag: '--no-prune', kind: 'switch', doc: 'never delete objects removed from git' },
   maxPruneShare: {

@@ -21,6 +21,8 @@ export type CycleFailure = Extract<
   | 'ApplyFailed'
   | 'DependencyUnresolvable'
   | 'Interrupted'
+  | 'ReleaseRefused'
+  | 'ReleasePending'
 >;
 
 export interface AgentConfig {

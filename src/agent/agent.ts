@@ -272,6 +272,9 @@ export class Agent {
         if (revision) this.record({ type: 'fetched', revision, platformName: undefined });
         return { result: this.fail('VerificationFailed', errorMessage(err)) };
       }
+      // The hub's release (`--hub`): refused, or none yet; the cluster keeps its revision.
+      if (hasCode(err, 'ReleaseRefused')) return { result: this.fail('ReleaseRefused', errorMessage(err)) };
+      if (hasCode(err, 'ReleasePending')) return { result: this.fail('ReleasePending', errorMessage(err)) };
       return { result: this.fail('FetchFailed', errorMessage(err)) };
     }
   }

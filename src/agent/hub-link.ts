@@ -8,6 +8,7 @@ import type { HubLog } from '../hub/hub-resources.js';
 import type { MemberReportInput } from '../hub/member-report.js';
 import type { ReportPacing } from '../hub/report-timing.js';
 import type { SyncStatusJson } from '../report/sync-status.js';
+import type { ReleaseHold } from './released-fetch.js';
 
 export interface HubLinkOptions {
   /** The agent's own cluster: its credentials Secret, and a `secret/<name>` bootstrap. */
@@ -21,6 +22,8 @@ export interface HubLinkOptions {
   readonly log: HubLog;
   /** Tells the cluster the hub could not be reached (a Warning Event on the PlatformSync); never throws. */
   readonly onProblem: (syncName: string, reason: 'HubUnreachable', note: string) => void;
+  /** The hub's release for this member changed (or was first read): the agent runs a cycle. */
+  readonly onRelease?: () => void;
   readonly agentVersion?: string;
   readonly pacing?: ReportPacing;
   /** Connection retries: the first after `firstMs`, doubling up to `maxMs`. @default 5 s, 5 min */
@@ -68,6 +71,10 @@ export class HubLink {
   private readonly abort = new AbortController();
   /** Sends started: only the latest one reports (pools are read between). */
   private sends = 0;
+  /** The last fetch's hold (`held`): the tip waiting for a release goes into the report. */
+  private hold: ReleaseHold = {};
+  /** The release last seen, as JSON: `onRelease` fires when it changes. */
+  private seenRelease: string | undefined;
 
   private constructor(private readonly opts: HubLinkOptions) {}
 
@@ -90,6 +97,28 @@ export class HubLink {
       this.opts.onProblem(name, 'HubUnreachable', this.unrecorded);
       this.unrecorded = undefined;
     }
+    this.send();
+  }
+
+  /**
+   * The FleetMember's `spec.release` as last read, unparsed (`HubMember.release`); undefined before
+   * the hub was first reached. The hub's last word holds while it cannot be reached.
+   */
+  release(): unknown {
+    return this.member?.release();
+  }
+
+  /** After each fetch under the release gate: the release applied and the tip that waits. */
+  held(hold: ReleaseHold): void {
+    const same = (a: ReleaseHold, b: ReleaseHold) =>
+      a.waiting === b.waiting && a.refused === b.refused && a.release?.revision === b.release?.revision;
+    if (same(hold, this.hold)) return;
+    this.hold = hold;
+    if (hold.waiting)
+      this.opts.log.info(
+        { waiting: hold.waiting, release: hold.release?.revision ?? null },
+        "a newer revision waits for the hub's release",
+      );
     this.send();
   }
 
@@ -137,6 +166,9 @@ export class HubLink {
         : undefined;
     const input: MemberReportInput = {
       status: w.status,
+      ...(this.hold.refused || this.hold.waiting
+        ? { attempted: this.hold.refused ?? this.hold.waiting }
+        : {}),
       overlay: this.opts.overlay,
       ...(platform && DNS_LABEL.test(platform) ? { platform } : {}),
       source: {
@@ -146,6 +178,15 @@ export class HubLink {
       },
     };
     this.member.report(pools && pools.length > 0 ? { ...input, pools } : input);
+  }
+
+  /** Tells the agent when the hub's release for this member changed (`onRelease`). */
+  private releaseSeen(): void {
+    const release = this.member?.release();
+    const seen = release === undefined ? undefined : JSON.stringify(release);
+    if (seen === this.seenRelease) return;
+    this.seenRelease = seen;
+    this.opts.onRelease?.();
   }
 
   private problem(note: string): void {
@@ -175,6 +216,8 @@ export class HubLink {
       async (member) => {
         if (this.stopped) return member.stop();
         this.member = member;
+        member.onSpec(() => this.releaseSeen());
+        this.releaseSeen();
         this.send();
       },
       (err: unknown) => {

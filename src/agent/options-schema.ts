@@ -10,6 +10,7 @@ import { commitStatusOf } from './commit-status-flags.js';
 import { httpBindOf } from './http-server.js';
 import { AGENT_FLAGS, type FlagKind, type FlagSpec } from './agent-flags.js';
 import { checkTrustedSyncName } from './trusted-sync-name.js';
+import { HUB_RELEASE_POLICIES } from './release-gate.js';
 import {
   type AgentFlagName,
   type AgentFlagText,
@@ -32,6 +33,7 @@ const KIND_SCHEMAS: Record<FlagKind, z.ZodType> = {
   port: z.string().transform(Number).pipe(z.number().int().min(0).max(65_535)),
   switch: z.boolean(),
   mode: z.enum(['detect-only', 'self-heal'], { error: 'must be detect-only or self-heal' }),
+  releases: z.enum(HUB_RELEASE_POLICIES, { error: 'must be auto, required or off' }),
 };
 
 /** One flag's schema: its kind's, with its default (as typed, read like a given value) and its help line. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { GitAuth } from '../source/credentials.js';
 import type { SourceRef } from '../source/fetch-revision.js';
 import type { AgentMode } from './agent-state.js';
+import type { HubReleasePolicy } from './release-gate.js';
 import type { CommitStatusOptions } from './notifications.js';
 import { AGENT_FLAGS } from './agent-flags.js';
 
@@ -26,6 +27,7 @@ interface KindValue {
   port: number;
   switch: boolean;
   mode: AgentMode;
+  releases: HubReleasePolicy;
 }
 
 /** Flags that always have a value once read: required, defaulted, or a `--no-x` switch. */

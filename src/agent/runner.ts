@@ -88,7 +88,7 @@ export class AgentRunner {
   }
 
   /** Runs a cycle as soon as the current one is done (webhook, resync). */
-  trigger(reason: 'webhook' | 'resync'): void {
+  trigger(reason: 'webhook' | 'resync' | 'release'): void {
     this.opts.log.info({ reason }, 'cycle triggered');
     this.requested = reason;
     this.triggered = true;
@@ -158,7 +158,7 @@ export class AgentRunner {
           suspended: agent.control.suspended !== undefined,
         }),
         ...(result.revision ? { revision: result.revision } : {}),
-        transient: result.failure.reason === 'FetchFailed' || result.failure.reason === 'ObserveFailed',
+        transient: ['FetchFailed', 'ObserveFailed', 'ReleasePending'].includes(result.failure.reason),
         openshift: agent.state.openshift,
         ...handledReconcile,
         ...(await this.historyWith(
@@ -174,8 +174,8 @@ export class AgentRunner {
             : undefined,
         )),
       });
-      if (result.failure.reason === 'VerificationFailed')
-        await this.verificationEvent(result.failure.message);
+      if (result.failure.reason === 'VerificationFailed' || result.failure.reason === 'ReleaseRefused')
+        await this.refusalEvent(result.failure.reason, result.failure.message);
     } else {
       metrics.reconciled(ms, result.applied ? 'applied' : 'noop');
       if (agent.state.lastChanges) metrics.changeSet(agent.state.lastChanges.counts);
@@ -236,8 +236,8 @@ export class AgentRunner {
     }
   }
 
-  /** A Warning Event on the PlatformSync: a revision was refused for its signature (folded when repeated). */
-  private async verificationEvent(note: string): Promise<void> {
+  /** A Warning Event on the PlatformSync: a revision was refused for its signature or a hub release refused (folded when repeated). */
+  private async refusalEvent(reason: 'VerificationFailed' | 'ReleaseRefused', note: string): Promise<void> {
     const name = this.syncName;
     if (!name) return;
     try {
@@ -246,12 +246,12 @@ export class AgentRunner {
         await this.opts.events.record({
           regarding: stored.object,
           type: 'Warning',
-          reason: 'VerificationFailed',
-          action: 'Verify',
+          reason,
+          action: reason === 'VerificationFailed' ? 'Verify' : 'Release',
           note,
         });
     } catch (err) {
-      this.opts.log.warn({ err: String(err) }, 'VerificationFailed event not written');
+      this.opts.log.warn({ err: String(err) }, `${reason} event not written`);
     }
   }
 

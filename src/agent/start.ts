@@ -41,7 +41,8 @@ import { identitiesFromSecret } from './decryption-secret.js';
 import { startNotifications } from './notifications.js';
 import { HubLink } from './hub-link.js';
 import { HubReportingStatusStore } from './hub-status-store.js';
-import { HUB_CREDENTIALS_SECRET } from '../hub/member-credentials-store.js';
+import { HUB_CREDENTIALS_SECRET, MemberCredentialsStore } from '../hub/member-credentials-store.js';
+import { ReleasedFetch } from './released-fetch.js';
 import { hubSourceOf } from '../hub/hub-source.js';
 
 /** A started agent: its HTTP port, its runner (while leading) and how to stop it. */
@@ -77,6 +78,9 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
   const intervalMs = opts.intervalMs ?? AGENT_DEFAULTS.interval;
   const resyncMs = opts.resyncMs ?? AGENT_DEFAULTS.resyncInterval;
   const keysFlag = opts.verifyCommits ?? opts.trustedKeys;
+  // The branch a hub release is searched on; a tag or commit pin is never moved by the hub.
+  const ref = opts.repository.ref;
+  const branch = 'branch' in ref && !('commit' in ref) ? ref.branch.replace(/^refs\/heads\//, '') : undefined;
   const verifyRef = keysFlag ? trustedKeysRefOf(keysFlag) : undefined;
   const client = await KubeClient.load({
     ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
@@ -106,25 +110,31 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
     log,
   });
 
-  const ports: AgentPorts = {
-    fetch: async () => {
-      const trust = verifyRef && {
+  /** The ref, or exactly `pin` searched on the branch (a hub release); `verify: false`: no signature check. */
+  const fetchAt = async (pin: string | undefined, { verify }: { verify: boolean }) => {
+    const trust = verify &&
+      verifyRef && {
         keys: await readTrustedKeys(client, namespace, verifyRef),
         required: opts.verifyCommits !== undefined,
       };
-      const r = await fetchRevision({
-        url: opts.repository.url,
-        ref: opts.repository.ref,
-        cacheDir,
-        ...(opts.repository.path ? { path: opts.repository.path } : {}),
-        ...(auth ? { auth } : {}),
-        ...(trust ? { trust } : {}),
-      });
+    return fetchRevision({
+      url: opts.repository.url,
+      ref: pin ? { commit: pin, branch: branch! } : opts.repository.ref,
+      cacheDir,
+      ...(opts.repository.path ? { path: opts.repository.path } : {}),
+      ...(auth ? { auth } : {}),
+      ...(trust ? { trust } : {}),
+    });
+  };
+  const ports: AgentPorts = {
+    fetch: async () => {
+      // `--hub`: the hub's releases say which commit of the branch (release-gate.ts).
+      const r = released ? await released.fetch() : await fetchAt(undefined, { verify: true });
       return {
         revision: r.revision,
         dir: r.dir,
         signature: r.signature,
-        verifyRequired: !!trust?.required,
+        verifyRequired: !!verifyRef && opts.verifyCommits !== undefined,
         commitInfo: r.commitInfo,
       };
     },
@@ -209,8 +219,20 @@ export async function startAgent(opts: AgentOptions): Promise<RunningAgent> {
             .catch(() => undefined),
         ...(opts.hubRetry ? { retry: opts.hubRetry } : {}),
         ...(opts.hubPacing ? { pacing: opts.hubPacing } : {}),
+        onRelease: () => runner?.trigger('release'),
       })
     : undefined;
+  const released =
+    hub && branch !== undefined
+      ? new ReleasedFetch({
+          policy: opts.hubReleases ?? AGENT_DEFAULTS.hubReleases,
+          branch,
+          fetch: fetchAt,
+          hubRelease: () => hub.release(),
+          kept: new MemberCredentialsStore(client, namespace),
+          onHold: (hold) => hub.held(hold),
+        })
+      : undefined;
   const statusStore = hub
     ? new HubReportingStatusStore(client, { namespace }, hub)
     : new SyncStatusStore(client, { namespace });

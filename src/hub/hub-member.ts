@@ -47,6 +47,9 @@ export interface HubMemberOptions {
 
 type Registered = Extract<MemberState, { phase: 'registered' }>;
 
+/** Just enough of a FleetMember to find its `spec.release` before the schema reads it. */
+const rawSpecSchema = z.looseObject({ spec: z.looseObject({ release: z.unknown() }).optional() });
+
 /** At most `BOOTSTRAP_MAX_BYTES + 1` bytes of a regular file (never a device, FIFO or directory). */
 async function readBounded(path: string): Promise<string> {
   const handle = await open(path, 'r');
@@ -108,6 +111,8 @@ export class HubMember {
   private client!: KubeClient;
   private state!: Registered;
   private current: FleetMemberObject | undefined;
+  /** `spec.release` as the hub wrote it, unparsed (the release gate reads it: `release()`). */
+  private rawRelease: unknown;
   private readonly listeners: ((spec: MemberSpec, generation: number) => void)[] = [];
   private readonly abort = new AbortController();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -140,6 +145,15 @@ export class HubMember {
   /** The FleetMember's spec as last read (the hub's release for this member). */
   spec(): MemberSpec {
     return this.current?.spec ?? {};
+  }
+
+  /**
+   * The FleetMember's `spec.release` as last read, unparsed: the hub is another trust domain, and a
+   * release that does not read must be refused by the agent, not mistaken for none. Undefined when
+   * the spec has no release. Kept while the hub cannot be reached.
+   */
+  release(): unknown {
+    return this.rawRelease;
   }
 
   /** Calls `listener` with every new spec generation. */
@@ -185,10 +199,10 @@ export class HubMember {
           ...(this.opts.signal ? { signal: this.opts.signal } : {}),
         });
     this.client = await this.clientOf(this.state);
-    this.current = readFleetMember(
+    const member = this.take(
       await this.client.request('GET', HUB_PATHS.fleetMember(this.state.member), { schema: z.unknown() }),
     );
-    this.writer = new ReportWriter(() => this.client, this.state.member, this.current.report?.sequence ?? 0, {
+    this.writer = new ReportWriter(() => this.client, this.state.member, member.report?.sequence ?? 0, {
       pacing: this.opts.pacing ?? DEFAULT_PACING,
       log: this.opts.log,
     });
@@ -216,15 +230,33 @@ export class HubMember {
       signal: watch.signal,
       onEvent: (type, obj) => {
         if (type === 'DELETED' || obj.metadata.name !== this.state.member) return;
-        const next = readFleetMember(obj);
-        const changed = next.generation !== this.current?.generation;
-        this.current = next;
-        if (!changed) return;
+        const before = this.current?.generation;
+        const next = this.take(obj);
+        if (next.generation === before) return;
         for (const l of this.listeners) l(next.spec, next.generation);
         if (this.lastInput) this.report(this.lastInput);
       },
       onError: (err) => this.opts.log.warn({ err: errorMessage(err) }, 'FleetMember watch'),
     });
+  }
+
+  /**
+   * Takes a FleetMember as read: `current`, and its raw `spec.release`. A release that does not
+   * read is kept raw (for the gate to refuse) and left out of `current`, so the rest still reads.
+   */
+  private take(obj: unknown): FleetMemberObject {
+    const raw = rawSpecSchema.safeParse(obj);
+    const release = raw.success ? raw.data.spec?.release : undefined;
+    let next: FleetMemberObject;
+    try {
+      next = readFleetMember(obj);
+    } catch (err) {
+      if (!raw.success || !raw.data.spec || release === undefined) throw err;
+      next = readFleetMember({ ...raw.data, spec: { ...raw.data.spec, release: undefined } });
+    }
+    this.current = next;
+    this.rawRelease = release;
+    return next;
   }
 
   private clientOf(state: Registered): Promise<KubeClient> {

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { ApiError, isNotFound } from '../cluster/api-error.js';
 import type { KubeClient } from '../cluster/client.js';
 import { MEMBER_NAME } from './hub-names.js';
+import { memberReleaseSchema, type MemberRelease } from './member-schema.js';
 
 /** The Secret, in the agent's namespace on its own cluster, that holds its hub credentials. */
 export const HUB_CREDENTIALS_SECRET = 'groundwork-hub-credentials';
+/** Its key holding the last release the agent took up (JSON), kept apart from the credentials. */
+const RELEASE_KEY = 'release';
 
 /**
  * What the agent keeps about the hub: a registration in flight (the key it generated, the
@@ -69,23 +72,60 @@ export class MemberCredentialsStore {
   }
 
   async read(): Promise<MemberState | undefined> {
+    const data = await this.readData();
+    const parsed = data && stateSchema.safeParse(data);
+    return parsed?.success ? parsed.data : undefined;
+  }
+
+  /**
+   * The last release the agent took up (`writeRelease`); undefined when none, or when what is kept
+   * does not read (it is then as if the hub had never released).
+   */
+  async readRelease(): Promise<MemberRelease | undefined> {
+    const text = (await this.readData())?.[RELEASE_KEY];
+    if (text === undefined) return undefined;
+    try {
+      const parsed = memberReleaseSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keeps `release` beside the credentials (the Secret must exist: the agent registered). */
+  async writeRelease(release: MemberRelease): Promise<void> {
+    const secret = await this.client.request('GET', this.path(HUB_CREDENTIALS_SECRET), {
+      schema: secretSchema,
+    });
+    await this.client.request('PUT', this.path(HUB_CREDENTIALS_SECRET), {
+      body: {
+        ...secret,
+        data: {
+          ...(secret.data ?? {}),
+          [RELEASE_KEY]: Buffer.from(JSON.stringify(memberReleaseSchema.parse(release))).toString('base64'),
+        },
+      },
+    });
+  }
+
+  /** The Secret's data, decoded; undefined when there is no Secret. */
+  private async readData(): Promise<Record<string, string> | undefined> {
     try {
       const secret = await this.client.request('GET', this.path(HUB_CREDENTIALS_SECRET), {
         schema: secretSchema,
       });
-      const data = Object.fromEntries(
+      return Object.fromEntries(
         Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
       );
-      const parsed = stateSchema.safeParse(data);
-      return parsed.success ? parsed.data : undefined;
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
     }
   }
 
-  /** Replaces the state (creating the Secret the first time). */
+  /** Replaces the state (creating the Secret the first time); a kept release stays. */
   async write(state: MemberState): Promise<void> {
+    const release = await this.readData().then((d) => d?.[RELEASE_KEY]);
     const body = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -95,7 +135,10 @@ export class MemberCredentialsStore {
         labels: { 'app.kubernetes.io/part-of': 'groundwork', 'app.kubernetes.io/component': 'hub-member' },
       },
       type: 'Opaque',
-      stringData: Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)),
+      stringData: {
+        ...Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)),
+        ...(release !== undefined ? { [RELEASE_KEY]: release } : {}),
+      },
     };
     try {
       await this.client.request('PUT', this.path(HUB_CREDENTIALS_SECRET), { body });

@@ -17,6 +17,12 @@ export interface MemberReportInput {
   readonly source?: { readonly url: string; readonly ref?: string; readonly path?: string };
   /** The cluster's MachineConfigPools, when it serves them. */
   readonly pools?: readonly MachineConfigPool[];
+  /**
+   * `revision.attempted` instead of the status's `lastAttemptedRevision` (`--hub` releases): the
+   * branch's tip the hub has not released to this cluster (beside the `applied` release: the hub
+   * sees the member held), or a release the agent refused.
+   */
+  readonly attempted?: string;
   /** The FleetMember generation whose spec the agent last read. */
   readonly observedGeneration?: number;
   readonly agentVersion?: string;
@@ -112,7 +118,7 @@ export function memberReport(input: MemberReportInput): ReportBody {
   const s = input.status;
   const ready = s?.conditions.find((c) => c.type === 'Ready');
   const applied = revisionOf(s?.lastAppliedRevision);
-  const attempted = revisionOf(s?.lastAttemptedRevision);
+  const attempted = revisionOf(input.attempted ?? s?.lastAttemptedRevision);
   const openshift = openshiftOf(s, input.pools);
   const lastApplied = timeOf(s?.lastReconcileTime);
   const since = timeOf(ready?.lastTransitionTime);

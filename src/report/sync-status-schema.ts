@@ -26,6 +26,8 @@ const FAILURE_REASONS = [
   'PruneRefused',
   'Interrupted',
   'VerificationFailed',
+  'ReleaseRefused',
+  'ReleasePending',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -89,6 +91,7 @@ export const CYCLE_TRIGGERS = [
   'webhook',
   'reconcile-request',
   'resync',
+  'release',
 ] as const;
 export type CycleTrigger = (typeof CYCLE_TRIGGERS)[number];
 const historySchema = z.object({

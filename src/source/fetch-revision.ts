@@ -56,6 +56,11 @@ export interface FetchedRevision {
   readonly revision: string;
   /** The full commit id checked out (an annotated tag peeled). */
   readonly commit: string;
+  /**
+   * The commit the fetched ref points to: `commit` itself, except for a pinned commit older than
+   * its branch's head (then the head, newer than what was checked out).
+   */
+  readonly tip: string;
   /** The checkout's directory at `path`; it holds a package.json. Read-only by convention. */
   readonly dir: string;
   /** The remote ref that was fetched: `refs/heads/main`, `refs/tags/v1` or `HEAD`. */
@@ -142,6 +147,7 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
     remote.close();
   }
   const commit = await resolveRevision({ fs, dir: repoDir, ref: head });
+  const tip = pin === undefined ? commit : await resolveRevision({ fs, dir: repoDir, ref: LAST_FETCHED });
   const revision = revisionString({ ref: name, commit });
   // Before the checkout: an object that is required to verify and does not is never written out.
   const signature = opts.trust
@@ -164,7 +170,7 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
   });
   const { commit: details } = await git.readCommit({ fs, dir: repoDir, oid: commit });
   const commitInfo = { message: details.message, author: details.author.name };
-  return { revision, commit, dir, ref: remoteRef, commitInfo, ...(signature ? { signature } : {}) };
+  return { revision, commit, tip, dir, ref: remoteRef, commitInfo, ...(signature ? { signature } : {}) };
 }
 
 function target(ref: SourceRef): { remoteRef: string; name: string; pin?: string } {

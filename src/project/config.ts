@@ -8,6 +8,7 @@ import { GroundworkError } from '../core/errors.js';
 import { failureLocation, yamlFailure } from '../core/parse-failure.js';
 import { keyPath } from '../core/zod-issues.js';
 import { unmanagedSchema, type UnmanagedConfig } from './unmanaged-config.js';
+import { proposeSchema, type ProposeConfig } from './propose-config.js';
 
 /** `groundwork.yaml` at the root of a platform repository. */
 export interface ProjectConfig {
@@ -27,6 +28,8 @@ export interface ProjectConfig {
   environments?: Environment[];
   /** Objects in managed namespaces that Groundwork did not apply: whether and how to report them (`unmanaged:`). */
   unmanaged?: UnmanagedConfig;
+  /** Which newer versions `groundwork propose` proposes (`propose:`); absent: patch updates of every kind. */
+  propose?: ProposeConfig;
 }
 
 export const CONFIG_FILE = 'groundwork.yaml';
@@ -88,6 +91,11 @@ export const projectConfigSchema = z
       .optional()
       .describe(
         'Objects in managed namespaces that Groundwork did not apply: whether and how to report them (docs/drift.md).',
+      ),
+    propose: proposeSchema
+      .optional()
+      .describe(
+        'Which newer versions `groundwork propose` proposes, per kind and per environment (docs/propose.md); absent: patch updates of operators, the cluster version and charts.',
       ),
   })
   .strict();
@@ -159,13 +167,14 @@ export async function loadProjectConfig(dir: string): Promise<ProjectConfig> {
           return `${line !== undefined ? `line ${line}: ` : ''}${keyPath(i.path) || '(root)'}: ${i.message}`;
         })
         .join('; '),
-      fix: `correct ${CONFIG_FILE} as said; its keys are name, entry, overlays, defaultOverlay, catalogs, graphs, environments and unmanaged`,
+      fix: `correct ${CONFIG_FILE} as said; its keys are name, entry, overlays, defaultOverlay, catalogs, graphs, environments, unmanaged and propose`,
     });
   }
-  const { unmanaged, ...rest } = parsed.data;
+  const { unmanaged, propose, ...rest } = parsed.data;
   return {
     ...rest,
     environments: toEnvironments(parsed.data.environments),
     ...(unmanaged ? { unmanaged } : {}),
+    ...(propose ? { propose } : {}),
   };
 }

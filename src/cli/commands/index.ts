@@ -20,6 +20,7 @@ const MODULES: readonly { commands: readonly string[]; load: () => Promise<Comma
   { commands: ['bootstrap'], load: async () => (await import('./bootstrap.js')).registerBootstrap },
   { commands: ['catalog'], load: async () => (await import('./catalog.js')).registerCatalog },
   { commands: ['upgrade-path'], load: async () => (await import('./upgrade-path.js')).registerUpgradePath },
+  { commands: ['propose'], load: async () => (await import('./propose.js')).registerPropose },
   { commands: ['preview'], load: async () => (await import('./preview.js')).registerPreview },
   { commands: ['fleet', 'promote'], load: async () => (await import('./fleet.js')).registerFleet },
   { commands: ['hub'], load: async () => (await import('./hub.js')).registerHub },

@@ -36,7 +36,13 @@ export interface PublishOutcome {
  * clone holding both commits): the `preview` command's own path, with its isolated renderer
  * (`previewRevisions`). Injected by the CLI, which owns that path.
  */
-export type RenderPreview = (rev: { repoDir: string; base: string; head: string }) => Promise<PreviewData>;
+export type RenderPreview = (rev: {
+  repoDir: string;
+  /** `origin/<base branch>` in that clone: the preview names the branch and where a merge reaches. */
+  base: string;
+  /** The proposal's commit. */
+  head: string;
+}) => Promise<PreviewData>;
 
 export interface PublishOptions {
   readonly forge: PullRequestForge;
@@ -160,7 +166,7 @@ async function publishOne(
   });
   const preview = await opts.preview({
     repoDir: prefix ? join(repo.dir, prefix) : repo.dir,
-    base,
+    base: `origin/${opts.baseRef}`,
     head: commit,
   });
   const change = { title: proposalTitle(proposal), body: proposalBody(proposal, preview) };

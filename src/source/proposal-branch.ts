@@ -8,19 +8,35 @@ import { GroundworkError } from '../core/errors.js';
 import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
 import { openRemote, type Remote } from './remote.js';
+import { NotAGitRepositoryError } from './revision-errors.js';
 
-/**
- * The `origin` remote's URL of the git checkout holding `dir` (its local config, not repository
- * content), or undefined when there is none.
- */
-export async function originUrl(dir: string): Promise<string | undefined> {
+/** What `groundwork propose` reads of the local checkout: its local config and HEAD, not its content. */
+export interface CheckoutFacts {
+  /** The directory holding `.git`. */
+  readonly root: string;
+  /** The branch checked out; undefined on a detached HEAD. */
+  readonly branch: string | undefined;
+  /** The `origin` remote's URL; undefined when there is none. */
+  readonly origin: string | undefined;
+}
+
+/** The checkout holding `dir`: `NotAGitRepository` when there is none. */
+export async function checkoutFacts(dir: string): Promise<CheckoutFacts> {
+  let root: string;
   try {
-    const root = await git.findRoot({ fs, filepath: dir });
-    const url: unknown = await git.getConfig({ fs, dir: root, path: 'remote.origin.url' });
-    return typeof url === 'string' && url !== '' ? url : undefined;
-  } catch {
-    return undefined;
+    root = await git.findRoot({ fs, filepath: dir });
+  } catch (err) {
+    throw new NotAGitRepositoryError(dir, err);
   }
+  const origin: unknown = await git
+    .getConfig({ fs, dir: root, path: 'remote.origin.url' })
+    .catch(() => undefined);
+  const branch = await git.currentBranch({ fs, dir: root, fullname: false }).catch(() => undefined);
+  return {
+    root,
+    branch: typeof branch === 'string' ? branch : undefined,
+    origin: typeof origin === 'string' && origin !== '' ? origin : undefined,
+  };
 }
 
 /** Who writes proposal commits: a head commit by anyone else is a person's, and never overwritten. */
@@ -124,6 +140,15 @@ export class ProposalRepo {
         tags: false,
         headers: this.headers,
       });
+      // `origin/<branch>` names it in this repository (a preview's base shows its branch).
+      if (r.fetchHead)
+        await git.writeRef({
+          fs,
+          dir: this.dir,
+          ref: `refs/remotes/origin/${branch}`,
+          value: r.fetchHead,
+          force: true,
+        });
       return r.fetchHead ?? undefined;
     } catch (err) {
       throw this.failed(err, remoteRef);

@@ -34,6 +34,11 @@ export interface PreviewRevisionsOptions {
   timeoutMs?: number;
   /** Render even where the renderer cannot be isolated (`--trust-repository`). @default false */
   trustRepository?: boolean;
+  /**
+   * Where both revisions' libraries (`node_modules`) come from. @default `[repoDir]` (the working
+   * tree, after `npm ci`); `groundwork propose` previews in a temporary clone and passes the checkout.
+   */
+  libraryRoots?: readonly string[];
 }
 
 /**
@@ -72,7 +77,7 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
           overlay,
           // The working tree's node_modules (`npm ci` before `groundwork preview`): both revisions'
           // libraries come from it, as the exported trees have none.
-          libraryRoots: [opts.repoDir],
+          libraryRoots: opts.libraryRoots ?? [opts.repoDir],
           ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
           ...(opts.trustRepository ? { trustRepository: true } : {}),
         });
@@ -92,7 +97,7 @@ export async function previewRevisions(opts: PreviewRevisionsOptions): Promise<P
             overlay,
             base: { dir: base.dir, treeRoot: join(tmp, 'base') },
             head: { dir: head.dir, treeRoot: join(tmp, 'head') },
-            libraryRoots: [opts.repoDir],
+            libraryRoots: opts.libraryRoots ?? [opts.repoDir],
             ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
             ...(opts.trustRepository ? { trustRepository: true } : {}),
           })

@@ -38,14 +38,14 @@ export function yamlScalars(text: string): YamlScalar[] {
 
 /**
  * The source text of `value` as a YAML scalar in the style of the one it replaces: plain when the
- * old one was plain and the new text reads back as the same string (`4.16.21`; never `1.10`, a
- * number), single-quoted when it was single-quoted, otherwise double-quoted (JSON escaping, which
+ * old one was plain and the new text reads back as the same string (`4.16.21`, a URL, a digest;
+ * never `1.10`, a number), single-quoted when it was single-quoted, otherwise double-quoted (JSON escaping, which
  * YAML reads). Pure.
  */
 export function scalarText(value: string, style: Scalar.Type | undefined): string {
   if (style === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
-  if ((style === Scalar.PLAIN || style === undefined) && /^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(value)) {
-    const back = parseDocument(value).contents;
+  if ((style === Scalar.PLAIN || style === undefined) && /^[A-Za-z0-9][A-Za-z0-9._+\-:/@]*$/.test(value)) {
+    const back = parseDocument(`k: ${value}`).get('k', true);
     if (isScalar(back) && back.value === value) return value;
   }
   return JSON.stringify(value);

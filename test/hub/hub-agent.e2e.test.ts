@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +14,11 @@ import { HUB_CREDENTIALS_SECRET } from '../../src/hub/member-credentials-store.j
 import { readFleetMember } from '../../src/hub/member-schema.js';
 import { platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
 import { syncStatus } from '../harness/agent-run.js';
-import { BIN, groundwork } from '../harness/cli.js';
+import { groundwork } from '../harness/cli.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { runControlPlane } from '../harness/run-control-plane.js';
 import { installHubWithCli, removeHub, startHubController, stopProcess } from '../harness/hub.js';
+import { startHubAgent } from '../harness/hub-agent.js';
 
 // A real `groundwork agent --hub FILE` (its own process) syncs a platform repository served over
 // git smart-HTTP to the run's control plane, which also plays the hub (installed with `groundwork
@@ -32,35 +33,7 @@ let repo: PlatformRepo;
 
 /** `groundwork agent --hub FILE` as its own process, following `repo`'s main into `ns`. */
 function startAgent(ns: string, hubFile: string): { agent: ChildProcess; logs: () => string } {
-  const agent = spawn(
-    process.execPath,
-    [
-      BIN,
-      'agent',
-      '--repo',
-      repo.url,
-      '--overlay',
-      'test',
-      '--interval',
-      '1s',
-      '--namespace',
-      ns,
-      '--http-port',
-      '0',
-      '--kubeconfig',
-      cluster.kubeconfig,
-      '--hub',
-      hubFile,
-    ],
-    {
-      env: { ...process.env, GROUNDWORK_CACHE_DIR: mkdtempSync(join(tmpdir(), 'gw-hub-agent-cache-')) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let logs = '';
-  agent.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
-  agent.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
-  return { agent, logs: () => logs };
+  return startHubAgent({ repo: repo.url, namespace: ns, kubeconfig: cluster.kubeconfig, hub: hubFile });
 }
 
 beforeAll(async () => {

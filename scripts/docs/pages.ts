@@ -23,6 +23,15 @@ environments:
     promotedFrom: dev
     soak: 2h
     windows: [{ days: [Sat], start: '02:00', duration: 4h, timezone: Europe/Berlin }]
+    rollout:
+      waves:
+        - { name: canary, selector: { ring: canary } }
+        - { name: ten-percent, percent: 10 }
+        - { name: rest }
+      maxUnavailable: 10%
+      bakeTime: 30m
+      windows:
+        - { name: stores, windows: [{ days: [Sun], start: '01:00', duration: 3h }] }
     notifications:
       secret: groundwork-alerts
       alerts:

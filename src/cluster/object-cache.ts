@@ -20,6 +20,8 @@ export interface KindCacheOptions {
   relevant?: (obj: K8sObject) => boolean;
   /** Cache one namespace only (a namespaced kind). @default every namespace */
   namespace?: string;
+  /** Called after the cache changed (an event applied, a relist): a controller's trigger. */
+  onChange?: () => void;
 }
 
 /** What the cache did: how many LISTs (first fill and relists) and watch events it handled. */
@@ -84,6 +86,7 @@ export class KindCache {
           if (this.opts.relevant?.(obj) ?? true) this.version++;
           if (type === 'DELETED') this.items.delete(idOf(obj));
           else this.items.set(idOf(obj), obj);
+          this.opts.onChange?.();
         },
         onError: (err) => {
           if (err instanceof ApiError && err.status === 410) this.stats.expired++;
@@ -133,6 +136,7 @@ export class KindCache {
     this.items.clear();
     for (const o of items) this.items.set(idOf(o), o);
     this.rv = resourceVersion;
+    this.opts.onChange?.();
   }
 }
 

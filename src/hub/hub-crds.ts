@@ -3,6 +3,7 @@ import type { K8sObject } from '../core/object.js';
 import { HUB_GROUP, HUB_VERSION, LABELS } from './hub-names.js';
 import { memberReportSchema, memberSpecSchema } from './member-schema.js';
 import { registrationSpecSchema, registrationStatusSchema } from './registration-schema.js';
+import { rolloutSpecSchema, rolloutStatusSchema } from './rollout-schema.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -81,7 +82,7 @@ function crd(input: CrdInput): K8sObject {
 const labelPath = (key: string) => `.metadata.labels.${key.replace(/\./g, '\\.')}`;
 
 /**
- * The hub's CustomResourceDefinitions: FleetMember and MemberRegistration, their schemas generated
+ * The hub's CustomResourceDefinitions: FleetMember, MemberRegistration and FleetRollout, their schemas generated
  * from the zod schemas every reader and writer uses, so the apiserver enforces the same bounds
  * (docs/hub.md "The API"). Pure; `groundwork hub up` and `hub bootstrap` install or print them.
  */
@@ -118,6 +119,22 @@ export function hubCrds(): K8sObject[] {
         { name: 'Member', type: 'string', jsonPath: '.spec.member' },
         { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
         { name: 'Reason', type: 'string', jsonPath: '.status.reason' },
+      ],
+    }),
+    crd({
+      kind: 'FleetRollout',
+      plural: 'fleetrollouts',
+      singular: 'fleetrollout',
+      shortNames: ['frol'],
+      spec: rolloutSpecSchema,
+      status: rolloutStatusSchema,
+      description:
+        "One revision of one environment released to its members wave by wave, in the hub's namespace. People write spec (groundwork fleet rollout start, pause, resume, abort); the hub controller writes status and the members' spec.release.",
+      columns: [
+        { name: 'Environment', type: 'string', jsonPath: '.spec.environment' },
+        { name: 'Revision', type: 'string', jsonPath: '.spec.revision' },
+        { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+        { name: 'Wave', type: 'integer', jsonPath: '.status.currentWave' },
       ],
     }),
   ];

@@ -73,7 +73,10 @@ export const CONTROLLER_CLUSTER_RULES: readonly PolicyRule[] = [
   { apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: [MEMBER_CLUSTER_ROLE], verbs: ['bind'] },
 ];
 
-/** The controller's rights in the hub's namespace: registrations and the registration-token Secrets. */
+/**
+ * The controller's rights in the hub's namespace: registrations and the registration-token Secrets;
+ * FleetRollouts' status (their spec is written by people, `groundwork fleet rollout`), Events.
+ */
 export const CONTROLLER_NAMESPACE_RULES: readonly PolicyRule[] = [
   {
     apiGroups: [HUB_GROUP],
@@ -81,6 +84,10 @@ export const CONTROLLER_NAMESPACE_RULES: readonly PolicyRule[] = [
     verbs: ['get', 'list', 'watch', 'delete'],
   },
   { apiGroups: [HUB_GROUP], resources: ['memberregistrations/status'], verbs: ['update', 'patch'] },
+  // Rollouts: the controller reads their spec and writes only their status (and an Event on a halt).
+  { apiGroups: [HUB_GROUP], resources: ['fleetrollouts'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [HUB_GROUP], resources: ['fleetrollouts/status'], verbs: ['update', 'patch'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'update', 'patch', 'delete'] },
 ];
 

@@ -2,7 +2,9 @@ import type { ResourceInfo } from '../cluster/discovery.js';
 import { HUB_GROUP, HUB_VERSION } from './hub-names.js';
 
 /** The kinds the hub watches, as the cluster adapter's watches and caches take them. */
-export const HUB_RESOURCES: Readonly<Record<'fleetMembers' | 'registrations' | 'leases', ResourceInfo>> = {
+export const HUB_RESOURCES: Readonly<
+  Record<'fleetMembers' | 'registrations' | 'leases' | 'fleetRollouts', ResourceInfo>
+> = {
   fleetMembers: {
     group: HUB_GROUP,
     version: HUB_VERSION,
@@ -16,6 +18,14 @@ export const HUB_RESOURCES: Readonly<Record<'fleetMembers' | 'registrations' | '
     version: HUB_VERSION,
     kind: 'MemberRegistration',
     resource: 'memberregistrations',
+    namespaced: true,
+    verbs: ['get', 'list', 'watch'],
+  },
+  fleetRollouts: {
+    group: HUB_GROUP,
+    version: HUB_VERSION,
+    kind: 'FleetRollout',
+    resource: 'fleetrollouts',
     namespaced: true,
     verbs: ['get', 'list', 'watch'],
   },

@@ -1,19 +1,22 @@
 import type { KubeClient } from '../cluster/client.js';
 import { ReachabilityController } from './reachability-controller.js';
 import { RegistrationController } from './registration-controller.js';
+import { RolloutController } from './rollout-controller.js';
 import type { HubLog } from './hub-resources.js';
 
 /** The running hub controller (`groundwork hub run`): its parts, and how to stop it. */
 export interface RunningHub {
   readonly registrations: RegistrationController;
   readonly reachability: ReachabilityController;
+  readonly rollouts: RolloutController;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the hub's controller on `client` (a kubeconfig of the hub with the controller's rights):
- * registrations answered (`RegistrationController`) and heartbeats judged
- * (`ReachabilityController`), both from watches. Resolves once both have their first list.
+ * registrations answered (`RegistrationController`), heartbeats judged
+ * (`ReachabilityController`) and rollouts released wave by wave (`RolloutController`), all from
+ * watches. Resolves once each has its first list.
  */
 export async function runHub(
   client: KubeClient,
@@ -33,12 +36,15 @@ export async function runHub(
     log: opts.log,
     ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
   });
-  await Promise.all([registrations.start(), reachability.start()]);
+  const rollouts = new RolloutController(client, { namespace: opts.namespace, log: opts.log });
+  await Promise.all([registrations.start(), reachability.start(), rollouts.start()]);
   return {
     registrations,
     reachability,
+    rollouts,
     async stop() {
       reachability.stop();
+      await rollouts.stop();
       await registrations.stop();
     },
   };

@@ -4,6 +4,7 @@ import type { FleetMemberObject, MemberRelease } from './member-schema.js';
 import { memberHold, memberOutcome } from './rollout-member.js';
 import {
   ROLLOUT_BOUNDS,
+  printable,
   type FleetRolloutObject,
   type MemberRolloutStatus,
   type RolloutPhase,
@@ -138,7 +139,7 @@ export function decideRollout(
         reason: 'MaxFailuresExceeded',
         message: `${failed.length} member(s) failed, more than maxFailures ${spec.maxFailures} (${maxFailures}): ${failed.map((r) => `${r.name} (${r.reason})`).join(', ')}`,
       };
-    if (halt) halted = { ...halt, message: halt.message.slice(0, 512), at: rfc3339(now) };
+    if (halt) halted = { ...halt, message: printable(halt.message).slice(0, 512), at: rfc3339(now) };
   }
 
   // Waves: which have started (the previous one completed and baked).
@@ -303,7 +304,7 @@ function memberStatus(r: Row): MemberRolloutStatus {
     wave: Math.max(0, r.wave),
     state: r.state,
     ...(r.reason ? { reason: r.reason.slice(0, 64) } : {}),
-    ...(r.message ? { message: r.message.slice(0, 160) } : {}),
+    ...(r.message ? { message: printable(r.message).slice(0, 160) } : {}),
     ...(r.releasedAt !== undefined && !Number.isNaN(r.releasedAt)
       ? { releasedAt: rfc3339(r.releasedAt) }
       : {}),

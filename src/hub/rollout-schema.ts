@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maintenanceWindowsSchema } from '../core/window.js';
+import { WEEKDAYS } from '../core/window.js';
 import { count, dnsLabel, dnsSubdomain, text, time } from './schema-parts.js';
 import { HUB_API_VERSION } from './hub-names.js';
 
@@ -30,6 +30,18 @@ const labelValue = z
   .string()
   .max(63)
   .regex(/^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/);
+/**
+ * A maintenance window, bounded for the CRD (the core schema's refinements are not expressible
+ * there): `windowState` checks it again and treats a window it refuses as never open.
+ */
+const windowSchema = z.object({
+  days: z.array(z.enum(WEEKDAYS)).min(1).max(7).optional(),
+  start: text(5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'),
+  duration: text(10).regex(/^(\d{1,3}h)?(\d{1,5}m)?$/, 'must be hours and/or minutes'),
+  timezone: text(64).optional(),
+});
+const windowsSchema = z.array(windowSchema).max(20);
+
 const reason = z
   .string()
   .max(64)
@@ -52,6 +64,7 @@ export const rolloutSpecSchema = z.object({
     .describe("The environment's ref (its agents' branch): releases name `<ref>@sha1:<revision>`."),
   revision: z
     .string()
+    .max(40)
     .regex(/^[0-9a-f]{40}$/, 'must be a full commit id (40 hex)')
     .describe('The commit released.'),
   changes: z
@@ -71,11 +84,11 @@ export const rolloutSpecSchema = z.object({
   windowLabel: labelKey.optional(),
   /** Named windows members pick by their `windowLabel` label. */
   windows: z
-    .array(z.object({ name: labelValue, windows: maintenanceWindowsSchema.max(20) }))
+    .array(z.object({ name: labelValue, windows: windowsSchema }))
     .max(ROLLOUT_BOUNDS.windows)
     .optional(),
   /** The environment's windows: a member without a window label uses them; none: any time. */
-  defaultWindows: maintenanceWindowsSchema.max(20).optional(),
+  defaultWindows: windowsSchema.optional(),
   paused: z.boolean().optional().describe('No new release while true; members already released go on.'),
   aborted: z.boolean().optional().describe('Nothing more is released, for good.'),
 });
@@ -183,6 +196,15 @@ export const ROLLOUT_PATHS = {
   status: (namespace: string, name: string) =>
     `/apis/${HUB_API_VERSION}/namespaces/${namespace}/fleetrollouts/${name}/status`,
 } as const;
+
+/**
+ * `text` with every C0 and C1 control character (and DEL) replaced by a space: members' report
+ * messages reach the rollout's status and terminals, and must not carry escape sequences there.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
 
 /** Whether a rollout may still release anything (not aborted, halted or finished). */
 export function isActive(r: Pick<FleetRolloutObject, 'spec' | 'status'>): boolean {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { maintenanceWindowsSchema, type MaintenanceWindow } from '../core/window.js';
 import { notificationsSchema, type NotificationsConfig } from './notifications-config.js';
+import { rolloutConfigSchema, type RolloutConfig } from './rollout-config.js';
 import { unmanagedSchema, type UnmanagedConfig } from './unmanaged-config.js';
 
 /**
@@ -33,6 +34,8 @@ export interface Environment {
   readonly notifications?: NotificationsConfig;
   /** Replaces the platform's `unmanaged:` for this environment's overlays. */
   readonly unmanaged?: UnmanagedConfig;
+  /** How the fleet hub releases a revision to its members in waves (docs/hub.md "Rollouts"). */
+  readonly rollout?: RolloutConfig;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -96,6 +99,7 @@ const environmentSchema = z
     unmanaged: unmanagedSchema
       .optional()
       .describe("Replaces the platform's `unmanaged:` for this environment's overlays."),
+    rollout: rolloutConfigSchema.optional(),
   })
   .strict();
 
@@ -167,6 +171,7 @@ export function toEnvironments(parsed: z.output<typeof environmentsSchema>): Env
     ...(e.verify ? { verify: true } : {}),
     ...(e.notifications !== undefined ? { notifications: e.notifications } : {}),
     ...(e.unmanaged !== undefined ? { unmanaged: e.unmanaged } : {}),
+    ...(e.rollout !== undefined ? { rollout: e.rollout } : {}),
   }));
 }
 

@@ -104,7 +104,7 @@ export const rolloutConfigSchema = z
     maxUnavailable: countOrPercent
       .default('1')
       .describe(
-        "How many members the rollout may have in flight at once (released and not yet succeeded, failed ones included): a count or a percentage of the environment's members (rounded down, at least 1).",
+        "How many members the rollout may have in flight at once (released, neither succeeded nor failed yet): a count or a percentage of the environment's members (rounded down, at least 1).",
       ),
     maxFailures: countOrPercent
       .default('0')

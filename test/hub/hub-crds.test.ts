@@ -54,10 +54,11 @@ const schemaOf = (plural: string) =>
   ).versions[0]!.schema.openAPIV3Schema;
 
 describe('the hub CRDs', () => {
-  it('are FleetMember and MemberRegistration, namespaced, with a status subresource', () => {
+  it('are FleetMember, MemberRegistration and FleetRollout, namespaced, with a status subresource', () => {
     expect(crds.map((c) => c.metadata.name)).toEqual([
       'fleetmembers.hub.groundwork.io',
       'memberregistrations.hub.groundwork.io',
+      'fleetrollouts.hub.groundwork.io',
     ]);
     for (const c of crds) {
       const spec = c.spec as { scope: string; versions: { subresources: unknown }[] };
@@ -66,21 +67,24 @@ describe('the hub CRDs', () => {
     }
   });
 
-  it.each(['fleetmembers', 'memberregistrations'])('%s: every spec and status field is bounded', (plural) => {
-    const root = schemaOf(plural);
-    const unbounded: string[] = [];
-    for (const part of ['spec', 'status'])
-      for (const [path, s] of nodes(root.properties![part]!, part)) {
-        if (s.type === 'string' && s.maxLength === undefined && !s.enum) unbounded.push(path);
-        if (s.type === 'array' && s.maxItems === undefined) unbounded.push(path);
-        if (s.type === 'integer' && (s.minimum === undefined || s.maximum === undefined))
-          unbounded.push(path);
-        if (s.type === 'object' && s.additionalProperties !== undefined && s.maxProperties === undefined)
-          unbounded.push(path);
-        if (s.type === undefined && !s.enum) unbounded.push(`${path} (no type)`);
-      }
-    expect(unbounded).toEqual([]);
-  });
+  it.each(['fleetmembers', 'memberregistrations', 'fleetrollouts'])(
+    '%s: every spec and status field is bounded',
+    (plural) => {
+      const root = schemaOf(plural);
+      const unbounded: string[] = [];
+      for (const part of ['spec', 'status'])
+        for (const [path, s] of nodes(root.properties![part]!, part)) {
+          if (s.type === 'string' && s.maxLength === undefined && !s.enum) unbounded.push(path);
+          if (s.type === 'array' && s.maxItems === undefined) unbounded.push(path);
+          if (s.type === 'integer' && (s.minimum === undefined || s.maximum === undefined))
+            unbounded.push(path);
+          if (s.type === 'object' && s.additionalProperties !== undefined && s.maxProperties === undefined)
+            unbounded.push(path);
+          if (s.type === undefined && !s.enum) unbounded.push(`${path} (no type)`);
+        }
+      expect(unbounded).toEqual([]);
+    },
+  );
 
   it('bounds a report at 32 K characters at most, whatever it holds', () => {
     const bound = maxJsonBytes(schemaOf('fleetmembers').properties!.status!);

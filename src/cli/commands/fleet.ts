@@ -1,6 +1,7 @@
 import { fleetOptions, type FleetFlags, type PromoteFlags } from '../fleet-flags.js';
 import { withOutput } from '../output.js';
 import type { CommandModule } from './command-module.js';
+import { registerFleetRollout } from './fleet-rollout.js';
 
 /**
  * `groundwork fleet status` and `groundwork promote <environment>`: the fleet as its agents report
@@ -23,6 +24,7 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     .action(async (flags: FleetFlags) =>
       (await import('../actions/fleet.js')).runFleetStatus(flags, setExitCode),
     );
+  registerFleetRollout(fleet, setExitCode);
 
   fleetOptions(withOutput(program.command('promote'), ['text', 'json', 'yaml'], 'text'))
     .description(

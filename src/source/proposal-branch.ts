@@ -261,8 +261,12 @@ export class ProposalRepo {
     await this.pushRef(remoteRef, { force: opts.force, delete: false });
   }
 
-  /** Deletes `branch` on the remote. */
+  /** Deletes `branch` on the remote (nothing when it is gone already). */
   async deleteBranch(branch: string): Promise<void> {
+    const head = (await this.listBranches(branch)).find((b) => b.branch === branch);
+    if (!head) return;
+    // isomorphic-git's push expands `ref` locally even to delete it.
+    await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${branch}`, value: head.oid, force: true });
     await this.pushRef(`refs/heads/${branch}`, { force: false, delete: true });
   }
 

@@ -78,8 +78,11 @@ describe('ProposalRepo', () => {
       expect(await r.listBranches('groundwork/propose/')).toEqual([
         { branch: 'groundwork/propose/podinfo', oid: second },
       ]);
-      await r.deleteBranch('groundwork/propose/podinfo');
+      // Deleted from a repository that never had the branch locally (a later run's).
+      const later = await ProposalRepo.open({ url, auth: { token: TOKEN } });
+      await later.deleteBranch('groundwork/propose/podinfo').finally(() => later.dispose());
       expect(await r.listBranches('groundwork/propose/')).toEqual([]);
+      await r.deleteBranch('groundwork/propose/podinfo'); // gone already: nothing
     } finally {
       await r.dispose();
     }

@@ -149,7 +149,15 @@ export function agentOptionsOf(text: AgentFlagText, env: NodeJS.ProcessEnv): Age
       message: `the URL ${rendererProblem}`,
       fix: "give the renderer Service's URL, e.g. http://groundwork-renderer.groundwork-system.svc:8443",
     });
-  if (same.hub !== undefined) hubSourceOf(same.hub); // secret/<bad name> is refused, never read as a file
+  if (same.hub !== undefined)
+    hubSourceOf(same.hub); // secret/<bad name> is refused, never read as a file
+  else if (same.hubReleases !== AGENT_FLAGS.hubReleases.default)
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: '--hub-releases',
+      message: 'gates releases from a fleet hub, and no --hub is given',
+      fix: 'pass --hub with the bootstrap kubeconfig, or leave --hub-releases out',
+    });
   const host = httpBindOf(httpBind, env);
   const commitStatus = commitStatusOf({
     commitStatusSecret,

@@ -79,6 +79,19 @@ describe('the agent options, declared once (AGENT_FLAGS)', () => {
     expect(more.http).toBeUndefined();
   });
 
+  it('reads --hub-releases (auto by default) and refuses it without --hub', () => {
+    expect(agentOptionsOf(parsed(REQUIRED), {}).hubReleases).toBe('auto');
+    const hub = [...REQUIRED, '--hub', 'secret/hub-bootstrap'];
+    expect(agentOptionsOf(parsed([...hub, '--hub-releases', 'required']), {}).hubReleases).toBe('required');
+    expect(refusal(parsed([...hub, '--hub-releases', 'sometimes']))).toMatchObject({
+      subject: '--hub-releases',
+    });
+    expect(refusal(parsed([...REQUIRED, '--hub-releases', 'off']))).toMatchObject({
+      code: 'InvalidFlag',
+      subject: '--hub-releases',
+    });
+  });
+
   it('refuses a flag that does not read, naming the flag', () => {
     const base = parsed(REQUIRED);
     expect(refusal({ ...base, mode: 'heal' })).toMatchObject({ code: 'InvalidFlag', subject: '--mode' });

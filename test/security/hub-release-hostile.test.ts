@@ -8,6 +8,8 @@ import type { MemberRelease } from '../../src/hub/member-schema.js';
 import { fetchRevision } from '../../src/source/fetch-revision.js';
 import { createGitRepo, type GitRepo } from '../harness/git-repo.js';
 import { startGitServer, type GitServer } from '../harness/git-server.js';
+import { signedCommit, trustedSigners } from '../harness/signing.js';
+import type { TrustedKeys } from '../../src/source/trust/trusted-keys.js';
 
 // The hub only says *when*: whatever it writes into FleetMember.spec.release, the agent applies
 // nothing that is not a commit of its own branch. The real fetch (isomorphic-git over a real git
@@ -21,14 +23,18 @@ let server: GitServer;
 let c1: string;
 let c2: string;
 let other: string;
+let keys: TrustedKeys;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'gw-release-hostile-'));
   repo = createGitRepo({ root: join(root, 'repos'), name: 'platform' });
   repo.writeFiles({ 'groundwork.yaml': 'name: demo\n', 'a.txt': '1' });
   c1 = repo.commit('first');
+  // The tip is signed by a trusted key, its parent c1 is not.
+  const signers = await trustedSigners(join(root, 'keys'));
+  keys = signers.keys;
   repo.writeFiles({ 'a.txt': '2' });
-  c2 = repo.commit('second');
+  c2 = signedCommit(repo, 'second', signers.carol);
   // A branch the agent does not follow: its content must never reach the agent's cluster.
   repo.git('checkout', '-q', '-b', 'attacker', c1);
   repo.writeFiles({ 'a.txt': 'evil' });
@@ -52,7 +58,7 @@ const release = (revision: unknown, more: Record<string, unknown> = {}) => ({
 });
 
 /** The agent's gated fetch of branch main, with `hub` as the FleetMember's spec.release. */
-function gated(hub: unknown) {
+function gated(hub: unknown, trust?: TrustedKeys) {
   const cacheDir = mkdtempSync(join(root, 'cache-'));
   const kept: MemberRelease[] = [];
   const holds: ReleaseHold[] = [];
@@ -60,12 +66,13 @@ function gated(hub: unknown) {
   const fetch = new ReleasedFetch({
     policy: 'required',
     branch: 'main',
-    fetch: (pin) => {
+    fetch: (pin, { verify }) => {
       fetches++;
       return fetchRevision({
         url: server.url(repo.path),
         ref: pin ? { commit: pin, branch: 'main' } : { branch: 'main' },
         cacheDir,
+        ...(trust && verify ? { trust: { keys: trust, required: true } } : {}),
       });
     },
     hubRelease: () => hub,
@@ -119,6 +126,20 @@ describe('a hostile hub release', () => {
     expect(String(err).length).toBeLessThan(1000);
     expect(g.fetches()).toBe(0);
     expect(g.kept).toEqual([]);
+  });
+
+  it('under --verify-commits, refuses an unsigned released commit of main and applies a signed one', async () => {
+    const unsigned = gated(release(`main@sha1:${c1}`), keys);
+    const err = await unsigned.fetch.fetch().catch((e: unknown) => e);
+    expect(hasCode(err, 'VerificationFailed'), String(err)).toBe(true);
+    expect(unsigned.kept).toEqual([]);
+    expect(existsSync(join(unsigned.cacheDir, 'checkouts', c1))).toBe(false);
+    const signed = gated(release(`main@sha1:${c2}`), keys);
+    expect(await signed.fetch.fetch()).toMatchObject({
+      commit: c2,
+      signature: { verdict: { verified: true } },
+    });
+    expect(signed.kept).toEqual([release(`main@sha1:${c2}`)]);
   });
 
   it('keeps the last release it took up when the hub names a commit not on main', async () => {

@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import { GroundworkError } from '../core/errors.js';
+import { failureLocation, jsonFailure } from '../core/parse-failure.js';
+import { formatIssues } from '../core/zod-issues.js';
 
 /** A Cincinnati graph, a graph-data file or a ClusterVersion that does not have the expected shape. */
 export class InvalidUpdateGraphError extends GroundworkError {
@@ -47,3 +50,21 @@ export class InvalidChannelError extends GroundworkError {
 
 /** Shared with every zod-parsed input; defined once in core. */
 export { formatIssues } from '../core/zod-issues.js';
+
+/**
+ * Parses the JSON text of an update-graph document (`file`, for messages) with `schema`. Throws
+ * `InvalidUpdateGraphError` naming where the JSON breaks (never quoting it), or every schema problem.
+ */
+export function parseGraphJson<S extends z.ZodType>(content: string, file: string, schema: S): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch (err) {
+    // Where and why only: V8's message quotes the text.
+    const failure = jsonFailure(err, content);
+    throw new InvalidUpdateGraphError(failureLocation(file, failure), [`not JSON: ${failure.reason}`]);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new InvalidUpdateGraphError(file, formatIssues(parsed.error.issues));
+  return parsed.data;
+}

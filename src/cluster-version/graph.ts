@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { type ClusterVersionState, conditionOf } from './cluster-state.js';
-import { InvalidUpdateGraphError, formatIssues } from './errors.js';
+import { InvalidUpdateGraphError, parseGraphJson } from './errors.js';
 import { compareVersions, isVersion, sameImage } from './version.js';
-import { failureLocation, jsonFailure } from '../core/parse-failure.js';
 
 /** Release metadata key listing the channels a release is in (comma-separated). */
 const CHANNELS_METADATA = 'io.openshift.upgrades.graph.release.channels';
@@ -163,17 +162,7 @@ const cincinnati = z.object({
  * const graph = graphFromCincinnati(await readFile('stable-4.8.json', 'utf8'), 'stable-4.8.json');
  */
 export function graphFromCincinnati(content: string, file: string): UpdateGraph {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch (err) {
-    // Where and why only: V8's message quotes the text.
-    const failure = jsonFailure(err, content);
-    throw new InvalidUpdateGraphError(failureLocation(file, failure), [`not JSON: ${failure.reason}`]);
-  }
-  const parsed = cincinnati.safeParse(json);
-  if (!parsed.success) throw new InvalidUpdateGraphError(file, formatIssues(parsed.error.issues));
-  const { nodes, edges, conditionalEdges = [] } = parsed.data;
+  const { nodes, edges, conditionalEdges = [] } = parseGraphJson(content, file, cincinnati);
   const problems = edges.flatMap(([a, b], i) =>
     [a, b]
       .filter((x) => x >= nodes.length)

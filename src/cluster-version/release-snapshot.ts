@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { dataPath } from '../core/data-dir.js';
-import { failureLocation, jsonFailure } from '../core/parse-failure.js';
-import { InvalidUpdateGraphError, formatIssues } from './errors.js';
+import { InvalidUpdateGraphError, parseGraphJson } from './errors.js';
 import type { Risk } from './graph.js';
 import { isVersion } from './version.js';
 
@@ -70,16 +69,7 @@ export const SNAPSHOT_FILE = dataPath('update-graphs', 'graph-data-snapshot.json
  * define, a `from` that is not a regular expression.
  */
 export function parseReleaseSnapshot(content: string, file: string): ReleaseSnapshot {
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch (err) {
-    const failure = jsonFailure(err, content);
-    throw new InvalidUpdateGraphError(failureLocation(file, failure), [`not JSON: ${failure.reason}`]);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new InvalidUpdateGraphError(file, formatIssues(parsed.error.issues));
-  const data = parsed.data;
+  const data = parseGraphJson(content, file, schema);
   const problems: string[] = [];
   const blockedEdges = data.blockedEdges.flatMap((b, i): SnapshotBlockedEdge[] => {
     const known = b.risk === undefined ? undefined : data.risks[b.risk];

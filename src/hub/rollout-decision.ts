@@ -188,13 +188,13 @@ export function decideRollout(
   for (const r of pending) {
     if (r.wave < 0) {
       Object.assign(r, { state: 'Held', reason: 'NotInAnyWave', message: 'no wave selects it' });
+    } else if (stopped) {
+      Object.assign(r, { reason: stopped, message: `the rollout is ${stopped.toLowerCase()}` });
     } else if (r.wave > current) {
       Object.assign(r, {
         reason: 'WaveNotStarted',
         message: `wave ${spec.waves[r.wave]!.name} has not started`,
       });
-    } else if (stopped) {
-      Object.assign(r, { reason: stopped, message: `the rollout is ${stopped.toLowerCase()}` });
     } else {
       const hold = memberHold(byName.get(r.name)!, spec, now);
       if (hold) {

@@ -25,11 +25,19 @@ export async function readPlatformFiles(
 ): Promise<PlatformFiles> {
   const read = (path: string) => readConfinedFile({ root: dir, path, maxBytes: MAX_FILE_BYTES, what: path });
   const overlayFiles = new Map<string, string>();
-  for (const name of overlays)
+  for (const name of overlays) {
+    if (!isRepositoryName(name))
+      throw new GroundworkError({
+        code: 'InvalidConfig',
+        subject: `overlay ${JSON.stringify(name.slice(0, 64))}`,
+        message: 'is not an overlay name (a path below the overlays folder, without . or .. segments)',
+        fix: 'name overlays as the overlays folder holds them: dev, clusters/prod-eu-1',
+      });
     for (const ext of ['.yaml', '.yml']) {
       const path = posix.join(config.overlays.replace(/\\/g, '/'), `${name}${ext}`);
       if (existsSync(join(dir, path))) overlayFiles.set(path, await read(path));
     }
+  }
   const sources = new Map<string, string>();
   const root = posix.dirname(config.entry.replace(/\\/g, '/'));
   for (const path of await sourceFiles(dir, root === '.' ? '' : root)) sources.set(path, await read(path));
@@ -59,4 +67,11 @@ async function sourceFiles(dir: string, root: string): Promise<string[]> {
   };
   if (existsSync(join(dir, root))) await walk(root);
   return out.sort();
+}
+
+/** `dev`, `clusters/prod-eu-1`: `/`-separated, no empty, `.` or `..` segment, no backslash or control character. */
+function isRepositoryName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (name.length > 253 || /[\\\u0000-\u001f]/.test(name) || name.startsWith('/')) return false;
+  return name.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }

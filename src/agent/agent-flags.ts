@@ -236,6 +236,9 @@ export const AGENT_FLAGS = {
     kind: 'releases',
     default: 'auto',
     doc: 'with --hub: auto (once the hub has released a revision to this cluster, apply only released commits of the branch), required (apply nothing the hub has not released, from the start) or off (report only) (docs/hub.md)',
+    bootstrap: {
+      doc: 'with --hub: the agent applies only what the hub released: auto (from the first release on; the agent default), required or off (docs/hub.md)',
+    },
   },
   prune: { flag: '--no-prune', kind: 'switch', doc: 'never delete objects removed from git' },
   maxPruneShare: {

@@ -126,6 +126,8 @@ describe('the agent options, declared once (AGENT_FLAGS)', () => {
       dashboardUrl: 'https://dash.example.com/',
       dashboard: true,
       verifyCommits: 'configmap/keys',
+      hub: 'secret/hub-bootstrap',
+      hubReleases: 'required',
       prune: false,
     };
     const args = agentArgs(text);

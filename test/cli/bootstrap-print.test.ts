@@ -73,6 +73,16 @@ describe('bootstrap --print without a kubeconfig', () => {
     expect(r.stdout + r.stderr).not.toContain('platform-secret-value');
   }, 180_000);
 
+  it('refuses --hub-releases without --hub before reading anything', async () => {
+    const r = await groundwork(
+      ['bootstrap', '--print', '--repo', repo.url, '--overlay', 'test', '--hub-releases', 'required'],
+      { env: noKube() },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--hub-releases');
+    expect(r.stderr).toContain('no --hub is given');
+  }, 60_000);
+
   it('an explicit --kubeconfig that does not exist is still an error', async () => {
     const r = await groundwork(
       [

@@ -11,7 +11,7 @@ import type { SetExitCode } from '../commands/command-module.js';
 import { checkRepoUrl, repoEndpoint } from '../../source/repo-url.js';
 import { parseEgressHost } from '../../install/egress-hosts.js';
 import { egressReport } from '../../install/egress-report.js';
-import { hasCode } from '../../core/errors.js';
+import { GroundworkError, hasCode } from '../../core/errors.js';
 import { commitStatusOf } from '../../agent/commit-status-flags.js';
 import {
   passedOn,
@@ -49,6 +49,13 @@ export async function runBootstrap(flags: BootstrapFlags, setExitCode: SetExitCo
   // The flags the agent gets, read by its own schema: what the agent would refuse, bootstrap refuses.
   const agent = readAgentFlags(flags, BOOTSTRAP_FLAGS);
   checkRepoUrl(agent.repo);
+  if (flags.hubReleases !== undefined && flags.hub === undefined)
+    throw new GroundworkError({
+      code: 'MissingFlag',
+      subject: '--hub-releases',
+      message: 'gates releases from a fleet hub, and no --hub is given',
+      fix: 'pass --hub secret/<name>, or leave --hub-releases out',
+    });
   const httpBind = httpBindOf(agent.httpBind, {});
   const commitStatus = commitStatusOf(agent);
   const ref = sourceRefOf(agent);

@@ -13,24 +13,19 @@ import { DEFAULT_TOKEN_ENV, type ProposePublishFlags } from '../propose-publish-
 import { previewRevisions } from './preview.js';
 
 /**
- * `groundwork propose` without `--dry-run`: publishes `set` on the forge (`publishProposals`) and
- * prints one line per group. The token comes from the environment variable `--token-env` names
- * (never from a flag's value or the repository) and is removed from this process's environment once
- * read; the base is the target environment's `ref` (without environments: the checked-out branch);
- * each preview renders as `groundwork preview` does, in isolated renderers, and `--trust-repository`
- * is refused (a renderer beside the token could read it). Exit 0 when every group was published or
- * left as it should be, 2 when one failed.
+ * Checks the publishing flags before anything runs and takes the forge token: refuses
+ * `--trust-repository` (the platform is rendered while the token is held: only an isolated renderer
+ * may do that), reads the variable `--token-env` names (default `GROUNDWORK_FORGE_TOKEN`; never a
+ * flag's value, never the repository) and removes it from this process's environment. Throws
+ * `InvalidFlag` / `MissingFlag` naming the variable, never its value.
  */
-export async function runProposePublish(
-  set: ProposalSet,
-  flags: ProposePublishFlags,
-  setExitCode: SetExitCode,
-): Promise<PublishOutcome[]> {
+export function takeForgeToken(flags: Pick<ProposePublishFlags, 'tokenEnv' | 'trustRepository'>): string {
   if (flags.trustRepository)
     throw new GroundworkError({
       code: 'InvalidFlag',
       subject: '--trust-repository',
-      message: 'publishing renders previews only in an isolated renderer, never beside the forge token',
+      message:
+        'publishing renders the platform and its previews only in an isolated renderer, never beside the forge token',
       fix: 'use --trust-repository with --dry-run only; publish on a machine with user namespaces (or as root)',
     });
   const tokenEnv = flags.tokenEnv ?? DEFAULT_TOKEN_ENV;
@@ -50,6 +45,22 @@ export async function runProposePublish(
       fix: `export ${tokenEnv}=<a token that may write contents and pull requests>, or name another variable with --token-env`,
     });
   delete process.env[tokenEnv];
+  return token;
+}
+
+/**
+ * `groundwork propose` without `--dry-run`: publishes `set` on the forge (`publishProposals`) with
+ * `token` (from `takeForgeToken`) and prints one line per group, then one per refusal. The base is
+ * the target environment's `ref` (without environments: the checked-out branch); each preview
+ * renders as `groundwork preview` does, in isolated renderers. Exit 0 when every group was
+ * published or left as it should be, 2 when one failed.
+ */
+export async function runProposePublish(
+  set: ProposalSet,
+  flags: ProposePublishFlags,
+  token: string,
+  setExitCode: SetExitCode,
+): Promise<PublishOutcome[]> {
   const root = await realpath(flags.dir);
   const checkout = await checkoutFacts(root);
   const repoUrl = flags.repoUrl ?? checkout.origin;
@@ -78,7 +89,13 @@ export async function runProposePublish(
   });
   for (const o of outcomes)
     process.stdout.write(
-      `${o.outcome.padEnd(9)} ${o.branch}${o.url ? `  ${o.url}` : ''}${o.detail ? `  (${o.detail})` : ''}\n`,
+      oneLine(
+        `${o.outcome.padEnd(9)} ${o.branch}${o.url ? `  ${o.url}` : ''}${o.detail ? `  (${o.detail})` : ''}`,
+      ),
+    );
+  for (const r of set.refused)
+    process.stdout.write(
+      oneLine(`${'refused'.padEnd(9)} ${r.subject}${r.to ? ` ${r.to}` : ''}: ${r.reason}`),
     );
   setExitCode(outcomes.some((o) => o.outcome === 'failed') ? ExitCode.Error : ExitCode.Ok);
   return outcomes;
@@ -102,4 +119,10 @@ async function baseBranch(
     message: 'groundwork.yaml declares no environment with a ref and the checkout is on no branch',
     fix: 'declare environments with their ref in groundwork.yaml, or check out the branch proposals target',
   });
+}
+
+/** One terminal line: control characters (a forge's or a catalog's text) as spaces. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `${text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')}\n`;
 }

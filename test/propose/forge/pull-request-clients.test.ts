@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroundworkError } from '../../../src/core/errors.js';
+import { FORGE_CHOICES } from '../../../src/cli/propose-publish-flags.js';
 import { pullRequestForge } from '../../../src/propose/forge/open-forge.js';
+import { FORGES } from '../../../src/report/notifications/forge.js';
 import { startPullRequestApi, type PullRequestApi } from '../../harness/pull-request-api.js';
 
 // The GitHub and GitLab pull-request clients against a loopback fake that checks every request
@@ -19,6 +21,10 @@ afterEach(async () => {
 });
 
 const noWait = () => Promise.resolve();
+
+it("propose's --forge choices are the forges commit statuses know", () => {
+  expect([...FORGE_CHOICES]).toEqual([...FORGES]);
+});
 
 describe.each(CASES)('$forge pull requests', ({ forge, repoUrl, path }) => {
   it('finds none, opens one, finds it, updates it and closes it with a comment: every request as documented', async () => {

@@ -1,5 +1,5 @@
 // Chart archives by digest under `<cache>/charts/`: what HTTP and OCI charts share.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheRoot } from '../../core/cache-root.js';
@@ -29,11 +29,14 @@ export async function cachedArchive(digest: string): Promise<string | undefined>
   return cached && digestOf(cached) === digest ? path : undefined;
 }
 
-/** Stores `bytes` (already checked against `digest`) atomically; returns the path. */
+/**
+ * Stores `bytes` (already checked against `digest`) atomically; returns the path. Two stores of
+ * one archive at once (a preview renders base and head together) each write a file of their own.
+ */
 export async function storeArchive(digest: string, bytes: Buffer): Promise<string> {
   const path = archivePath(digest);
   await mkdir(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, bytes);
   await rename(tmp, path);
   return path;

@@ -12,7 +12,15 @@ import { MemberCredentialsStore, type MemberState } from '../src/hub/member-cred
 import { registerMember } from '../src/hub/member-registration.js';
 import { DEFAULT_PACING } from '../src/hub/report-timing.js';
 import { ReportWriter } from '../src/hub/report-writer.js';
-import { INITIAL_STATE, jittered, nextState, reportBody, rng, type MemberProfile } from './hub-model.js';
+import {
+  appliedState,
+  INITIAL_STATE,
+  jittered,
+  nextState,
+  reportBody,
+  rng,
+  type MemberProfile,
+} from './hub-model.js';
 import { memberClient, type HubConnections, type RequestObserver } from './hub-pool.js';
 
 const silentLog = { info: () => undefined, warn: () => undefined };
@@ -108,6 +116,25 @@ export class SimulatedMember {
       },
       () => -Math.log(1 - this.random()) * this.opts.changeEveryMs,
     );
+  }
+
+  /**
+   * The hub released `revision` to this member: after a simulated fetch, apply and health wait
+   * (`applyMs`, jittered ±50 %) it reports the revision applied (Ready, unless it is `not-ready`).
+   * A stopped (silent) member does nothing.
+   */
+  release(revision: string, applyMs: number): void {
+    if (this.stopped || this.state.revision === revision) return;
+    const t = setTimeout(
+      () => {
+        this.timers.delete(t);
+        if (this.stopped) return;
+        this.state = appliedState(this.state, revision, Math.floor(Date.now() / 1000));
+        this.writer.offer(reportBody(this.profile, this.state));
+      },
+      jittered(applyMs, this.random, 0.5),
+    );
+    this.timers.add(t);
   }
 
   /** Stops everything at once (a `silent` member: its cluster went away). */

@@ -71,7 +71,12 @@ export function memberProfile(
   return {
     name: `m-${String(index).padStart(5, '0')}`,
     environment: ENVIRONMENTS[index % ENVIRONMENTS.length]!,
-    labels: { region: REGIONS[index % REGIONS.length]!, site: `site-${index % 97}` },
+    labels: {
+      region: REGIONS[index % REGIONS.length]!,
+      site: `site-${index % 97}`,
+      // The rollout's canary wave: a few healthy prod members (index 2, 102, ...).
+      ...(index % 100 === 2 ? { ring: 'canary' } : {}),
+    },
     openshift,
     pools: openshift ? ['master', 'worker', 'infra', 'gpu'].slice(0, 2 + extraPools) : [],
     pins: openshift ? 2 + Math.floor(random() * 7) : 0,
@@ -89,6 +94,8 @@ export interface MemberState {
   readonly ready: boolean;
   /** Seconds since the epoch of the last Ready change. */
   readonly since: number;
+  /** The revision the hub released and the member applied (`<ref>@sha1:<hex>`), once there is one. */
+  readonly revision?: string;
 }
 
 export const INITIAL_STATE: MemberState = {
@@ -108,7 +115,7 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(
  * health check) and while drift or a pool update is pending. Pure.
  */
 export function reportBody(p: MemberProfile, s: MemberState): ReportBody {
-  const revision = `refs/heads/${p.environment}@sha1:${hex40(s.commit)}`;
+  const revision = s.revision ?? `${p.environment}@sha1:${hex40(s.commit)}`;
   const failing = p.role === 'not-ready';
   const ready = s.ready && !failing;
   const reason = failing
@@ -197,6 +204,14 @@ export function nextState(s: MemberState, random: () => number, nowSeconds: numb
   else next = { ...s, commit: s.commit + 1 };
   const ready = next.drift === 0 && next.updating === 0;
   return { ...next, ready, since: ready === s.ready ? s.since : nowSeconds };
+}
+
+/**
+ * The state once the member applied `revision` (a release of the hub): drift healed, no update
+ * in flight, Ready since `nowSeconds` (a `not-ready` member still reports its failed health). Pure.
+ */
+export function appliedState(s: MemberState, revision: string, nowSeconds: number): MemberState {
+  return { ...s, revision, drift: 0, updating: 0, ready: true, since: s.ready ? s.since : nowSeconds };
 }
 
 /** Nearest-rank percentile (`p` in 0..100) of `values`; NaN for none. Does not modify `values`. */

@@ -1,23 +1,115 @@
-// The rollout figures of `bench hub` (issue 34): "time to roll a revision through all members in
-// four waves" and "a wave released ≤ 2 s after its gates pass".
-//
-// HOOK, NOT MEASURED YET: the hub's rollout controller (src/hub/rollout-*.ts) was being written
-// while this bench was; when it runs in `groundwork hub run`, this function should: create a
-// rollout of a new revision over the simulated members in four waves (canary, 10 %, 50 %, rest),
-// let each SimulatedMember follow its FleetMember's spec.release (apply: report the released
-// revision as applied and Ready after a short simulated apply), record when each wave's gates
-// passed (its last member reported Ready) and when the next wave's first release appeared, and
-// return the total time and the gate-to-release p50/max. Until then it says so in the report.
+// The rollout figures of `bench hub` (issue 34): the time to roll a revision through the prod
+// members in four waves (canary by label, 10 %, 50 %, the rest), and how long after a wave's
+// gates passed the next wave was released. The hub's RolloutController (in `groundwork hub run`)
+// decides; the simulated members follow their releases. Both instants come from the bench's one
+// watch of FleetMembers, so they share a clock: a wave's gates pass when the watch saw the last
+// report of its members at the rollout's commit (bake time 0), the next wave is released when the
+// watch saw the first of its members' `spec.release`.
+import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../src/cluster/client.js';
+import type { K8sObject } from '../src/core/object.js';
+import { HUB_NAMESPACE } from '../src/hub/hub-names.js';
+import { getRollout, startRollout } from '../src/hub/rollout-commands.js';
+import type { FleetRolloutObject, RolloutSpec } from '../src/hub/rollout-schema.js';
 import type { SimulatedMember } from './hub-fleet.js';
 
-/** The rollout line of the report; today, that it is not measured and why. */
-export function rolloutFigures(input: {
-  readonly admin: KubeClient;
-  readonly members: readonly SimulatedMember[];
-}): Promise<string> {
-  void input;
-  return Promise.resolve(
-    'not measured: the hub rollout controller (src/hub/rollout-*.ts) does not run in `groundwork hub run` yet; bench/hub-rollout.ts is the hook',
-  );
+const FINAL = new Set(['Completed', 'Succeeded', 'Halted', 'Aborted']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the watch carries of a FleetMember that the tracker reads. */
+interface Seen {
+  spec?: { release?: { revision?: string } };
+  status?: { revision?: { applied?: string } };
+}
+
+/** The rollout of one environment, driven against the hub, its instants taken from the watch. */
+export class RolloutTracker {
+  private sha: string | undefined;
+  private readonly releasedSeen = new Map<string, number>();
+  private readonly doneSeen = new Map<string, number>();
+
+  constructor(
+    private readonly members: ReadonlyMap<string, SimulatedMember>,
+    /** A member's simulated fetch, apply and health wait after its release. */
+    private readonly applyMs = 8000,
+  ) {}
+
+  /** Every FleetMember event of the bench's watch: releases handed to their member, reports timed. */
+  onMember(obj: K8sObject, now: number): void {
+    if (!this.sha) return;
+    const name = obj.metadata.name;
+    const seen = obj as Seen;
+    const released = seen.spec?.release?.revision;
+    if (released?.endsWith(`@sha1:${this.sha}`) && !this.releasedSeen.has(name)) {
+      this.releasedSeen.set(name, now);
+      this.members.get(name)?.release(released, this.applyMs);
+    }
+    if (seen.status?.revision?.applied?.endsWith(`@sha1:${this.sha}`) && !this.doneSeen.has(name))
+      this.doneSeen.set(name, now);
+  }
+
+  /**
+   * Starts the rollout of a new commit to `environment` in four waves and waits for it to end
+   * (or `timeoutMs`); the report line.
+   */
+  async run(admin: KubeClient, environment: string, timeoutMs = 900_000): Promise<string> {
+    this.sha = randomBytes(20).toString('hex');
+    const spec: RolloutSpec = {
+      environment,
+      ref: environment,
+      revision: this.sha,
+      waves: [
+        { name: 'canary', selector: [{ key: 'ring', value: 'canary' }] },
+        { name: 'ten', percent: 10 },
+        { name: 'half', percent: 50 },
+        { name: 'rest', percent: 100 },
+      ],
+      maxUnavailable: '20%',
+      maxFailures: '10%',
+      bakeSeconds: 0,
+      progressDeadlineSeconds: 600,
+    };
+    const started = Date.now();
+    const created = await startRollout(admin, HUB_NAMESPACE, spec);
+    let r: FleetRolloutObject = created;
+    while (!FINAL.has(r.status?.phase ?? '') && Date.now() - started < timeoutMs) {
+      await sleep(500);
+      r = await getRollout(admin, HUB_NAMESPACE, created.name);
+    }
+    const totalS = (Date.now() - started) / 1000;
+    return rolloutLine(r, totalS, this.releasedSeen, this.doneSeen);
+  }
+}
+
+/**
+ * The report line from the rollout's final status and the watch's instants: the phase and total
+ * time, members by state, and per wave after the first, the next wave's release after the gates
+ * of the one before passed. Pure.
+ */
+export function rolloutLine(
+  r: FleetRolloutObject,
+  totalS: number,
+  releasedSeen: ReadonlyMap<string, number>,
+  doneSeen: ReadonlyMap<string, number>,
+): string {
+  const rows = r.status?.members ?? [];
+  const waves = r.spec.waves.map((_, i) => rows.filter((m) => m.wave === i));
+  const byState = new Map<string, number>();
+  for (const m of rows) byState.set(m.state, (byState.get(m.state) ?? 0) + 1);
+  const gaps: string[] = [];
+  for (let w = 1; w < waves.length; w++) {
+    const before = waves[w - 1]!.filter((m) => m.state === 'Succeeded' || m.state === 'Failed');
+    const gate = Math.max(...before.map((m) => doneSeen.get(m.name) ?? Number.NaN));
+    const release = Math.min(...waves[w]!.map((m) => releasedSeen.get(m.name) ?? Number.POSITIVE_INFINITY));
+    gaps.push(
+      `${r.spec.waves[w]!.name} ${Number.isFinite(gate) && Number.isFinite(release) ? `${release - gate} ms` : 'n/a'}`,
+    );
+  }
+  return [
+    `${r.status?.phase ?? 'no status'} after **${totalS.toFixed(1)} s** over ${rows.length} ${r.spec.environment} members`,
+    `(waves ${waves.map((w, i) => `${r.spec.waves[i]!.name} ${w.length}`).join(', ')};`,
+    `maxUnavailable ${r.spec.maxUnavailable}, maxFailures ${r.spec.maxFailures}, bake 0 s, apply 8 s ±50 %;`,
+    `members ${[...byState].map(([s, n]) => `${s} ${n}`).join(', ')}${r.status?.halted ? `; halted: ${r.status.halted.reason}` : ''});`,
+    `next wave released after the previous wave's gates passed: **${gaps.join(', ')}**`,
+  ].join(' ');
 }

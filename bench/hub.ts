@@ -19,15 +19,16 @@ import { watchKind } from '../src/cluster/watch.js';
 import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
 import { listFleetMembers } from '../src/hub/fleet-list.js';
 import { memberKubeconfig } from '../src/hub/bootstrap-kubeconfig.js';
-import { CONTROLLER_SERVICE_ACCOUNT, HUB_NAMESPACE, LABELS } from '../src/hub/hub-names.js';
+import { CONTROLLER_SERVICE_ACCOUNT, HUB_NAMESPACE, HUB_PATHS, LABELS } from '../src/hub/hub-names.js';
 import { installHub } from '../src/hub/hub-install.js';
 import { HUB_RESOURCES } from '../src/hub/hub-resources.js';
 import { requestToken } from '../src/hub/member-setup.js';
+import { readFleetMember } from '../src/hub/member-schema.js';
 import { cpuMs, memoryMb } from './flux/proc-stats.js';
 import { pooled, registerSimulated, SimulatedMember } from './hub-fleet.js';
 import { cores, memberProfile, percentile } from './hub-model.js';
 import { HubConnections } from './hub-pool.js';
-import { rolloutFigures } from './hub-rollout.js';
+import { RolloutTracker } from './hub-rollout.js';
 
 export interface HubBenchOptions {
   readonly clusters: number;
@@ -39,6 +40,8 @@ export interface HubBenchOptions {
   readonly registrationConcurrency?: number;
   /** Mean time between a member's state changes. @default 5 min */
   readonly changeEveryMs?: number;
+  /** Roll a revision out through the prod members in four waves at the end. @default true */
+  readonly rollout?: boolean;
 }
 
 const LEASE_SECONDS = 60;
@@ -54,12 +57,25 @@ function uptime(): string {
 }
 
 /** `groundwork fleet status --hub` through the built CLI: wall time in ms and its output. */
-function fleetStatus(kubeconfig: string, output: 'text' | 'json'): Promise<{ ms: number; stdout: string }> {
+function fleetStatus(
+  kubeconfig: string,
+  output: 'text' | 'json',
+  selector?: string,
+): Promise<{ ms: number; stdout: string }> {
   const started = Date.now();
   return new Promise((resolve, reject) =>
     execFile(
       process.execPath,
-      [BIN, 'fleet', 'status', '--hub', kubeconfig, '-o', output],
+      [
+        BIN,
+        'fleet',
+        'status',
+        '--hub',
+        kubeconfig,
+        '-o',
+        output,
+        ...(selector ? ['--selector', selector] : []),
+      ],
       { env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist' }, maxBuffer: 1 << 28 },
       (err, stdout, stderr) =>
         err ? reject(new Error(`fleet status: ${stderr}`)) : resolve({ ms: Date.now() - started, stdout }),
@@ -72,7 +88,10 @@ export async function benchHub(sizes: readonly number[], opts: Omit<HubBenchOpti
   const parts = [
     `Machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${new Date().toISOString()}; load (1/5/15 min) at start ${uptime()}`,
   ];
-  for (const clusters of sizes) parts.push(await benchHubOnce({ ...opts, clusters }));
+  for (const clusters of sizes) {
+    parts.push(await benchHubOnce({ ...opts, clusters }));
+    process.stderr.write(`${parts.at(-1)}\n\n`); // each size as soon as it is measured
+  }
   return parts.join('\n\n');
 }
 
@@ -112,6 +131,9 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       if (controllerOut.length < 1 << 16) controllerOut += d.toString();
     });
     const exited = new Promise((r) => controller.once('exit', r));
+    // Stopped by a signal, the control plane kills its processes (controlplane/process.ts); the controller too.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => controller.kill('SIGKILL'));
     stops.unshift(async () => {
       controller.kill('SIGTERM');
       await exited;
@@ -139,11 +161,14 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       const seq = (body as { value?: { sequence?: number } }[])[0]?.value?.sequence;
       sent.set(`${path.split('/')[7]}#${seq}`, at);
     };
+    const byName = new Map<string, SimulatedMember>();
+    const tracker = new RolloutTracker(byName);
     const watch = new AbortController();
     stops.unshift(async () => watch.abort());
     void watchKind(admin, HUB_RESOURCES.fleetMembers, {
       signal: watch.signal,
       onEvent: (_type, obj) => {
+        tracker.onMember(obj, Date.now());
         const seq = (obj as { status?: { sequence?: number } }).status?.sequence;
         const key = `${obj.metadata.name}#${seq}`;
         const at = sent.get(key);
@@ -177,6 +202,7 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
         observe,
       });
       members.push(m);
+      byName.set(profile.name, m);
       m.start();
       if (Date.now() - progressAt > 10_000) {
         progressAt = Date.now();
@@ -222,7 +248,19 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     // The views: the real CLI (three runs, text), its row count (json), one in-process LIST.
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push((await fleetStatus(cp.info.kubeconfig, 'text')).ms);
+    // Baseline in the same run: the CLI listing no member (process start, kubeconfig, one empty LIST).
+    const empty = [];
+    for (let i = 0; i < 3; i++)
+      empty.push((await fleetStatus(cp.info.kubeconfig, 'text', `${LABELS.member}=none`)).ms);
     const json = await fleetStatus(cp.info.kubeconfig, 'json');
+    // Where a LIST's time goes: the request (server and transfer) and the parse of every member.
+    const rawStarted = Date.now();
+    const raw = await admin.request<{ items: unknown[] }>('GET', HUB_PATHS.fleetMembers);
+    const rawMs = Date.now() - rawStarted;
+    const rawBytes = JSON.stringify(raw).length;
+    const parseStarted = Date.now();
+    raw.items.map(readFleetMember);
+    const parseMs = Date.now() - parseStarted;
     const rowsListed = (JSON.parse(json.stdout) as { members: unknown[] }).members.length;
     const listStarted = Date.now();
     const listed = await listFleetMembers(admin);
@@ -230,7 +268,15 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     const unreachable = listed.filter((m) => m.labels[LABELS.reachability] === 'Unreachable').length;
     const notReady = listed.filter((m) => m.report?.ready.status === 'False').length;
     const reportBytes = listed.map((m) => JSON.stringify(m.report ?? {}).length);
-    const rollout = await rolloutFigures({ admin, members });
+    // A revision rolled through the prod members in four waves, with the hub's CPU meanwhile.
+    log('rolling a revision out to prod in four waves');
+    const rolloutCpu = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+    const rolloutStarted = Date.now();
+    const rollout = opts.rollout === false ? 'not run (--no-rollout)' : await tracker.run(admin, 'prod');
+    const rolloutWall = Date.now() - rolloutStarted;
+    const rolloutCores = Object.entries(pids)
+      .filter(([k]) => k !== 'kube-controller-manager')
+      .reduce((n, [k, pid]) => n + cores(rolloutCpu[k]!, cpuMs(pid), rolloutWall), 0);
 
     return [
       `### ${opts.clusters} members (60 s leases renewed every 15 s ±10 %, a state change per member every ${f1((opts.changeEveryMs ?? 300_000) / 60_000)} min on average; ${opts.connections ?? 64} shared connections)`,
@@ -247,9 +293,9 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       `- report-to-visible (status PATCH sent → watch event), ${latencies.length} reports: **p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms**, max ${percentile(latencies, 100)} ms; load generator event-loop delay p99 ${f1(loop.percentile(99) / 1e6)} ms`,
       `- in the window: ${f1(writes / (wall / 1000))} report writes/s, ${f1(beats / (wall / 1000))} heartbeats/s (GET + PUT each), ${f1((connections.requests - requestsBefore) / (wall / 1000))} member requests/s; ${connections.failures} failed member requests in the run`,
       `- reports: mean ${(reportBytes.reduce((a, b) => a + b, 0) / Math.max(1, reportBytes.length)).toFixed(0)} B, max ${Math.max(0, ...reportBytes)} B of JSON`,
-      `- \`groundwork fleet status --hub\` (built CLI, ${rowsListed} rows): **${runs.map((ms) => `${ms} ms`).join(', ')}** (process start included); one LIST in-process ${listMs} ms`,
+      `- \`groundwork fleet status --hub\` (built CLI, ${rowsListed} rows): **${runs.map((ms) => `${ms} ms`).join(', ')}** (process start included); the same CLI listing no member: ${empty.map((ms) => `${ms} ms`).join(', ')}; in-process: \`listFleetMembers\` ${listMs} ms = the LIST request ${rawMs} ms (${(rawBytes / 2 ** 20).toFixed(1)} MB of JSON) + parsing every member ${parseMs} ms`,
       `- injected failures: ${silent.length} members stopped heartbeating at the window's start → ${unreachable} Unreachable at its end; ${profiles.filter((p) => p.role === 'not-ready').length} report Ready=False → ${notReady} members listed not Ready (with drift and pool updates in flight)`,
-      `- rollout: ${rollout}`,
+      `- rollout: ${rollout}; hub CPU meanwhile ${f2(rolloutCores)} cores`,
     ].join('\n');
   } finally {
     for (const stop of stops) await stop().catch(() => undefined);

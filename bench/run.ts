@@ -65,6 +65,7 @@ const benches: Record<string, () => Promise<string>> = {
       ...(flag('--window') ? { windowMs: parseDuration(flag('--window')!) } : {}),
       ...(flag('--connections') ? { connections: Number(flag('--connections')) } : {}),
       ...(flag('--change-every') ? { changeEveryMs: parseDuration(flag('--change-every')!) } : {}),
+      ...(args.includes('--no-rollout') ? { rollout: false } : {}),
     }),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memberReportSchema } from '../../src/hub/member-schema.js';
 import {
+  appliedState,
   cores,
   INITIAL_STATE,
   jittered,
@@ -64,6 +65,20 @@ describe('bench hub: the simulated fleet', () => {
       ready: true,
       since: INITIAL_STATE.since,
     });
+  });
+});
+
+describe('bench hub: a release applied', () => {
+  it('reports the released revision, healed and Ready, and a not-ready member still failing', () => {
+    const rev = `prod@sha1:${'b'.repeat(40)}`;
+    const s = appliedState({ ...INITIAL_STATE, drift: 2, ready: false }, rev, 500);
+    expect(s).toMatchObject({ revision: rev, drift: 0, updating: 0, ready: true, since: 500 });
+    expect(appliedState(INITIAL_STATE, rev, 500).since).toBe(INITIAL_STATE.since);
+    expect(reportBody(memberProfile(2, roles), s).revision).toEqual({ applied: rev, attempted: rev });
+    expect(memberProfile(2, roles).labels).toMatchObject({ ring: 'canary' });
+    const failing = reportBody(memberProfile(10, roles), s);
+    expect(failing.revision?.applied).toBe(rev);
+    expect(failing.ready.status).toBe('False');
   });
 });
 

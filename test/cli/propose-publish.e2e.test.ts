@@ -1,0 +1,162 @@
+// Issue 37, done when: `groundwork propose` (the real CLI, without --dry-run) on a copy of the example
+// platform opens the pull requests a platform engineer would have opened by hand on a real Gitea: the
+// kepler patch in its channel, the next z-stream, a chart patch (a real chart from a loopback
+// repository), each with the synth preview, and refuses the release the graph offers only with a risk.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { serveChartRepository, type ChartRepositoryServer } from '../harness/chart-repository-server.js';
+import { groundwork } from '../harness/cli.js';
+import { sharedGitea, type Gitea } from '../harness/gitea.js';
+import { createGitRepo, type GitRepo } from '../harness/git-repo.js';
+import { TOOL_BUILD_TIMEOUT_MS } from '../harness/tools.js';
+import { keplerCatalogText } from '../propose/fixtures.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A real chart archive podinfo-<version>.tgz: one ConfigMap naming the version. */
+function chartArchive(dir: string, version: string): Buffer {
+  const src = join(dir, `chart-${version}`, 'podinfo');
+  mkdirSync(join(src, 'templates'), { recursive: true });
+  writeFileSync(join(src, 'Chart.yaml'), `apiVersion: v2\nname: podinfo\nversion: ${version}\n`);
+  writeFileSync(
+    join(src, 'templates', 'version.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: podinfo-version\ndata:\n  version: "{{ .Chart.Version }}"\n',
+  );
+  const out = join(dir, `podinfo-${version}.tgz`);
+  execFileSync('tar', ['-czf', out, '-C', join(dir, `chart-${version}`), 'podinfo']);
+  return readFileSync(out);
+}
+
+/** The update graph of the dry-run test: 4.16.20 -> 4.16.21 recommended, -> 4.16.23 only with a risk. */
+function graph(): string {
+  const node = (version: string) => ({
+    version,
+    payload: `quay.io/openshift-release-dev/ocp-release@sha256:${sha(Buffer.from(version))}`,
+    metadata: { 'io.openshift.upgrades.graph.release.channels': 'candidate-4.16,fast-4.16,stable-4.16' },
+  });
+  return JSON.stringify({
+    nodes: [node('4.16.20'), node('4.16.21'), node('4.16.23')],
+    edges: [[0, 1]],
+    conditionalEdges: [
+      {
+        edges: [{ from: '4.16.20', to: '4.16.23' }],
+        risks: [
+          {
+            url: 'https://issues.redhat.com/browse/OCPBUGS-0000',
+            name: 'TestOnlyRisk',
+            message: 'Clusters on this test platform may lose their test.',
+            matchingRules: [{ type: 'Always' }],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+let gitea: Gitea;
+let charts: ChartRepositoryServer;
+let root: string;
+let work: GitRepo;
+let remote: Awaited<ReturnType<Gitea['createRepo']>>;
+
+beforeAll(async () => {
+  gitea = await sharedGitea();
+  root = mkdtempSync(join(tmpdir(), 'gw-propose-cli-'));
+  const archives = Object.fromEntries(['6.5.0', '6.5.1', '6.6.0'].map((v) => [v, chartArchive(root, v)]));
+  charts = await serveChartRepository({
+    'index.yaml': () =>
+      [
+        'apiVersion: v1',
+        'entries:',
+        '  podinfo:',
+        ...Object.keys(archives).flatMap((v) => [
+          '    - name: podinfo',
+          `      version: ${v}`,
+          `      created: "2026-10-0${v.endsWith('1') ? 2 : 1}T00:00:00Z"`,
+          `      urls: [podinfo-${v}.tgz]`,
+        ]),
+        '',
+      ].join('\n'),
+    ...Object.fromEntries(Object.entries(archives).map(([v, bytes]) => [`podinfo-${v}.tgz`, () => bytes])),
+  });
+  const name = `propose-cli-${Date.now().toString(36)}`;
+  remote = await gitea.createRepo(name);
+  work = createGitRepo({ root, name });
+  const dir = work.workDir;
+  for (const part of ['platform', 'overlays', 'catalogs'])
+    cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(
+    join(dir, 'groundwork.yaml'),
+    `${readFileSync(join(ROOT, 'groundwork.yaml'), 'utf8')}graphs:\n  - graphs/stable-4.16.json\n`,
+  );
+  mkdirSync(join(dir, 'graphs'));
+  writeFileSync(join(dir, 'graphs', 'stable-4.16.json'), graph());
+  writeFileSync(
+    join(dir, 'catalogs/community-operators/kepler-operator.yaml'),
+    keplerCatalogText('- name: kepler-operator.v0.24.1\n  replaces: kepler-operator.v0.24.0\n', ['0.24.1']),
+  );
+  const main = readFileSync(join(dir, 'platform/main.ts'), 'utf8')
+    .replace('  ClusterVersionTarget,\n', '  ClusterVersionTarget,\n  HelmChart,\n')
+    .replace(
+      '    new ClusterVersionTarget(',
+      `    new HelmChart(platform, 'podinfo', { repo: '${charts.url}', chart: 'podinfo', version: '6.5.0', namespace: 'podinfo' });\n\n    new ClusterVersionTarget(`,
+    );
+  writeFileSync(join(dir, 'platform/main.ts'), main);
+  writeFileSync(
+    join(dir, 'groundwork-charts.lock.yaml'),
+    `apiVersion: groundwork.io/v1\nkind: ChartLock\ncharts:\n  - repo: ${charts.url}\n    name: podinfo\n    version: 6.5.0\n    url: ${charts.url}/podinfo-6.5.0.tgz\n    digest: sha256:${sha(archives['6.5.0']!)}\n`,
+  );
+  work.commit('the example platform');
+  await work.push({ remote: remote.pushUrl });
+  work.git('remote', 'set-url', 'origin', remote.cloneUrl); // the CLI reads the checkout's origin
+}, TOOL_BUILD_TIMEOUT_MS);
+
+afterAll(async () => {
+  await charts?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const pullSchema = z.array(
+  z.looseObject({ title: z.string(), body: z.string(), head: z.looseObject({ ref: z.string() }) }),
+);
+
+describe('groundwork propose on the example platform, published on a real Gitea', () => {
+  it('opens one pull request per group with its preview and prints the refusal; the token shows nowhere', async () => {
+    const run = await groundwork(['propose', '--dir', work.workDir, '--forge', 'gitea'], {
+      env: { GROUNDWORK_FORGE_TOKEN: gitea.token, GROUNDWORK_ALLOW_LOOPBACK_URLS: '1' },
+      timeoutMs: 300_000,
+    });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/^opened +groundwork\/propose\/operator-kepler-operator +http/m);
+    expect(run.stdout).toMatch(/^opened +groundwork\/propose\/openshift +http/m);
+    expect(run.stdout).toMatch(/^opened +groundwork\/propose\/chart-podinfo +http/m);
+    expect(run.stdout).toMatch(/^refused +openshift 4\.16\.23: .*TestOnlyRisk/m);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(gitea.token);
+
+    const res = await fetch(`${gitea.apiUrl}/repos/${remote.owner}/${remote.name}/pulls?state=open`, {
+      headers: { Authorization: `token ${gitea.token}` },
+    });
+    const pulls = pullSchema.parse(await res.json());
+    expect(pulls.map((p) => p.title).sort()).toEqual([
+      'OpenShift 4.16.20 → 4.16.21 (stable-4.16)',
+      'chart podinfo 6.5.0 → 6.5.1',
+      'kepler-operator 0.24.0 → 0.24.1 (alpha)',
+    ]);
+    for (const p of pulls) {
+      expect(p.body, p.title).toContain('## Groundwork preview');
+      expect(p.body, p.title).not.toContain('fails synth');
+    }
+    const chart = pulls.find((p) => p.head.ref === 'groundwork/propose/chart-podinfo')!;
+    expect(chart.body).toContain('podinfo-version');
+    const openshift = pulls.find((p) => p.head.ref === 'groundwork/propose/openshift')!;
+    expect(openshift.body).toContain('4.16.21');
+  }, 300_000);
+});

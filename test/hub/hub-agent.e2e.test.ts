@@ -3,22 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { KubeClient } from '../../src/cluster/client.js';
 import { bootstrapKubeconfig } from '../../src/hub/bootstrap-kubeconfig.js';
 import { HubMember } from '../../src/hub/hub-member.js';
 import { HUB_NAMESPACE, HUB_PATHS, LABELS } from '../../src/hub/hub-names.js';
 import { issueBootstrap } from '../../src/hub/hub-token.js';
 import { HUB_CREDENTIALS_SECRET } from '../../src/hub/member-credentials-store.js';
 import { readFleetMember } from '../../src/hub/member-schema.js';
-import { platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
 import { syncStatus } from '../harness/agent-run.js';
 import { groundwork } from '../harness/cli.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { runControlPlane } from '../harness/run-control-plane.js';
-import { installHubWithCli, removeHub, startHubController, stopProcess } from '../harness/hub.js';
-import { startHubAgent } from '../harness/hub-agent.js';
+import { startHubController, stopProcess } from '../harness/hub.js';
+import { startHubAgent, useHub } from '../harness/hub-agent.js';
 
 // A real `groundwork agent --hub FILE` (its own process) syncs a platform repository served over
 // git smart-HTTP to the run's control plane, which also plays the hub (installed with `groundwork
@@ -27,35 +25,17 @@ import { startHubAgent } from '../harness/hub-agent.js';
 // stopped, the agent's cycles go on.
 
 const cluster = useCluster({ namespacePrefix: 'gw-hub-agent2' });
-let admin: KubeClient;
-let hub: ChildProcess | undefined;
-let repo: PlatformRepo;
+const ctx = useHub('fleetapp');
 
 /** `groundwork agent --hub FILE` as its own process, following `repo`'s main into `ns`. */
 function startAgent(ns: string, hubFile: string): { agent: ChildProcess; logs: () => string } {
-  return startHubAgent({ repo: repo.url, namespace: ns, kubeconfig: cluster.kubeconfig, hub: hubFile });
+  return startHubAgent({ repo: ctx.repo.url, namespace: ns, kubeconfig: cluster.kubeconfig, hub: hubFile });
 }
-
-beforeAll(async () => {
-  admin = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
-  await installHubWithCli();
-  hub = await startHubController(admin);
-  repo = await platformRepo('fleetapp');
-}, 120_000);
-
-afterAll(async () => {
-  await stopProcess(hub);
-  await repo?.stop();
-  if (admin) {
-    await removeHub(admin);
-    admin.close();
-  }
-});
 
 describe('groundwork agent --hub', () => {
   it('registers, reports its revision and Ready to its FleetMember, and keeps syncing without the hub controller', async () => {
     const member = `site-${randomBytes(3).toString('hex')}`;
-    const issued = await issueBootstrap(admin, {
+    const issued = await issueBootstrap(ctx.admin, {
       namespace: HUB_NAMESPACE,
       member,
       labels: { tier: 'canary' },
@@ -65,12 +45,12 @@ describe('groundwork agent --hub', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
     writeFileSync(file, issued.kubeconfig, { mode: 0o600 });
     const ns = cluster.namespace;
-    const first = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'first');
+    const first = await ctx.repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'first');
 
     // A MachineConfigPool on the agent's cluster: its counts go into the report.
     const poolName = `gw-hub-pool-${randomBytes(3).toString('hex')}`;
     const poolPath = `/apis/machineconfiguration.openshift.io/v1/machineconfigpools/${poolName}`;
-    const pool = await admin.request<{ metadata: { resourceVersion: string } }>(
+    const pool = await ctx.admin.request<{ metadata: { resourceVersion: string } }>(
       'POST',
       '/apis/machineconfiguration.openshift.io/v1/machineconfigpools',
       {
@@ -82,7 +62,7 @@ describe('groundwork agent --hub', () => {
         },
       },
     );
-    await admin.request('PUT', `${poolPath}/status`, {
+    await ctx.admin.request('PUT', `${poolPath}/status`, {
       body: {
         apiVersion: 'machineconfiguration.openshift.io/v1',
         kind: 'MachineConfigPool',
@@ -93,7 +73,7 @@ describe('groundwork agent --hub', () => {
     });
     const { agent, logs } = startAgent(ns, file);
     const fleetMember = async () =>
-      readFleetMember(await admin.request('GET', HUB_PATHS.fleetMember(member), { schema: z.unknown() }));
+      readFleetMember(await ctx.admin.request('GET', HUB_PATHS.fleetMember(member), { schema: z.unknown() }));
     try {
       // Registered with the one-time token; the credentials are kept in the agent's namespace.
       const reported = await eventually(
@@ -112,7 +92,7 @@ describe('groundwork agent --hub', () => {
       expect(reported.report).toMatchObject({
         overlay: 'test',
         platform: 'fleetapp',
-        source: { url: repo.url, ref: 'main' },
+        source: { url: ctx.repo.url, ref: 'main' },
         ready: { status: 'True' },
       });
       expect(reported.report?.openshift?.pools).toContainEqual({
@@ -161,9 +141,9 @@ describe('groundwork agent --hub', () => {
       expect(text.stdout).toMatch(new RegExp(`^${member}\\s+prod\\s+test\\s+\\S+\\s+True\\s`, 'm'));
 
       // The hub's controller stops: the agent goes on applying new revisions.
-      await stopProcess(hub);
-      hub = undefined;
-      const second = await repo.publish({ namespace: ns, items: { a: '2' } }, {}, 'second');
+      await stopProcess(ctx.controller);
+      ctx.controller = undefined;
+      const second = await ctx.repo.publish({ namespace: ns, items: { a: '2' } }, {}, 'second');
       await eventually(
         async () =>
           (await syncStatus(cluster))?.lastAppliedRevision === `main@sha1:${second}` ? true : undefined,
@@ -185,7 +165,7 @@ describe('groundwork agent --hub', () => {
       expect(agent.exitCode).toBeNull();
     } finally {
       await stopProcess(agent);
-      await admin.request('DELETE', poolPath).catch(() => undefined);
+      await ctx.admin.request('DELETE', poolPath).catch(() => undefined);
     }
   });
 
@@ -204,7 +184,7 @@ describe('groundwork agent --hub', () => {
       { mode: 0o600 },
     );
     const ns = cluster.namespace;
-    const sha = await repo.publish({ namespace: ns, items: { b: '1' } }, {}, 'unreachable hub');
+    const sha = await ctx.repo.publish({ namespace: ns, items: { b: '1' } }, {}, 'unreachable hub');
     const { agent, logs } = startAgent(ns, file);
     try {
       await eventually(
@@ -246,10 +226,10 @@ describe('groundwork agent --hub', () => {
   });
 
   it('stops at once on SIGTERM while its registration waits for a hub controller that is not running', async () => {
-    await stopProcess(hub);
-    hub = undefined;
+    await stopProcess(ctx.controller);
+    ctx.controller = undefined;
     const member = `wait-${randomBytes(3).toString('hex')}`;
-    const issued = await issueBootstrap(admin, {
+    const issued = await issueBootstrap(ctx.admin, {
       namespace: HUB_NAMESPACE,
       member,
       labels: {},
@@ -258,7 +238,7 @@ describe('groundwork agent --hub', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
     writeFileSync(file, issued.kubeconfig, { mode: 0o600 });
     const ns = cluster.namespace;
-    const sha = await repo.publish({ namespace: ns, items: { c: '1' } }, {}, 'no controller');
+    const sha = await ctx.repo.publish({ namespace: ns, items: { c: '1' } }, {}, 'no controller');
     const { agent, logs } = startAgent(ns, file);
     const exited = new Promise<number | null>((r) => agent.once('exit', (code) => r(code)));
     // The agent syncs while its registration waits (the apiserver took it; nobody answers).
@@ -272,7 +252,7 @@ describe('groundwork agent --hub', () => {
     });
     await eventually(
       () =>
-        admin
+        ctx.admin
           .request('GET', HUB_PATHS.registrations(HUB_NAMESPACE), {
             schema: z.object({ items: z.array(z.object({ spec: z.object({ member: z.string() }) })) }),
           })
@@ -287,10 +267,10 @@ describe('groundwork agent --hub', () => {
   });
 
   it('registers again with a new bootstrap kubeconfig once its member token has expired', async () => {
-    hub ??= await startHubController(admin);
+    ctx.controller ??= await startHubController(ctx.admin);
     const name = `exp-${randomBytes(3).toString('hex')}`;
     const token = () =>
-      issueBootstrap(admin, { namespace: HUB_NAMESPACE, member: name, labels: {}, ttlSeconds: 900 });
+      issueBootstrap(ctx.admin, { namespace: HUB_NAMESPACE, member: name, labels: {}, ttlSeconds: 900 });
     const file = join(mkdtempSync(join(tmpdir(), 'gw-hub-')), 'bootstrap.yaml');
     writeFileSync(file, (await token()).kubeconfig, { mode: 0o600 });
     const warnings: string[] = [];
@@ -315,7 +295,7 @@ describe('groundwork agent --hub', () => {
       member.report({ status: undefined, overlay: 'again', platform: 'kubernetes' });
       await member.flush();
       const fm = readFleetMember(
-        await admin.request('GET', HUB_PATHS.fleetMember(name), { schema: z.unknown() }),
+        await ctx.admin.request('GET', HUB_PATHS.fleetMember(name), { schema: z.unknown() }),
       );
       expect(fm.report).toMatchObject({ overlay: 'again' });
     } finally {

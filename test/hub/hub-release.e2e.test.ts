@@ -2,21 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { KubeClient } from '../../src/cluster/client.js';
 import { HUB_NAMESPACE, HUB_PATHS } from '../../src/hub/hub-names.js';
 import { issueBootstrap } from '../../src/hub/hub-token.js';
 import { HUB_CREDENTIALS_SECRET } from '../../src/hub/member-credentials-store.js';
 import { readFleetMember } from '../../src/hub/member-schema.js';
 import { rfc3339 } from '../../src/hub/schema-parts.js';
-import { platformRepo, type PlatformRepo } from '../harness/agent-repo.js';
 import { syncStatus } from '../harness/agent-run.js';
 import { eventually, useCluster } from '../harness/cluster.js';
-import { installHubWithCli, removeHub, startHubController, stopProcess } from '../harness/hub.js';
-import { bootstrapFile, startHubAgent } from '../harness/hub-agent.js';
-import { runControlPlane } from '../harness/run-control-plane.js';
+import { stopProcess } from '../harness/hub.js';
+import { bootstrapFile, startHubAgent, useHub } from '../harness/hub-agent.js';
 
 // The agent's side of the hub's releases (issue 34): a real `groundwork agent --hub FILE
 // --hub-releases required` against the run's control plane as the hub. The test plays the hub's
@@ -26,30 +22,12 @@ import { runControlPlane } from '../harness/run-control-plane.js';
 // unreachable stays at the release it took up.
 
 const cluster = useCluster({ namespacePrefix: 'gw-hub-release' });
-let admin: KubeClient;
-let hub: ChildProcess | undefined;
-let repo: PlatformRepo;
-
-beforeAll(async () => {
-  admin = await KubeClient.load({ kubeconfig: runControlPlane().kubeconfig });
-  await installHubWithCli();
-  hub = await startHubController(admin);
-  repo = await platformRepo('relapp');
-}, 120_000);
-
-afterAll(async () => {
-  await stopProcess(hub);
-  await repo?.stop();
-  if (admin) {
-    await removeHub(admin);
-    admin.close();
-  }
-});
+const ctx = useHub('relapp');
 
 describe('groundwork agent --hub --hub-releases required', () => {
   it('applies only what the hub released, on its branch, and holds it without the hub', async () => {
     const member = `rel-${randomBytes(3).toString('hex')}`;
-    const issued = await issueBootstrap(admin, {
+    const issued = await issueBootstrap(ctx.admin, {
       namespace: HUB_NAMESPACE,
       member,
       labels: {},
@@ -65,9 +43,9 @@ describe('groundwork agent --hub --hub-releases required', () => {
         )
       ).data?.value;
     const fleetMember = async () =>
-      readFleetMember(await admin.request('GET', HUB_PATHS.fleetMember(member), { schema: z.unknown() }));
+      readFleetMember(await ctx.admin.request('GET', HUB_PATHS.fleetMember(member), { schema: z.unknown() }));
     const release = (commit: string) =>
-      admin.request('PATCH', HUB_PATHS.fleetMember(member), {
+      ctx.admin.request('PATCH', HUB_PATHS.fleetMember(member), {
         body: {
           spec: {
             release: {
@@ -80,11 +58,11 @@ describe('groundwork agent --hub --hub-releases required', () => {
         },
         contentType: 'application/merge-patch+json',
       });
-    const rev1 = await repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'first');
+    const rev1 = await ctx.repo.publish({ namespace: ns, items: { a: '1' } }, {}, 'first');
     const cacheDir = mkdtempSync(join(tmpdir(), 'gw-hub-release-cache-'));
     const start = () =>
       startHubAgent({
-        repo: repo.url,
+        repo: ctx.repo.url,
         namespace: ns,
         kubeconfig: cluster.kubeconfig,
         hub: bootstrapFile(issued.kubeconfig),
@@ -120,7 +98,7 @@ describe('groundwork agent --hub --hub-releases required', () => {
       ).catch(withLogs);
 
       // main moves on: the newer commit waits for the hub; drift is healed at the release.
-      const rev2 = await repo.publish({ namespace: ns, items: { a: '2' } }, {}, 'second');
+      const rev2 = await ctx.repo.publish({ namespace: ns, items: { a: '2' } }, {}, 'second');
       const held = await eventually(
         async () => {
           const r = (await fleetMember()).report;
@@ -142,11 +120,13 @@ describe('groundwork agent --hub --hub-releases required', () => {
       await eventually(async () => ((await cm()) === '2' ? true : undefined), 60_000, 'rev2 applied');
 
       // A release of a commit that is not on main: refused, the cluster stays at rev2.
-      repo.repo.checkout('attacker');
-      repo.repo.writeFiles({ 'overlays/test.yaml': JSON.stringify({ namespace: ns, items: { a: 'evil' } }) });
-      const evil = repo.repo.commit('not on main');
-      repo.repo.checkout('main');
-      await repo.repo.push();
+      ctx.repo.repo.checkout('attacker');
+      ctx.repo.repo.writeFiles({
+        'overlays/test.yaml': JSON.stringify({ namespace: ns, items: { a: 'evil' } }),
+      });
+      const evil = ctx.repo.repo.commit('not on main');
+      ctx.repo.repo.checkout('main');
+      await ctx.repo.repo.push();
       await release(evil);
       await eventually(
         async () =>
@@ -176,7 +156,7 @@ describe('groundwork agent --hub --hub-releases required', () => {
         body: { stringData: { server: 'https://127.0.0.1:9' } },
         contentType: 'application/merge-patch+json',
       });
-      const rev3 = await repo.publish({ namespace: ns, items: { a: '3' } }, {}, 'third');
+      const rev3 = await ctx.repo.publish({ namespace: ns, items: { a: '3' } }, {}, 'third');
       ({ agent, logs } = start());
       // Ready again at rev2: neither ReleasePending (the kept release was read) nor ReleaseRefused.
       await eventually(

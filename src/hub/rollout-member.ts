@@ -15,6 +15,8 @@ const STALLING = new Set([
   'PruneRefused',
   'DependencyUnresolvable',
   'HealthCheckFailed',
+  // The agent refused the release itself (not a commit of its ref, or unsigned where verified).
+  'ReleaseRefused',
 ]);
 
 /** Where a released member stands at the rollout's commit. */

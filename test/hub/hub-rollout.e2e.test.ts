@@ -15,10 +15,14 @@ import {
 } from '../../src/hub/hub-names.js';
 import { readFleetMember, type MemberReport } from '../../src/hub/member-schema.js';
 import { ROLLOUT_PATHS, readFleetRollout } from '../../src/hub/rollout-schema.js';
+import { ApiError } from '../../src/cluster/api-error.js';
+import { memberRoleBinding } from '../../src/hub/hub-rbac.js';
+import { MEMBER_SERVICE_ACCOUNT } from '../../src/hub/hub-names.js';
 import { groundwork } from '../harness/cli.js';
 import { eventually } from '../harness/cluster.js';
 import { installHubWithCli, removeHub, startHubController, stopProcess } from '../harness/hub.js';
 import { runControlPlane } from '../harness/run-control-plane.js';
+import { serviceAccountKubeconfig } from '../harness/service-account.js';
 
 // Rollouts on a real apiserver: the hub installed with `groundwork hub bootstrap`, its controller
 // `groundwork hub run` with its own ServiceAccount's rights, rollouts started and steered with the
@@ -278,5 +282,82 @@ describe('fleet rollouts on a real hub', () => {
     expect(await released(m('erest'))).toBeUndefined();
     const json = await cli(['status', name, '-o', 'json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'FleetRollout', spec: { aborted: true } });
+  }, 60_000);
+
+  // The security side of the new kind (test/security/hub-rollout-hostile.test.ts holds the rest):
+  // a member's own credentials, with the RBAC the controller gives every member.
+  it("a member's credentials cannot write FleetRollouts, its own release or another member", async () => {
+    const env = `prod-${run}`;
+    const me = `evil-${run}`;
+    const other = `can-${run}`; // a member of the first test
+    await addMember(me, env, {}, report(OLD));
+    const ns = memberNamespace(me);
+    await admin.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      body: { metadata: { name: MEMBER_SERVICE_ACCOUNT } },
+    });
+    await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
+      body: memberRoleBinding(ns),
+    });
+    const kubeconfig = await serviceAccountKubeconfig({
+      admin,
+      adminKubeconfig: runControlPlane().kubeconfig,
+      namespace: ns,
+      name: MEMBER_SERVICE_ACCOUNT,
+    });
+    const member = await KubeClient.load({ kubeconfig });
+    const refused = async (method: 'POST' | 'PATCH' | 'GET', path: string, body?: unknown) => {
+      const err = await member
+        .request(method, path, {
+          ...(body ? { body } : {}),
+          ...(method === 'PATCH' ? { contentType: 'application/merge-patch+json' } : {}),
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(err, `${method} ${path}`).toBeInstanceOf(ApiError);
+      expect([403, 404]).toContain((err as ApiError).status);
+    };
+    const release = {
+      revision: `env/prod@sha1:${'e'.repeat(40)}`,
+      rollout: 'mine',
+      wave: 0,
+      releasedAt: '2026-11-28T07:00:00Z',
+    };
+    try {
+      const someRollout = (await rolloutObject(`prod-${run}-${SHA.slice(0, 12)}`)).name;
+      await refused('POST', ROLLOUT_PATHS.list(HUB_NAMESPACE), {
+        apiVersion: HUB_API_VERSION,
+        kind: 'FleetRollout',
+        metadata: { name: 'evil' },
+        spec: {
+          environment: env,
+          ref: 'env/prod',
+          revision: 'e'.repeat(40),
+          waves: [{ name: 'all' }],
+          maxUnavailable: '100%',
+          maxFailures: '100%',
+          bakeSeconds: 0,
+          progressDeadlineSeconds: 60,
+        },
+      });
+      await refused('GET', ROLLOUT_PATHS.list(HUB_NAMESPACE));
+      await refused('PATCH', ROLLOUT_PATHS.one(HUB_NAMESPACE, someRollout), { spec: { aborted: true } });
+      await refused('PATCH', ROLLOUT_PATHS.status(HUB_NAMESPACE, someRollout), {
+        status: { phase: 'Succeeded' },
+      });
+      await refused('PATCH', HUB_PATHS.fleetMember(me), { spec: { release } });
+      await refused('PATCH', HUB_PATHS.fleetMember(other), { spec: { release } });
+      await refused('PATCH', `${HUB_PATHS.fleetMember(other)}/status`, { status: report(SHA) });
+      // Its own status subresource takes its report and drops the rest: no release rides along.
+      await member.request('PATCH', `${HUB_PATHS.fleetMember(me)}/status`, {
+        body: { spec: { release }, status: report(OLD) },
+        contentType: 'application/merge-patch+json',
+      });
+      expect(await released(me)).toBeUndefined();
+      expect((await rolloutObject(someRollout)).spec.aborted).toBeUndefined();
+    } finally {
+      member.close();
+    }
   }, 60_000);
 });

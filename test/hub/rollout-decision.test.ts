@@ -204,6 +204,14 @@ describe('decideRollout: failures and halts', () => {
       }),
       'HealthCheckFailed',
     ],
+    [
+      'the agent refusing the release (not a commit of its ref)',
+      report(OLD, {
+        revision: { applied: `env/prod@sha1:${OLD}`, attempted: `env/prod@sha1:${SHA}` },
+        ready: { status: 'False', reason: 'ReleaseRefused' },
+      }),
+      'ReleaseRefused',
+    ],
   ])('fails a member on %s', (_, r, reason) => {
     const s = step({ rollout: rollout(), members: fleet(2) }, T0);
     const d = decideRollout(

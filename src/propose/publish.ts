@@ -76,7 +76,13 @@ export async function publishProposals(set: ProposalSet, opts: PublishOptions): 
   const repo = await ProposalRepo.open(opts.git);
   try {
     const base = await repo.fetchBranch(opts.baseRef);
-    if (!base) throw new Error(`the base branch ${opts.baseRef} does not exist on the remote`);
+    if (!base)
+      throw new GroundworkError({
+        code: 'RevisionNotFound',
+        subject: `branch ${opts.baseRef}`,
+        message: 'the base branch of the proposals does not exist on the remote',
+        fix: "push it, or give the target environment's ref in groundwork.yaml",
+      });
     const out: PublishOutcome[] = [];
     const groups = new Set<string>();
     for (const proposal of set.proposals) {
@@ -179,7 +185,10 @@ async function publishOne(
     await opts.forge.update(pr.number, change);
     return done('updated', `${proposal.from} → ${proposal.to}`);
   }
-  const opened = await opts.forge.open({ branch, base: opts.baseRef, ...change });
+  // A retried create whose first attempt got through is refused as a duplicate: the one that exists is it.
+  const opened = await opts.forge
+    .open({ branch, base: opts.baseRef, ...change })
+    .catch(async (err: unknown) => (await opts.forge.find(branch)) ?? Promise.reject(err));
   return {
     group: proposal.group,
     branch,

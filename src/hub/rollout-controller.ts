@@ -107,13 +107,18 @@ export class RolloutController {
       this.again = true;
       return this.running;
     }
-    this.running = this.decideAll().finally(() => {
-      this.running = undefined;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        void this.pass();
-      }
-    });
+    this.running = this.decideAll()
+      .catch((err: unknown) => {
+        this.opts.log.warn({ err: errorMessage(err) }, 'rollout pass failed');
+        this.schedule(5000);
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          void this.pass();
+        }
+      });
     return this.running;
   }
 
@@ -150,14 +155,20 @@ export class RolloutController {
     for (const r of rollouts) {
       if (r.status && FINAL.has(r.status.phase) && r.status.observedGeneration === r.generation) continue;
       const newer = newest.get(r.spec.environment);
-      const decision = decideRollout(
-        r,
-        members,
-        now,
-        newer && newer !== r ? { supersededBy: newer.name } : {},
-      );
-      await this.act(r, decision);
-      if (decision.nextCheckAt !== undefined) nextAt = Math.min(nextAt ?? Infinity, decision.nextCheckAt);
+      try {
+        const decision = decideRollout(
+          r,
+          members,
+          now,
+          newer && newer !== r ? { supersededBy: newer.name } : {},
+        );
+        await this.act(r, decision);
+        if (decision.nextCheckAt !== undefined) nextAt = Math.min(nextAt ?? Infinity, decision.nextCheckAt);
+      } catch (err) {
+        // One rollout's trouble is its own: the others go on, and this one is tried again.
+        this.opts.log.warn({ rollout: r.name, err: errorMessage(err) }, 'rollout not decided');
+        this.schedule(5000);
+      }
     }
     this.wakeAt(nextAt);
   }

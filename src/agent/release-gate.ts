@@ -10,8 +10,9 @@ import { memberReleaseSchema, type MemberRelease } from '../hub/member-schema.js
 /**
  * `--hub-releases`: whether the hub's releases gate the revisions the agent applies.
  * - `auto` (the default with `--hub`): from the first release the hub writes for this member on
- *   (remembered across restarts), the agent applies only released commits; before it, it follows
- *   its branch as without `--hub` (a hub used for reports only, an environment without rollouts).
+ *   (even one the agent refuses; remembered across restarts: `gated`), the agent applies only
+ *   released commits; before it, it follows its branch as without `--hub` (a hub used for
+ *   reports only, an environment without rollouts).
  * - `required`: gated from the start: nothing is applied before the hub's first release.
  * - `off`: the hub receives reports; its releases are ignored.
  */
@@ -29,6 +30,11 @@ export interface ReleaseTargetInput {
   readonly hub: unknown;
   /** The last release the agent took up (kept in its hub state Secret), undefined when none. */
   readonly kept: MemberRelease | undefined;
+  /**
+   * The hub has released to this member before (kept too), even a release that was refused: `auto`
+   * stays gated without a release in hand, never falling back to the tip.
+   */
+  readonly gated?: boolean;
 }
 
 /** What to fetch and apply before looking at git. */
@@ -54,7 +60,8 @@ const MAX_PROBLEM = 300;
 export function releaseTarget(input: ReleaseTargetInput): ReleaseTarget {
   if (input.policy === 'off' || input.branch === undefined) return { kind: 'tip' };
   const release = input.hub !== undefined ? readRelease(input.hub) : input.kept;
-  if (release === undefined) return input.policy === 'required' ? { kind: 'none' } : { kind: 'tip' };
+  if (release === undefined)
+    return input.policy === 'required' || input.gated ? { kind: 'none' } : { kind: 'tip' };
   if ('problem' in release) return { kind: 'refused', message: release.problem };
   const revision = parseRevision(release.revision);
   if (!revision || revision.dirty)

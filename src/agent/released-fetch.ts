@@ -4,10 +4,21 @@ import type { MemberRelease } from '../hub/member-schema.js';
 import type { FetchedRevision } from '../source/fetch-revision.js';
 import { releaseOutcome, releaseTarget, type HubReleasePolicy } from './release-gate.js';
 
-/** Where the agent keeps the last release it took up (the hub credentials Secret, on its own cluster). */
+/** What the agent keeps about the hub's releases (`KeptReleaseStore`). */
+export interface KeptRelease {
+  /** The last release it took up. */
+  readonly release?: MemberRelease;
+  /** The hub has released to this member before (even a release that was refused). */
+  readonly gated: boolean;
+}
+
+/** Where the agent keeps its releases (the hub credentials Secret, on its own cluster). */
 export interface KeptReleaseStore {
-  readRelease(): Promise<MemberRelease | undefined>;
+  readKept(): Promise<KeptRelease>;
+  /** Keeps `release` as the one taken up (and the member as gated). */
   writeRelease(release: MemberRelease): Promise<void>;
+  /** Keeps the member as gated: the hub has released to it. */
+  markGated(): Promise<void>;
 }
 
 /** What the hub link is told after each fetch: the release applied, and the tip waiting for one. */
@@ -56,15 +67,24 @@ export class ReleasedFetch {
     const gated = policy !== 'off' && branch !== undefined;
     // Read at each fetch (another replica may have led meanwhile); a failed read fails the cycle,
     // never ungates it.
-    const kept = gated ? await this.opts.kept.readRelease() : undefined;
-    const target = releaseTarget({ policy, branch, hub: this.opts.hubRelease(), kept });
+    const kept: KeptRelease = gated ? await this.opts.kept.readKept() : { gated: false };
+    const hub = this.opts.hubRelease();
+    // Once the hub has released to this member, `auto` stays gated, even through a refused release.
+    if (gated && hub !== undefined && !kept.gated) await this.opts.kept.markGated();
+    const target = releaseTarget({
+      policy,
+      branch,
+      hub,
+      kept: kept.release,
+      gated: kept.gated || hub !== undefined,
+    });
     if (target.kind === 'tip') {
       const r = await this.opts.fetch(undefined, { verify: true });
       this.opts.onHold({});
       return r;
     }
     if (target.kind === 'refused') {
-      const revision = (this.opts.hubRelease() as { revision?: unknown } | undefined)?.revision;
+      const revision = (hub as { revision?: unknown } | undefined)?.revision;
       this.opts.onHold(typeof revision === 'string' ? { refused: revision.slice(0, 300) } : {});
       throw refused(branch!, target.message);
     }
@@ -74,7 +94,7 @@ export class ReleasedFetch {
       throw new GroundworkError({
         code: 'ReleasePending',
         subject: r.revision,
-        message: `nothing released to this cluster yet (--hub-releases required): ${r.revision} waits for the hub`,
+        message: `nothing released to this cluster yet: ${r.revision} waits for the hub`,
         fix: 'release a revision to this member from the hub (groundwork fleet rollout)',
       });
     }
@@ -89,7 +109,7 @@ export class ReleasedFetch {
     }
     const outcome = releaseOutcome(target, { tip: r.tip, onRef: r.commit === target.commit }, branch!);
     if ('refused' in outcome) throw refused(branch!, outcome.message);
-    if (!sameRelease(kept, outcome.release)) await this.opts.kept.writeRelease(outcome.release);
+    if (!sameRelease(kept.release, outcome.release)) await this.opts.kept.writeRelease(outcome.release);
     this.opts.onHold({
       release: outcome.release,
       ...(outcome.waiting ? { waiting: revisionString({ ref: branch!, commit: outcome.waiting }) } : {}),

@@ -8,6 +8,8 @@ import { memberReleaseSchema, type MemberRelease } from './member-schema.js';
 export const HUB_CREDENTIALS_SECRET = 'groundwork-hub-credentials';
 /** Its key holding the last release the agent took up (JSON), kept apart from the credentials. */
 const RELEASE_KEY = 'release';
+/** Its key saying the hub has released to this member before (`'true'`). */
+const GATED_KEY = 'gated';
 
 /**
  * What the agent keeps about the hub: a registration in flight (the key it generated, the
@@ -78,33 +80,44 @@ export class MemberCredentialsStore {
   }
 
   /**
-   * The last release the agent took up (`writeRelease`); undefined when none, or when what is kept
-   * does not read (it is then as if the hub had never released).
+   * The last release the agent took up (`writeRelease`; none when what is kept does not read) and
+   * whether the hub has released to this member before (`markGated`, or a kept release).
    */
-  async readRelease(): Promise<MemberRelease | undefined> {
-    const text = (await this.readData())?.[RELEASE_KEY];
-    if (text === undefined) return undefined;
+  async readKept(): Promise<{ release?: MemberRelease; gated: boolean }> {
+    const data = await this.readData();
+    const text = data?.[RELEASE_KEY];
+    let release: MemberRelease | undefined;
     try {
-      const parsed = memberReleaseSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : undefined;
+      const parsed = text === undefined ? undefined : memberReleaseSchema.safeParse(JSON.parse(text));
+      release = parsed?.success ? parsed.data : undefined;
     } catch {
-      return undefined;
+      release = undefined;
     }
+    return { ...(release ? { release } : {}), gated: data?.[GATED_KEY] === 'true' || text !== undefined };
   }
 
   /** Keeps `release` beside the credentials (the Secret must exist: the agent registered). */
-  async writeRelease(release: MemberRelease): Promise<void> {
+  writeRelease(release: MemberRelease): Promise<void> {
+    return this.writeKeys({
+      [RELEASE_KEY]: JSON.stringify(memberReleaseSchema.parse(release)),
+      [GATED_KEY]: 'true',
+    });
+  }
+
+  /** Keeps that the hub has released to this member (the Secret must exist). */
+  markGated(): Promise<void> {
+    return this.writeKeys({ [GATED_KEY]: 'true' });
+  }
+
+  private async writeKeys(keys: Record<string, string>): Promise<void> {
     const secret = await this.client.request('GET', this.path(HUB_CREDENTIALS_SECRET), {
       schema: secretSchema,
     });
+    const encoded = Object.fromEntries(
+      Object.entries(keys).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+    );
     await this.client.request('PUT', this.path(HUB_CREDENTIALS_SECRET), {
-      body: {
-        ...secret,
-        data: {
-          ...(secret.data ?? {}),
-          [RELEASE_KEY]: Buffer.from(JSON.stringify(memberReleaseSchema.parse(release))).toString('base64'),
-        },
-      },
+      body: { ...secret, data: { ...(secret.data ?? {}), ...encoded } },
     });
   }
 
@@ -123,9 +136,12 @@ export class MemberCredentialsStore {
     }
   }
 
-  /** Replaces the state (creating the Secret the first time); a kept release stays. */
+  /** Replaces the state (creating the Secret the first time); what is kept of releases stays. */
   async write(state: MemberState): Promise<void> {
-    const release = await this.readData().then((d) => d?.[RELEASE_KEY]);
+    const kept = await this.readData().then((d) => ({
+      ...(d?.[RELEASE_KEY] !== undefined ? { [RELEASE_KEY]: d[RELEASE_KEY] } : {}),
+      ...(d?.[GATED_KEY] !== undefined ? { [GATED_KEY]: d[GATED_KEY] } : {}),
+    }));
     const body = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -137,7 +153,7 @@ export class MemberCredentialsStore {
       type: 'Opaque',
       stringData: {
         ...Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)),
-        ...(release !== undefined ? { [RELEASE_KEY]: release } : {}),
+        ...kept,
       },
     };
     try {

@@ -24,6 +24,8 @@ describe('releaseTarget', () => {
     ['a tag or commit pin: never moved by a release', { branch: undefined, hub: release(c2) }, 'tip'],
     ['auto, never released: the tip, as without --hub', {}, 'tip'],
     ['required, never released: nothing', { policy: 'required' }, 'none'],
+    ['auto, released before but none in hand (a refused one): nothing', { gated: true }, 'none'],
+    ['off, released before: the tip', { policy: 'off', gated: true }, 'tip'],
     ['auto, the hub released c2', { hub: release(c2) }, 'release', c2],
     ['required, the hub released c2', { policy: 'required', hub: release(c2) }, 'release', c2],
     ['the hub unreachable: the kept release holds', { kept: release(c1) }, 'release', c1],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReleasedFetch, type ReleaseHold } from '../../src/agent/released-fetch.js';
+import { ReleasedFetch, type KeptReleaseStore, type ReleaseHold } from '../../src/agent/released-fetch.js';
 import type { HubReleasePolicy } from '../../src/agent/release-gate.js';
 import { hasCode } from '../../src/core/errors.js';
 import type { MemberRelease } from '../../src/hub/member-schema.js';
@@ -18,9 +18,25 @@ const release = (commit: string): MemberRelease => ({
   releasedAt: '2026-11-28T07:00:00Z',
 });
 
-function setup(policy: HubReleasePolicy, hub: unknown, kept?: MemberRelease) {
-  const calls: { pin: string | undefined; verify: boolean }[] = [];
+/** An in-memory KeptReleaseStore: `writes` are the releases kept, `marks` the gated marks. */
+function keptStore(kept?: MemberRelease, gated = kept !== undefined) {
   const writes: MemberRelease[] = [];
+  let marks = 0;
+  const store: KeptReleaseStore = {
+    readKept: async () => {
+      const release = writes.at(-1) ?? kept;
+      return { ...(release ? { release } : {}), gated: gated || marks > 0 || writes.length > 0 };
+    },
+    writeRelease: async (r) => void writes.push(r),
+    markGated: async () => void marks++,
+  };
+  return { store, writes, marks: () => marks };
+}
+
+function setup(policy: HubReleasePolicy, hub: unknown, kept?: MemberRelease, gated?: boolean) {
+  const calls: { pin: string | undefined; verify: boolean }[] = [];
+  const k = keptStore(kept, gated);
+  const writes = k.writes;
   const holds: ReleaseHold[] = [];
   const fetch = new ReleasedFetch({
     policy,
@@ -39,10 +55,10 @@ function setup(policy: HubReleasePolicy, hub: unknown, kept?: MemberRelease) {
       } as FetchedRevision;
     },
     hubRelease: () => hub,
-    kept: { readRelease: async () => writes.at(-1) ?? kept, writeRelease: async (r) => void writes.push(r) },
+    kept: k.store,
     onHold: (h) => holds.push(h),
   });
-  return { fetch, calls, writes, holds };
+  return { fetch, calls, writes, holds, marks: k.marks };
 }
 
 describe('ReleasedFetch', () => {
@@ -85,6 +101,17 @@ describe('ReleasedFetch', () => {
     expect(s.holds.at(-1)).toEqual({ release: release(c2) });
   });
 
+  it('auto, once the hub released (even a refused release): stays gated with no release in hand', async () => {
+    const refused = setup('auto', { revision: 'not a revision' });
+    await expect(refused.fetch.fetch()).rejects.toThrow(/does not read/);
+    expect(refused.marks()).toBe(1);
+    // Restarted with the hub unreachable: nothing released in hand, yet gated: nothing applied.
+    const later = setup('auto', undefined, undefined, true);
+    const err = await later.fetch.fetch().catch((e: unknown) => e);
+    expect(hasCode(err, 'ReleasePending')).toBe(true);
+    expect(later.calls).toEqual([{ pin: undefined, verify: false }]);
+  });
+
   it('a failed write of the kept release fails the fetch (never applied unkept)', async () => {
     const s = setup('auto', release(c2));
     const failing = new ReleasedFetch({
@@ -92,7 +119,7 @@ describe('ReleasedFetch', () => {
       branch: 'prod',
       fetch: async () => ({ revision: `prod@sha1:${c2}`, commit: c2, tip: c2 }) as FetchedRevision,
       hubRelease: () => release(c2),
-      kept: { readRelease: async () => undefined, writeRelease: () => Promise.reject(new Error('conflict')) },
+      kept: { ...keptStore().store, writeRelease: () => Promise.reject(new Error('conflict')) },
       onHold: (h) => s.holds.push(h),
     });
     await expect(failing.fetch()).rejects.toThrow('conflict');

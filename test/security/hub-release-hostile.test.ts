@@ -76,7 +76,11 @@ function gated(hub: unknown, trust?: TrustedKeys) {
       });
     },
     hubRelease: () => hub,
-    kept: { readRelease: async () => kept.at(-1), writeRelease: async (r) => void kept.push(r) },
+    kept: {
+      readKept: async () => ({ ...(kept.length ? { release: kept.at(-1)! } : {}), gated: kept.length > 0 }),
+      writeRelease: async (r) => void kept.push(r),
+      markGated: async () => undefined,
+    },
     onHold: (h) => holds.push(h),
   });
   return { fetch, kept, holds, cacheDir, fetches: () => fetches };

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serveChartRepository, type ChartRepositoryServer } from '../harness/chart-repository-server.js';
 import { groundwork } from '../harness/cli.js';
+import { eventually } from '../harness/cluster.js';
 import { sharedGitea, type Gitea } from '../harness/gitea.js';
 import { createGitRepo, type GitRepo } from '../harness/git-repo.js';
 import { TOOL_BUILD_TIMEOUT_MS } from '../harness/tools.js';
@@ -117,6 +118,20 @@ beforeAll(async () => {
   work.commit('the example platform');
   await work.push({ remote: remote.pushUrl });
   work.git('remote', 'set-url', 'origin', remote.cloneUrl); // the CLI reads the checkout's origin
+  // Gitea marks a repository created empty as filled by a hook after the push; until then its
+  // pull-request API answers 404.
+  await eventually(
+    async () => {
+      const res = await fetch(`${gitea.apiUrl}/repos/${remote.owner}/${remote.name}`, {
+        headers: { Authorization: `token ${gitea.token}` },
+      });
+      return res.ok && z.looseObject({ empty: z.boolean() }).parse(await res.json()).empty === false
+        ? true
+        : undefined;
+    },
+    30_000,
+    'gitea to see the pushed repository',
+  );
 }, TOOL_BUILD_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -12,6 +12,7 @@ import { pullRequestForge } from '../../src/propose/forge/open-forge.js';
 import type { Proposal } from '../../src/propose/proposal.js';
 import { publishProposals, type PublishOptions } from '../../src/propose/publish.js';
 import { configMapPlatform } from '../harness/config-map-platform.js';
+import { eventually } from '../harness/cluster.js';
 import { sharedGitea, type Gitea } from '../harness/gitea.js';
 import { createGitRepo, type GitRepo } from '../harness/git-repo.js';
 import { TOOL_BUILD_TIMEOUT_MS } from '../harness/tools.js';
@@ -59,6 +60,20 @@ beforeAll(async () => {
   });
   work.commit('platform');
   await work.push({ remote: remote.pushUrl });
+  // Gitea marks a repository created empty as filled by a hook after the push; until then its
+  // pull-request API answers 404.
+  await eventually(
+    async () => {
+      const res = await fetch(`${gitea.apiUrl}/repos/${remote.owner}/${remote.name}`, {
+        headers: { Authorization: `token ${gitea.token}` },
+      });
+      return res.ok && z.looseObject({ empty: z.boolean() }).parse(await res.json()).empty === false
+        ? true
+        : undefined;
+    },
+    30_000,
+    'gitea to see the pushed repository',
+  );
 }, TOOL_BUILD_TIMEOUT_MS);
 
 afterAll(() => {
@@ -112,7 +127,9 @@ describe('propose on a real Gitea', () => {
       { proposals: [proposal('1.0.0', '1.0.1', ['podinfo 1.0.1 drops the v1 API'])], refused: [] },
       options(),
     );
-    expect(first, JSON.stringify(first)).toMatchObject([{ group: 'podinfo', branch: BRANCH, outcome: 'opened' }]);
+    expect(first, JSON.stringify(first)).toMatchObject([
+      { group: 'podinfo', branch: BRANCH, outcome: 'opened' },
+    ]);
     const [opened] = await pulls('open');
     expect(opened).toMatchObject({ title: 'podinfo 1.0.0 → 1.0.1', head: { ref: BRANCH } });
     expect(opened!.body).toMatch(/^<!-- groundwork-propose group=podinfo digest=[0-9a-f]{64} -->/);

@@ -64,7 +64,7 @@ export async function forgeCall<T>(
       code: 'ForgeRequestFailed',
       subject: new URL(req.url).host,
       message: scrub(`${req.what}: ${message}`, opts.token),
-      fix: 'check the token (pull requests and contents write), --forge and --forge-url; run again later for a rate limit',
+      fix: 'check the token (pull requests and contents write), --forge and --forge-api; run again later for a rate limit',
       ...(cause ? { cause } : {}),
     });
   for (let attempt = 1; ; attempt++) {

@@ -16,6 +16,7 @@ import {
   appliedState,
   INITIAL_STATE,
   jittered,
+  nextChangeMs,
   nextState,
   reportBody,
   rng,
@@ -114,7 +115,7 @@ export class SimulatedMember {
         this.state = nextState(this.state, this.random, Math.floor(Date.now() / 1000));
         this.writer.offer(reportBody(this.profile, this.state));
       },
-      () => -Math.log(1 - this.random()) * this.opts.changeEveryMs,
+      () => nextChangeMs(this.state, this.random, this.opts.changeEveryMs),
     );
   }
 

@@ -191,19 +191,31 @@ export function reportBody(p: MemberProfile, s: MemberState): ReportBody {
 }
 
 /**
- * The next state after one random event, at `nowSeconds`: drift appears or is healed (most
- * events), a worker-pool update starts or moves on a machine, or a new commit is applied. Ready
+ * The next state after one event, at `nowSeconds`: drift is healed, a pool update moves on a
+ * machine, or at random drift appears (half), a worker-pool update starts or a new commit is applied. Ready
  * follows (False while drift or an update is pending). Pure given `random`.
  */
 export function nextState(s: MemberState, random: () => number, nowSeconds: number): MemberState {
   const r = random();
   let next: MemberState;
   if (s.updating > 0) next = { ...s, updating: s.updating - 1 };
-  else if (r < 0.5) next = { ...s, drift: s.drift > 0 ? 0 : 1 + Math.floor(random() * 3) };
+  else if (s.drift > 0) next = { ...s, drift: 0 };
+  else if (r < 0.5) next = { ...s, drift: 1 + Math.floor(random() * 3) };
   else if (r < 0.7) next = { ...s, updating: 2 };
   else next = { ...s, commit: s.commit + 1 };
   const ready = next.drift === 0 && next.updating === 0;
   return { ...next, ready, since: ready === s.ready ? s.since : nowSeconds };
+}
+
+/**
+ * How long until member state `s` changes next: drift is healed 5 s (±50 %) after it appeared (a
+ * self-healing agent), a pool update moves on a machine every 20 s (±50 %); otherwise the next
+ * event comes after an exponential wait of mean `meanMs`. Pure given `random`.
+ */
+export function nextChangeMs(s: MemberState, random: () => number, meanMs: number): number {
+  if (s.drift > 0) return jittered(5000, random, 0.5);
+  if (s.updating > 0) return jittered(20_000, random, 0.5);
+  return -Math.log(1 - random()) * meanMs;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   INITIAL_STATE,
   jittered,
   memberProfile,
+  nextChangeMs,
   nextState,
   percentile,
   reportBody,
@@ -64,6 +65,26 @@ describe('bench hub: the simulated fleet', () => {
       commit: 2,
       ready: true,
       since: INITIAL_STATE.since,
+    });
+  });
+});
+
+describe('bench hub: when a member changes next', () => {
+  it('heals drift within seconds, moves an update on within half a minute, else waits at random', () => {
+    const random = rng(3);
+    for (let i = 0; i < 50; i++) {
+      const heal = nextChangeMs({ ...INITIAL_STATE, drift: 2 }, random, 300_000);
+      expect(heal).toBeGreaterThanOrEqual(2500);
+      expect(heal).toBeLessThanOrEqual(7500);
+      expect(nextChangeMs({ ...INITIAL_STATE, updating: 1 }, random, 300_000)).toBeLessThanOrEqual(30_000);
+    }
+    const waits = Array.from({ length: 2000 }, () => nextChangeMs(INITIAL_STATE, random, 300_000));
+    const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
+    expect(mean).toBeGreaterThan(250_000);
+    expect(mean).toBeLessThan(350_000);
+    expect(nextState({ ...INITIAL_STATE, drift: 3, ready: false }, () => 0.9, 10)).toMatchObject({
+      drift: 0,
+      ready: true,
     });
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WEEKDAYS } from '../core/window.js';
+import { COUNT_OR_PERCENT, LABEL_KEY, LABEL_VALUE } from '../project/rollout-config.js';
 import { count, dnsLabel, dnsSubdomain, text, time } from './schema-parts.js';
 import { HUB_API_VERSION } from './hub-names.js';
 
@@ -16,20 +17,9 @@ export const ROLLOUT_BOUNDS = { waves: 20, members: 5000, selectorLabels: 16, wi
 export const ROLLOUT_CHANGES = ['cluster-version', 'machine-config'] as const;
 export type RolloutChange = (typeof ROLLOUT_CHANGES)[number];
 
-const countOrPercent = z
-  .string()
-  .max(7)
-  .regex(/^(\d{1,6}|(100|[1-9]?\d)%)$/, 'must be a count (3) or a percentage (10%)');
-const labelKey = z
-  .string()
-  .max(317)
-  .regex(
-    /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/,
-  );
-const labelValue = z
-  .string()
-  .max(63)
-  .regex(/^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/);
+const countOrPercent = z.string().max(7).regex(COUNT_OR_PERCENT, 'must be a count (3) or a percentage (10%)');
+const labelKey = z.string().max(317).regex(LABEL_KEY, 'must be a label key');
+const labelValue = z.string().max(63).regex(LABEL_VALUE, 'must be a label value');
 /**
  * A maintenance window, bounded for the CRD (the core schema's refinements are not expressible
  * there): `windowState` checks it again and treats a window it refuses as never open.

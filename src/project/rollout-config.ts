@@ -10,9 +10,11 @@ import { maintenanceWindowsSchema } from '../core/window.js';
 export const ROLLOUT_LIMITS = { waves: 20, selectorLabels: 16, windows: 20 } as const;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const LABEL_KEY =
+/** A Kubernetes label key (optional DNS prefix, name of at most 63). */
+export const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+/** A Kubernetes label value (empty, or at most 63 of letters, digits, -, _, .). */
+export const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 /** `3` or `10%`: a count of members, or a percentage of the environment's members. */
 export const COUNT_OR_PERCENT = /^(\d{1,6}|(100|[1-9]?\d)%)$/;
 /** `30m`, `2h`, `1h30m`, `90s`, `0s`. */

@@ -14,7 +14,8 @@ function workers(name: string, fallback: number): number {
 }
 
 // Two projects, both run by `npm test`, one after the other (sequence.groupOrder):
-// - unit: pure logic, fixtures and golden files, real programs; no cluster. Files run two at a time.
+// - unit: pure logic, fixtures and golden files, real programs; no cluster. Files run two at a time,
+//   in two workers that each load the sources once (isolate: false).
 // - e2e: `*.e2e.test.ts`, against real local control planes that the global setup starts once per
 //   run, one per lane. Files run in two lanes; a lane runs one file at a time on a control plane of
 //   its own (test/harness/run-control-plane.ts), since e2e files share cluster-scoped objects (CRDs,
@@ -31,9 +32,16 @@ export default defineConfig({
           name: 'unit',
           env,
           include: ['test/**/*.test.ts'],
+          globalSetup: ['test/harness/cli-global-setup.ts'],
           setupFiles: ['test/harness/file-cpu.ts'],
           exclude: ['test/**/*.e2e.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
+          // A beforeAll that starts sshd or a git server waits longer than vitest's 10 s on a loaded machine.
+          hookTimeout: 60_000,
+          // Files of a worker share its module registry: each source module is loaded once per
+          // worker, not once per file (a third of the unit project's CPU went to loading them).
+          // Files must not lean on module state another file left (none mocks modules).
+          isolate: false,
           maxWorkers: workers('UNIT', 2),
           sequence: { groupOrder: 0 },
         },
@@ -44,7 +52,7 @@ export default defineConfig({
           name: 'e2e',
           env,
           include: ['test/**/*.e2e.test.ts'],
-          globalSetup: ['test/harness/global-setup.ts'],
+          globalSetup: ['test/harness/cli-global-setup.ts', 'test/harness/global-setup.ts'],
           setupFiles: ['test/harness/file-cpu.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/dev/controlplane/process.js';
-import { packageRoot } from '../../src/core/package-root.js';
-import { groundwork } from '../harness/cli.js';
+import { BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
 import { useWorkloadBinaries } from '../harness/workload-binaries.js';
 
 // An instance of its own: `cluster up` here is what a user runs, detached processes and all.
@@ -26,11 +25,11 @@ describe('init → cluster up --openshift → apply, in a fresh directory', () =
     const init = await groundwork(['init', 'team-platform'], { cwd });
     expect(init.code, init.stderr).toBe(0);
     const dir = join(cwd, 'team-platform');
-    // From a git checkout, the scaffold depends on the checkout itself (the package is unpublished).
+    // From a git checkout or a build, the scaffold depends on the running package itself (unpublished).
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
     };
-    expect(pkg.devDependencies['groundwork-gitops']).toBe(`file:${packageRoot}`);
+    expect(pkg.devDependencies['groundwork-gitops']).toBe(`file:${BIN_PACKAGE_ROOT}`);
 
     const up = await groundwork(['cluster', 'up', '--name', name]);
     expect(up.code, up.stderr).toBe(0);

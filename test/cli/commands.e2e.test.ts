@@ -1,14 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/dev/controlplane/process.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
 import { useWorkloadBinaries } from '../harness/workload-binaries.js';
+import { BIN } from '../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const bin = BIN;
 const cluster = useCluster({ namespacePrefix: 'gw-cli' });
 // `cluster up` runs kube-scheduler and KWOK: found or built before the tests, not inside one.
 useWorkloadBinaries();

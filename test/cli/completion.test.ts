@@ -2,10 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const bin = BIN;
 
 // `groundwork` on PATH, as an installed command is: the scripts call it back for candidates.
 const shims = mkdtempSync(join(tmpdir(), 'gw-completion-'));

@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { groundwork } from '../harness/cli.js';
-import { packageRoot } from '../../src/core/package-root.js';
+import { BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
 
 const dependencyOf = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
@@ -15,7 +14,7 @@ describe('init --groundwork-version', () => {
     const init = await groundwork(['init', 'plat'], { cwd });
     expect(init.code, init.stderr).toBe(0);
     const dependency = dependencyOf(join(cwd, 'plat'))!;
-    expect(dependency).toBe(`file:${packageRoot}`);
+    expect(dependency).toBe(`file:${BIN_PACKAGE_ROOT}`);
     const pkg = JSON.parse(readFileSync(join(dependency.slice('file:'.length), 'package.json'), 'utf8')) as {
       name: string;
     };

@@ -1,17 +1,10 @@
 import { execFile } from 'node:child_process';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packedTarball } from '../harness/packed-tarball.js';
 import { toolPath, useTools } from '../harness/tools.js';
 import { useWorkloadBinaries } from '../harness/workload-binaries.js';
 
@@ -63,12 +56,7 @@ function globalGroundwork(): Promise<string> {
 }
 
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], root);
-  expect(packed.code, packed.stderr).toBe(0);
-  tarball = join(
-    work,
-    readdirSync(work).find((f) => f.endsWith('.tgz'))!,
-  );
+  tarball = await packedTarball(work);
 }, 600_000);
 
 describe('installed from the packed tarball', () => {
@@ -145,7 +133,8 @@ describe('installed from the packed tarball', () => {
     expect(quickstart.stderr).not.toMatch(/ENOENT|Error:/);
     expect(quickstart.code).toBe(0);
     expect(quickstart.stdout).toContain('[6/6] Done');
-  });
+    // Two npm installs, a synth, tsc and a whole quick start: minutes on a loaded machine.
+  }, 300_000);
 
   it('works with a global prefix, and a platform with its own node_modules (cdk8s-plus) resolves them first', async () => {
     const gw = await globalGroundwork();

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const bin = BIN;
 
 /** `groundwork quickstart --keep-running`: its output up to the dashboard line, then Ctrl-C. */
 describe('groundwork quickstart', () => {

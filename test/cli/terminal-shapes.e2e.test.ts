@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { eventually, useCluster } from '../harness/cluster.js';
+import { BIN } from '../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const bin = BIN;
 const fastClock = fileURLToPath(new URL('../harness/fast-clock.mjs', import.meta.url));
 const cluster = useCluster({ namespacePrefix: 'gw-terminal' });
 

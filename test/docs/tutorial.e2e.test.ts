@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedRevision } from '../harness/agent-run.js';
+import { BIN } from '../harness/cli.js';
+import { packedTarball } from '../harness/packed-tarball.js';
 import { useCluster } from '../harness/cluster.js';
 
 // The README's tutorial, run as written, in order, by a shell in a fresh directory: every command
@@ -20,18 +22,14 @@ const home = mkdtempSync(join(tmpdir(), 'gw-tutorial-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 // The README's Install section, on this checkout: the tarball `npm pack` makes, in ~/groundwork of
-// the test's home directory, and a `groundwork` command on PATH (the checkout's bin, as the global
-// install puts the package's there).
+// the test's home directory, and a `groundwork` command on PATH (the run's build of this checkout,
+// `harness/cli-build.ts`, as the global install puts the package's there).
 beforeAll(async () => {
   mkdirSync(join(home, 'groundwork'));
   mkdirSync(join(home, 'bin'));
-  writeFileSync(
-    join(home, 'bin', 'groundwork'),
-    `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/groundwork.js')}" "$@"\n`,
-  );
+  writeFileSync(join(home, 'bin', 'groundwork'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(home, 'bin', 'groundwork'), 0o755);
-  const packed = await sh(`npm pack --pack-destination ${join(home, 'groundwork')} --loglevel=error`, root);
-  expect(packed.code, packed.stderr).toBe(0);
+  await packedTarball(join(home, 'groundwork'));
 }, 600_000);
 
 /** The code spans of the README's "Tutorial" section that are commands, in reading order. */

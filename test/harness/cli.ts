@@ -1,10 +1,19 @@
 import { execFile } from 'node:child_process';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import type { K8sObject } from '../../src/core/object.js';
+import { TEST_CLI } from './cli-build.js';
 
-/** The `groundwork` command of this checkout. */
-export const BIN = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+/**
+ * The `groundwork` command of this checkout: the run's build of its sources (`cli-build.ts`, named by
+ * the global setup), else the checkout's `bin/groundwork.js`, which runs the sources through tsx.
+ */
+export const BIN =
+  process.env[TEST_CLI] || fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+
+/** The package directory of the `groundwork` that `BIN` runs (what it names as its own package). */
+export const BIN_PACKAGE_ROOT = dirname(dirname(BIN));
 
 export interface CliResult {
   /** Exit code; 1 when the process died of a signal. */

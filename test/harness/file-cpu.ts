@@ -1,8 +1,8 @@
 // A setup file of both vitest projects: records what each test file cost in CPU, for the run's
 // summary (`summary-reporter.ts`). On a 2-core machine shared with other work, wall time says how
-// long a file waited as much as how much it did; CPU time says what it costs. Each file runs in a
-// process of its own, so the process's CPU (its own and that of the children it waited for: the CLI
-// runs, synth children, git, helm) is the file's; the shared control plane's CPU over the file is
+// long a file waited as much as how much it did; CPU time says what it costs. Files of a worker run
+// one at a time, so the process's CPU from this setup to the file's end (its own and that of the
+// children it waited for: the CLI runs, synth children, git, helm) is the file's; the shared control plane's CPU over the file is
 // added apart (e2e files run one at a time).
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, inject } from 'vitest';
@@ -34,9 +34,12 @@ const pids = (() => {
   }
 })();
 const controlPlaneAtStart = controlPlaneMs(pids);
+// A worker may run several files one after another (the unit project does not isolate them): this
+// setup file runs again before each, so a file's CPU is what the process spent since.
+const selfAtStart = cpuMs('self');
 
 afterAll(() => {
   const file = expect.getState().testPath;
   if (!file) return;
-  recordFileCpu({ file, cpuMs: cpuMs('self'), controlPlaneMs: controlPlaneMs(pids) - controlPlaneAtStart });
+  recordFileCpu({ file, cpuMs: cpuMs('self') - selfAtStart, controlPlaneMs: controlPlaneMs(pids) - controlPlaneAtStart });
 });

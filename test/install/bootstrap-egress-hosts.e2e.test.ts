@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyBootstrap, planBootstrap } from '../../src/install/bootstrap.js';
 import { egressReport } from '../../src/install/egress-report.js';
-import { ClusterSession } from '../../src/reconcile/cluster-session.js';
-import { KubeClient } from '../../src/cluster/client.js';
 import { useCluster } from '../harness/cluster.js';
+import { bootstrapOptions, bootstrapSession } from '../harness/bootstrap-session.js';
 import { platformRepo } from '../harness/agent-repo.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-egress' });
@@ -42,18 +41,13 @@ describe('groundwork bootstrap: egress the agent needs beside git (issue 32, ite
       },
       'platform',
     );
-    const session = new ClusterSession(await KubeClient.load({ kubeconfig: cluster.kubeconfig }));
-    cleanups.push(async () => session.client.close());
-    const plan = await planBootstrap(session, {
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      namespace: ns,
-      mode: 'self-heal',
-      interval: '1m',
-      image: 'registry.example.com/groundwork:test',
-      replicas: 1,
-      networkPolicy: { extraCidrs: [], extraHosts: [{ host: 'localhost', port: 4873 }] },
-    });
+    const session = await bootstrapSession(cluster.kubeconfig, cleanups);
+    const plan = await planBootstrap(
+      session,
+      bootstrapOptions(repo.url, ns, {
+        networkPolicy: { extraCidrs: [], extraHosts: [{ host: 'localhost', port: 4873 }] },
+      }),
+    );
     const policy = plan.objects.find(
       (o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'groundwork-agent',
     ) as unknown as Policy;

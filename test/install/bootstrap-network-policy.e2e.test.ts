@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyBootstrap, planBootstrap } from '../../src/install/bootstrap.js';
-import { ClusterSession } from '../../src/reconcile/cluster-session.js';
-import { KubeClient } from '../../src/cluster/client.js';
 import { useCluster } from '../harness/cluster.js';
+import { bootstrapOptions, bootstrapSession } from '../harness/bootstrap-session.js';
 import { platformRepo } from '../harness/agent-repo.js';
 import { RENDERER_POD_LABELS, RENDERER_PORT } from '../../src/install/renderer-objects.js';
 
@@ -30,19 +29,11 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
     const repo = await platformRepo(`n${ns.slice(-6)}`);
     cleanups.push(() => repo.stop());
     await repo.publish({ namespace: 'team-np', items: { a: '1' } }, {}, 'platform');
-    const session = new ClusterSession(await KubeClient.load({ kubeconfig: cluster.kubeconfig }));
-    cleanups.push(async () => session.client.close());
-    const options = {
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      namespace: ns,
-      mode: 'self-heal' as const,
-      interval: '1m',
-      image: 'registry.example.com/groundwork:test',
-      replicas: 1,
+    const session = await bootstrapSession(cluster.kubeconfig, cleanups);
+    const options = bootstrapOptions(repo.url, ns, {
       webhookSecret: 'hook-secret',
       networkPolicy: { extraCidrs: ['10.20.0.0/16'], webhookNamespaces: ['ingress-nginx'] },
-    };
+    });
     const plan = await planBootstrap(session, options);
     const policy = plan.objects.find(
       (o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'groundwork-agent',
@@ -132,18 +123,8 @@ describe('groundwork bootstrap: the agent NetworkPolicy', () => {
     const repo = await platformRepo(`m${ns.slice(-6)}`);
     cleanups.push(() => repo.stop());
     await repo.publish({ namespace: 'team-np', items: { a: '1' } }, {}, 'platform');
-    const session = new ClusterSession(await KubeClient.load({ kubeconfig: cluster.kubeconfig }));
-    cleanups.push(async () => session.client.close());
-    const plan = await planBootstrap(session, {
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      namespace: ns,
-      mode: 'self-heal',
-      interval: '1m',
-      image: 'registry.example.com/groundwork:test',
-      replicas: 1,
-      networkPolicy: false,
-    });
+    const session = await bootstrapSession(cluster.kubeconfig, cleanups);
+    const plan = await planBootstrap(session, bootstrapOptions(repo.url, ns, { networkPolicy: false }));
     const policies = plan.objects.filter((o) => o.kind === 'NetworkPolicy');
     expect(policies.map((o) => o.metadata.name)).toEqual(['groundwork-renderer']);
     const renderer = policies[0] as unknown as Policy;

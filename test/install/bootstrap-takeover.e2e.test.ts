@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyBootstrap, planBootstrap } from '../../src/install/bootstrap.js';
-import { ClusterSession } from '../../src/reconcile/cluster-session.js';
-import { KubeClient } from '../../src/cluster/client.js';
 import { SyncStatusStore, type PlatformSyncSpec } from '../../src/cluster/sync-status-store.js';
 import { FIELD_MANAGER } from '../../src/plan/plan.js';
 import { useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
+import { bootstrapOptions, bootstrapSession } from '../harness/bootstrap-session.js';
 
 const cluster = useCluster({ namespacePrefix: 'gw-take' });
 const cleanups: (() => Promise<void>)[] = [];
@@ -25,18 +24,11 @@ describe('groundwork bootstrap after a hand-run agent (issue 32, item 5)', () =>
     const repo = await platformRepo(`t${ns.slice(-6)}`);
     cleanups.push(() => repo.stop());
     await repo.publish({ namespace: 'team-t', items: { a: '1' } }, {}, 'platform');
-    const session = new ClusterSession(await KubeClient.load({ kubeconfig: cluster.kubeconfig }));
-    cleanups.push(async () => session.client.close());
-    const plan = await planBootstrap(session, {
-      repository: { url: repo.url, ref: { branch: 'main' } },
-      overlay: 'test',
-      namespace: ns,
-      mode: 'self-heal',
-      interval: '60s',
-      image: 'registry.example.com/groundwork:test',
-      replicas: 1,
-      networkPolicy: false,
-    });
+    const session = await bootstrapSession(cluster.kubeconfig, cleanups);
+    const plan = await planBootstrap(
+      session,
+      bootstrapOptions(repo.url, ns, { interval: '60s', networkPolicy: false }),
+    );
     const sync = plan.objects.find((o) => o.kind === 'PlatformSync')!;
     const spec = (sync as unknown as { spec: PlatformSyncSpec }).spec;
 

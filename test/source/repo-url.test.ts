@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GroundworkError } from '../../src/core/errors.js';
 import { checkRepoUrl } from '../../src/source/repo-url.js';
+import { BIN } from '../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/groundwork.js', import.meta.url));
+const bin = BIN;
 
 describe('checkRepoUrl', () => {
   it.each([

@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkCrdDirs, defaultCrdDirs } from '../../../src/core/crd-dirs.js';
 import { GroundworkError } from '../../../src/core/errors.js';
+import { BIN } from '../../harness/cli.js';
 
-const bin = fileURLToPath(new URL('../../../bin/groundwork.js', import.meta.url));
+const bin = BIN;
 
 describe('CRD directories', () => {
   it('ships the OLM and OpenShift CRDs with the package, beside its own', () => {

@@ -110,6 +110,8 @@ async function syncOf(env: Env): Promise<SyncStatus | undefined> {
 
 /** Waits until the environment's agent reports `commit` applied with Ready=`ready`. */
 async function settled(env: Env, commit: string, ready: 'True' | 'False' = 'True') {
+  // What a push's webhook does: the agent fetches now rather than at its next interval.
+  agents[env]?.runner()?.trigger('webhook');
   return eventually(
     async () => {
       const s = await syncOf(env);
@@ -187,7 +189,8 @@ beforeAll(async () => {
       repository: { url, ref: { branch: env === 'dev' ? 'main' : `env/${env}` } },
       overlay: env,
       mode: 'self-heal',
-      intervalMs: 500,
+      // Pushes are announced as a webhook would (`settled`); the interval is the fallback poll.
+      intervalMs: 3000,
       namespace: 'groundwork-system',
       kubeconfig: clusters[env].info.kubeconfig,
       cacheDir: join(root, `cache-${env}`),

@@ -11,7 +11,7 @@ import {
   type RolloutStatus,
   type WaveStatus,
 } from './rollout-schema.js';
-import { assignWaves, countOf } from './rollout-waves.js';
+import { assignWaves, byCode, countOf } from './rollout-waves.js';
 import { rfc3339 } from './schema-parts.js';
 
 /** What the controller does now for one rollout: releases to write, the new status, when to look again. */
@@ -184,7 +184,7 @@ export function decideRollout(
   const wakeups: number[] = [];
   const pending = rows
     .filter((r) => r.state === 'Pending')
-    .sort((a, b) => a.wave - b.wave || a.name.localeCompare(b.name));
+    .sort((a, b) => a.wave - b.wave || byCode(a.name, b.name));
   for (const r of pending) {
     if (r.wave < 0) {
       Object.assign(r, { state: 'Held', reason: 'NotInAnyWave', message: 'no wave selects it' });
@@ -282,7 +282,7 @@ export function decideRollout(
     ...(halted ? { halted } : {}),
     waves,
     members: rows
-      .sort((a, b) => a.wave - b.wave || a.name.localeCompare(b.name))
+      .sort((a, b) => a.wave - b.wave || byCode(a.name, b.name))
       .slice(0, ROLLOUT_BOUNDS.members)
       .map(memberStatus),
     ...(nextCheckAt !== undefined ? { nextCheckAt: rfc3339(nextCheckAt) } : {}),
@@ -304,7 +304,10 @@ function memberStatus(r: Row): MemberRolloutStatus {
     wave: Math.max(0, r.wave),
     state: r.state,
     ...(r.reason ? { reason: r.reason.slice(0, 64) } : {}),
-    ...(r.message ? { message: printable(r.message).slice(0, 160) } : {}),
+    // Messages only where someone must look (a status of 5,000 members stays well under etcd's 1.5 MB).
+    ...(r.message && (r.state === 'Held' || r.state === 'Failed')
+      ? { message: printable(r.message).slice(0, 160) }
+      : {}),
     ...(r.releasedAt !== undefined && !Number.isNaN(r.releasedAt)
       ? { releasedAt: rfc3339(r.releasedAt) }
       : {}),

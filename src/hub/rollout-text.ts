@@ -1,5 +1,6 @@
 import { textTable } from '../report/text-table.js';
 import { printable, type FleetRolloutObject } from './rollout-schema.js';
+import { byCode } from './rollout-waves.js';
 
 // `groundwork fleet rollout status` for terminals. Pure.
 
@@ -52,7 +53,7 @@ export function rolloutText(r: FleetRolloutObject): string {
   );
   const order = { Failed: 0, Held: 1, Released: 2, Pending: 3, Succeeded: 4, Gone: 5 } as const;
   const members = [...(s?.members ?? [])].sort(
-    (a, b) => order[a.state] - order[b.state] || a.wave - b.wave || a.name.localeCompare(b.name),
+    (a, b) => order[a.state] - order[b.state] || a.wave - b.wave || byCode(a.name, b.name),
   );
   if (members.length > 0) {
     const shown = members.slice(0, MEMBER_ROWS);

@@ -11,12 +11,13 @@ export interface WaveCandidate {
   readonly labels: Readonly<Record<string, string>>;
 }
 
+/** Code-point order: names and hex are ASCII, and `localeCompare` costs ICU time per call. Pure. */
+export const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The order in which percentages pick members: by the SHA-256 of the name, then the name. */
 function spread(members: readonly WaveCandidate[]): WaveCandidate[] {
   const key = new Map(members.map((m) => [m.name, createHash('sha256').update(m.name).digest('hex')]));
-  return [...members].sort(
-    (a, b) => key.get(a.name)!.localeCompare(key.get(b.name)!) || a.name.localeCompare(b.name),
-  );
+  return [...members].sort((a, b) => byCode(key.get(a.name)!, key.get(b.name)!) || byCode(a.name, b.name));
 }
 
 const matches = (wave: RolloutWaveSpec, m: WaveCandidate) =>

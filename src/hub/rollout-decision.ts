@@ -129,7 +129,12 @@ export function decideRollout(
   let halt: RolloutDecision['halt'];
   if (!halted) {
     const canary = failed.filter((r) => r.wave === 0);
-    if (canary.length > 0)
+    if (rows.length > ROLLOUT_BOUNDS.members)
+      halt = {
+        reason: 'TooManyMembers',
+        message: `${rows.length} members: a rollout tracks at most ${ROLLOUT_BOUNDS.members} in its status`,
+      };
+    else if (canary.length > 0)
       halt = {
         reason: 'CanaryFailed',
         message: `the first wave (${spec.waves[0]!.name}) failed on ${canary.map((r) => `${r.name} (${r.reason})`).join(', ')}`,

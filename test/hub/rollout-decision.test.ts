@@ -274,6 +274,15 @@ describe('decideRollout: failures and halts', () => {
   });
 });
 
+describe('decideRollout: bounds', () => {
+  it('halts before releasing anything when the environment has more members than a status can list', () => {
+    const d = decideRollout(rollout(), fleet(5000), T0);
+    expect(d.halt?.reason).toBe('TooManyMembers');
+    expect(d.releases).toEqual([]);
+    expect(d.status.members).toHaveLength(5000);
+  });
+});
+
 describe('decideRollout: gates that hold members back', () => {
   const mc = spec({ changes: ['machine-config'], waves: [{ name: 'all' }] });
   const updatingPool = report(OLD, {

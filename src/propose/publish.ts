@@ -128,6 +128,14 @@ async function publishOne(
   const head = await repo.fetchBranch(branch);
   const state = head ? await branchState(repo, head, paths) : undefined;
   const pr = await opts.forge.find(branch);
+  if (pr && pr.base !== opts.baseRef)
+    return {
+      group: proposal.group,
+      branch,
+      outcome: 'failed',
+      url: pr.url,
+      detail: `its open pull request merges into ${pr.base}, not ${opts.baseRef}: left alone (close it to propose into ${opts.baseRef})`,
+    };
   const digest = proposalDigest(proposal);
   const action = decideProposal({
     edits,
@@ -220,7 +228,9 @@ async function settleOrphan(
   opts: PublishOptions,
 ): Promise<PublishOutcome | undefined> {
   const pr = await opts.forge.find(branch);
-  if (!pr) return undefined; // a branch whose pull request a person closed: theirs to delete
+  // No open pull request: a person closed it (the branch is theirs to delete). One into another
+  // branch: a proposal for another environment, compared with another base.
+  if (!pr || pr.base !== opts.baseRef) return undefined;
   const head = await repo.fetchBranch(branch);
   if (!head) return undefined;
   const state = await branchState(repo, head, []);

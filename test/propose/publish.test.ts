@@ -42,6 +42,7 @@ function memoryForge(opts: { lostCreate?: boolean } = {}) {
         title: pr.title,
         body: pr.body,
         url: `pr/${pulls.length + 1}`,
+        base: pr.base,
         branch: pr.branch,
         open: true,
       };
@@ -108,6 +109,20 @@ describe('publishProposals', () => {
     // The person's open proposal is not proposed this run: kept open, not closed (the lost one's
     // branch has no open pull request in this forge: nothing to settle).
     expect(refused.map((o) => `${o.group} ${o.outcome}`).sort()).toEqual(['person kept', 'stale stale']);
+
+    // A run for another environment's branch neither settles nor touches main's proposals.
+    repo.git('push', '-q', 'origin', 'main:env/staging');
+    const other = await publishProposals(
+      { proposals: [proposal('1.0.1', 'person')], refused: [] },
+      {
+        ...options(forge),
+        baseRef: 'env/staging',
+      },
+    );
+    expect(other).toMatchObject([
+      { group: 'person', outcome: 'failed', detail: expect.stringContaining('merges into main') },
+    ]);
+    expect(runGit(repo.bareDir, ['rev-parse', 'groundwork/propose/person'])).toBe(fixup);
     expect(runGit(repo.bareDir, ['branch', '--list', 'groundwork/propose/stale'])).toBe('');
   });
 });

@@ -32,6 +32,7 @@ export function giteaForge(repo: ForgeRepo, opts: ForgeCallOptions): PullRequest
     title: p.title,
     body: p.body,
     url: p.html_url,
+    base: p.base.ref,
   });
   return {
     forge: 'gitea',

@@ -27,11 +27,12 @@ export function githubForge(repo: ForgeRepo, opts: ForgeCallOptions): PullReques
   };
   const call = <T>(req: Omit<ForgeRequest, 'headers'>, schema: z.ZodType<T>) =>
     forgeCall({ ...req, headers }, schema, opts);
-  const toPr = (p: { number: number; title: string; body: string; html_url: string }) => ({
+  const toPr = (p: z.infer<typeof githubLikePull>) => ({
     number: p.number,
     title: p.title,
     body: p.body,
     url: p.html_url,
+    base: p.base.ref,
   });
   return {
     forge: 'github',

@@ -30,6 +30,7 @@ export function gitlabForge(repo: ForgeRepo, opts: ForgeCallOptions): PullReques
     title: m.title,
     body: m.description,
     url: m.web_url,
+    base: m.target_branch,
   });
   return {
     forge: 'gitlab',

@@ -9,6 +9,8 @@ export interface PullRequest {
   readonly body: string;
   /** The page a person opens (`html_url`, GitLab's `web_url`). */
   readonly url: string;
+  /** The branch it merges into (`base.ref`, GitLab's `target_branch`). */
+  readonly base: string;
 }
 
 /** What a new pull request is made of. */

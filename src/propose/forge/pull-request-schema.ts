@@ -24,6 +24,7 @@ export const githubLikePull = z.looseObject({
     ref: z.string().max(1024),
     repo: z.looseObject({ full_name: z.string().max(1024) }).nullish(),
   }),
+  base: z.looseObject({ ref: z.string().max(1024) }),
 });
 
 /** A merge request in GitLab's answers (https://docs.gitlab.com/api/merge_requests/): the fields read. */
@@ -33,6 +34,7 @@ export const gitlabMergeRequest = z.looseObject({
   description: body,
   web_url: webUrl,
   source_branch: z.string().max(1024),
+  target_branch: z.string().max(1024),
   source_project_id: z.number().int(),
   target_project_id: z.number().int(),
 });

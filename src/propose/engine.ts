@@ -9,6 +9,7 @@ import {
 } from '../project/propose-config.js';
 import type { ChartLockEntry } from '../render/helm/chart-lock.js';
 import { editChartLock } from './chart-lock-edit.js';
+import type { ChartRenderKey } from './chart-render-check.js';
 import { chartCandidates } from './chart-candidate.js';
 import type { ChartVersion } from './chart-versions.js';
 import { clusterVersionDecision } from './cluster-version-candidate.js';
@@ -35,6 +36,12 @@ export interface ProposeSources {
   chartVersions(key: { repo: string; name: string }): Promise<readonly ChartVersion[]>;
   /** `chart update`'s resolution: the archive fetched, its digest taken. */
   resolveChart(key: { repo: string; name: string; version: string }): Promise<ChartLockEntry>;
+  /**
+   * Renders the resolved chart version with the proposal's edits applied, twice (`chartRenderCheck`):
+   * `undefined` when it renders the same objects both times, else why not (one line). A version it
+   * refuses is not proposed; the next allowed one is tried. @default no render check
+   */
+  chartRenders?(key: ChartRenderKey): Promise<string | undefined>;
 }
 
 export interface ProposeInput {
@@ -112,7 +119,10 @@ export async function proposeUpdates(input: ProposeInput): Promise<ProposalSet> 
   return { proposals, refused };
 }
 
-/** The chart's allowed versions resolved newest first (`chart update`'s way) until one resolves. */
+/**
+ * The chart's allowed versions resolved newest first (`chart update`'s way), and rendered when the
+ * sources can (`chartRenders`), until one resolves and renders.
+ */
 async function chartDecision(pin: ChartPin, input: ProposeInput, policy: KindPolicy): Promise<Decision> {
   const versions = await input.sources.chartVersions({ repo: pin.repo, name: pin.subject });
   const found = chartCandidates(pin, versions, policy, input.now);
@@ -125,7 +135,23 @@ async function chartDecision(pin: ChartPin, input: ProposeInput, policy: KindPol
       const notes = found.outside.length
         ? [`newer, outside the policy (update: ${policy.update}): ${found.outside.slice(0, 5).join(', ')}`]
         : [];
-      return { pick: { to: version, version, notes, lockEntry: entry }, refused };
+      const pick: Pick = { to: version, version, notes, lockEntry: entry };
+      const built = input.sources.chartRenders ? proposalOf(pin, pick, input) : undefined;
+      // A proposal that cannot be built is refused by the caller, with its own reason.
+      const problem =
+        built && typeof built !== 'string'
+          ? await input.sources.chartRenders!({
+              repo: pin.repo,
+              name: pin.subject,
+              version,
+              edits: built.edits,
+            })
+          : undefined;
+      if (problem) {
+        refused.push({ to: version, reason: problem });
+        continue;
+      }
+      return { pick, refused };
     } catch (err) {
       refused.push({ to: version, reason: `does not resolve: ${errorMessage(err)}` });
     }

@@ -3,6 +3,7 @@ import type { OutboundPolicy } from '../core/outbound-url.js';
 import { loadProjectConfig } from '../project/config.js';
 import { PROPOSE_DEFAULT_CONFIG } from '../project/propose-config.js';
 import { renderPlatform } from '../render/render-platform.js';
+import { chartRenderCheck } from './chart-render-check.js';
 import { proposeUpdates, type ProposeSources } from './engine.js';
 import { targetEnvironment } from './environment.js';
 import { pinsOf } from './pins.js';
@@ -27,7 +28,8 @@ export interface ProposePlatformOptions {
  * `groundwork propose` for the checkout `dir`, without publishing anything: reads groundwork.yaml,
  * synthesizes the overlays of the target environment without rendering charts (`renderPlatform`,
  * trust domain `local`, as `chart lock` does) to find the pins, reads the files it may edit, and
- * asks `proposeUpdates`. Throws `SynthValidationError` when the platform does not synthesize, and
+ * asks `proposeUpdates`; a chart version is proposed only when it renders, twice the same, with the
+ * environment's overlays (`chartRenderCheck`, in the isolated renderer). Throws `SynthValidationError` when the platform does not synthesize, and
  * the config's errors; a catalog, graph or chart source that cannot be read refuses its pins.
  */
 export async function proposePlatform(dir: string, opts: ProposePlatformOptions = {}): Promise<ProposalSet> {
@@ -49,7 +51,14 @@ export async function proposePlatform(dir: string, opts: ProposePlatformOptions 
     pins: pinsOf(rendered),
     config: config.propose ?? PROPOSE_DEFAULT_CONFIG,
     files: await readPlatformFiles(root, config, environment.overlays),
-    sources: opts.sources ?? projectSources(root, config, opts.policy ? { policy: opts.policy } : {}),
+    sources: opts.sources ?? {
+      ...projectSources(root, config, opts.policy ? { policy: opts.policy } : {}),
+      chartRenders: chartRenderCheck({
+        root,
+        overlays: environment.overlays,
+        ...(opts.trustRepository ? { trustRepository: true } : {}),
+      }),
+    },
     now: opts.now ?? new Date(),
   });
 }

@@ -2,6 +2,7 @@
 // its kepler pin, its cluster version target and a chart added from a chart repository on
 // loopback. The catalog is the real kepler catalog with a 0.24.1 patch added; the update graph is
 // written for this test (4.16.20 -> 4.16.21 recommended, -> 4.16.23 only over a conditional edge with a risk).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +11,31 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveChartRepository, type ChartRepositoryServer } from '../harness/chart-repository-server.js';
 import { groundwork } from '../harness/cli.js';
+import { useTools } from '../harness/tools.js';
 import { keplerCatalogText } from '../propose/fixtures.js';
 
+// propose renders the chart version it proposes (in the isolated renderer, with helm).
+useTools('helm');
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const archive = (version: string) =>
-  Buffer.from(`podinfo ${version} (test bytes: resolution only digests them)\n`);
+const archives = new Map<string, Buffer>();
+const chartWork = mkdtempSync(join(tmpdir(), 'gw-propose-chart-'));
+/** A real chart archive podinfo-<version>.tgz (one ConfigMap): propose renders the version it proposes. */
+function archive(version: string): Buffer {
+  const made = archives.get(version);
+  if (made) return made;
+  const top = join(chartWork, version);
+  mkdirSync(join(top, 'podinfo', 'templates'), { recursive: true });
+  writeFileSync(join(top, 'podinfo', 'Chart.yaml'), `apiVersion: v2\nname: podinfo\nversion: ${version}\n`);
+  writeFileSync(
+    join(top, 'podinfo', 'templates', 'version.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: podinfo-version\ndata:\n  version: "{{ .Chart.Version }}"\n',
+  );
+  const out = join(chartWork, `podinfo-${version}.tgz`);
+  execFileSync('tar', ['-czf', out, '-C', top, 'podinfo']);
+  archives.set(version, readFileSync(out));
+  return archives.get(version)!;
+}
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** A Cincinnati response written for this test: three 4.16 releases of the stable-4.16 channel. */

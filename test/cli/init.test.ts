@@ -24,6 +24,7 @@ describe('groundwork init', () => {
       'tsconfig.json',
       '.gitignore',
       '.github/workflows/preview.yml',
+      '.github/workflows/propose.yml',
       'README.md',
     ])
       expect(init.stdout).toContain(f);

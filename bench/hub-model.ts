@@ -53,7 +53,8 @@ const OPERATORS = [
 /**
  * Member `index` of a fleet: names `m-00042`, an environment (1 in 5 canary or staging), a region
  * label, OpenShift for 4 in 5 (2 to 4 pools, 2 to 8 operator pins), and its role: `silentEvery`-th
- * members go silent, `notReadyEvery`-th (offset) report Ready=False. Pure and deterministic.
+ * members go silent, `notReadyEvery`-th (offset) report Ready=False. With the bench's 50 and 20,
+ * the silent ones fall in `prod` and the not-ready ones in `canary`. Pure and deterministic.
  */
 export function memberProfile(
   index: number,

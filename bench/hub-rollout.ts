@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../src/cluster/client.js';
 import type { K8sObject } from '../src/core/object.js';
-import { HUB_NAMESPACE } from '../src/hub/hub-names.js';
+import { HUB_NAMESPACE, LABELS } from '../src/hub/hub-names.js';
 import { getRollout, startRollout } from '../src/hub/rollout-commands.js';
 import type { FleetRolloutObject, RolloutSpec } from '../src/hub/rollout-schema.js';
 import type { SimulatedMember } from './hub-fleet.js';
@@ -53,17 +53,54 @@ export class RolloutTracker {
    * (or `timeoutMs`); the report line.
    */
   async run(admin: KubeClient, environment: string, timeoutMs = 900_000): Promise<string> {
-    this.sha = randomBytes(20).toString('hex');
-    const spec: RolloutSpec = {
+    const { rollout, totalS } = await this.roll(
+      admin,
       environment,
-      ref: environment,
-      revision: this.sha,
-      waves: [
+      [
         { name: 'canary', selector: [{ key: 'ring', value: 'canary' }] },
         { name: 'ten', percent: 10 },
         { name: 'half', percent: 50 },
         { name: 'rest', percent: 100 },
       ],
+      timeoutMs,
+    );
+    return rolloutLine(rollout, totalS, this.releasedSeen, this.doneSeen);
+  }
+
+  /**
+   * A rollout whose canary wave is `member` alone, a member that fails its health: it must halt
+   * before any member of the next wave is released. The report line says how it ended and how
+   * many later members the watch saw released (0 is right).
+   */
+  async haltOnCanary(admin: KubeClient, environment: string, member: string): Promise<string> {
+    const { rollout, totalS } = await this.roll(
+      admin,
+      environment,
+      [
+        { name: 'canary', selector: [{ key: LABELS.member, value: member }] },
+        { name: 'rest', percent: 100 },
+      ],
+      120_000,
+    );
+    const later = (rollout.status?.members ?? []).filter((m) => m.wave > 0);
+    const released = later.filter((m) => this.releasedSeen.has(m.name)).length;
+    return `${rollout.status?.phase ?? 'no status'} ${totalS.toFixed(1)} s after it started (${rollout.status?.halted?.reason ?? 'no halt'}: canary ${member}); members of the later wave released: **${released} of ${later.length}**`;
+  }
+
+  private async roll(
+    admin: KubeClient,
+    environment: string,
+    waves: RolloutSpec['waves'],
+    timeoutMs: number,
+  ): Promise<{ rollout: FleetRolloutObject; totalS: number }> {
+    this.releasedSeen.clear();
+    this.doneSeen.clear();
+    this.sha = randomBytes(20).toString('hex');
+    const spec: RolloutSpec = {
+      environment,
+      ref: environment,
+      revision: this.sha,
+      waves,
       maxUnavailable: '20%',
       maxFailures: '10%',
       bakeSeconds: 0,
@@ -76,8 +113,7 @@ export class RolloutTracker {
       await sleep(500);
       r = await getRollout(admin, HUB_NAMESPACE, created.name);
     }
-    const totalS = (Date.now() - started) / 1000;
-    return rolloutLine(r, totalS, this.releasedSeen, this.doneSeen);
+    return { rollout: r, totalS: (Date.now() - started) / 1000 };
   }
 }
 

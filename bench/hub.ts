@@ -274,6 +274,13 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     const rolloutStarted = Date.now();
     const rollout = opts.rollout === false ? 'not run (--no-rollout)' : await tracker.run(admin, 'prod');
     const rolloutWall = Date.now() - rolloutStarted;
+    // A wave with a Failed member never completes (rollout-decision.ts), so the failing canary is
+    // rolled in its own environment, where the not-ready members are.
+    const failingCanary = profiles.find((p) => p.role === 'not-ready');
+    const halt =
+      opts.rollout === false || !failingCanary
+        ? 'not run'
+        : await tracker.haltOnCanary(admin, failingCanary.environment, failingCanary.name);
     const rolloutCores = Object.entries(pids)
       .filter(([k]) => k !== 'kube-controller-manager')
       .reduce((n, [k, pid]) => n + cores(rolloutCpu[k]!, cpuMs(pid), rolloutWall), 0);
@@ -296,6 +303,7 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       `- \`groundwork fleet status --hub\` (built CLI, ${rowsListed} rows): **${runs.map((ms) => `${ms} ms`).join(', ')}** (process start included); the same CLI listing no member: ${empty.map((ms) => `${ms} ms`).join(', ')}; in-process: \`listFleetMembers\` ${listMs} ms = the LIST request ${rawMs} ms (${(rawBytes / 2 ** 20).toFixed(1)} MB of JSON) + parsing every member ${parseMs} ms`,
       `- injected failures: ${silent.length} members stopped heartbeating at the window's start → ${unreachable} Unreachable at its end; ${profiles.filter((p) => p.role === 'not-ready').length} report Ready=False → ${notReady} members listed not Ready (with drift and pool updates in flight)`,
       `- rollout: ${rollout}; hub CPU meanwhile ${f2(rolloutCores)} cores`,
+      `- a rollout whose canary fails its health: ${halt}`,
     ].join('\n');
   } finally {
     for (const stop of stops) await stop().catch(() => undefined);

@@ -26,6 +26,13 @@ describe('bench hub: the simulated fleet', () => {
     expect(fleet.filter((p) => p.role === 'not-ready')).toHaveLength(50);
     expect(fleet.filter((p) => p.openshift)).toHaveLength(800);
     expect(memberProfile(3, { silentEvery: 0, notReadyEvery: 0 }).role).toBe('healthy');
+    // Silent members in prod (its rollout holds them), not-ready ones in canary (the halt's environment).
+    expect(new Set(fleet.filter((p) => p.role === 'silent').map((p) => p.environment))).toEqual(
+      new Set(['prod']),
+    );
+    expect(new Set(fleet.filter((p) => p.role === 'not-ready').map((p) => p.environment))).toEqual(
+      new Set(['canary']),
+    );
   });
 
   it('writes reports the CRD schema takes, of a real report size, Ready=False where it should', () => {

@@ -7,7 +7,10 @@ export interface ClusterObservation {
   /** The fleet's name for it (the kube context unless the fleet file names it). */
   readonly cluster: string;
   readonly context: string;
-  /** Set when the cluster could not be read (unreachable, no permission, no PlatformSync CRD). */
+  /**
+   * Set when the cluster could not be read (unreachable, no permission, no PlatformSync CRD). With
+   * `syncs` too (the hub's last report of an unreachable member), the Reachable gate fails on it.
+   */
   readonly error?: string;
   readonly syncs: readonly ObservedSync[];
 }
@@ -110,6 +113,8 @@ export function checkSource(input: {
     for (const { o, s } of found) {
       const who = `${o.cluster} (${overlay})`;
       clusters.push(who);
+      // A cluster known to run the overlay (the hub keeps its last report) that is not reachable now.
+      if (o.error !== undefined) failures.push({ gate: 'Reachable', cluster: who, message: o.error });
       const ready = condition(s.status, 'Ready');
       if (ready?.status !== 'True') {
         failures.push({

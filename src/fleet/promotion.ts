@@ -128,7 +128,9 @@ export async function promote(req: PromotionRequest, deps: PromotionDeps): Promi
   const urls = [
     ...new Set(
       observations.flatMap((o) =>
-        o.syncs.filter((s) => source.overlays.includes(s.overlay)).map((s) => s.repository.url),
+        o.syncs
+          .filter((s) => source.overlays.includes(s.overlay) && s.repository.url !== '')
+          .map((s) => s.repository.url),
       ),
     ),
   ];

@@ -26,7 +26,8 @@ interface Seen {
 export class RolloutTracker {
   private sha: string | undefined;
   private readonly releasedSeen = new Map<string, number>();
-  private readonly doneSeen = new Map<string, number>();
+  /** Every report at the rollout's commit the watch saw, per member (when). */
+  private readonly doneSeen = new Map<string, number[]>();
 
   constructor(
     private readonly members: ReadonlyMap<string, SimulatedMember>,
@@ -44,8 +45,8 @@ export class RolloutTracker {
       this.releasedSeen.set(name, now);
       this.members.get(name)?.release(released, this.applyMs);
     }
-    if (seen.status?.revision?.applied?.endsWith(`@sha1:${this.sha}`) && !this.doneSeen.has(name))
-      this.doneSeen.set(name, now);
+    if (seen.status?.revision?.applied?.endsWith(`@sha1:${this.sha}`))
+      this.doneSeen.set(name, [...(this.doneSeen.get(name) ?? []), now]);
   }
 
   /**
@@ -120,13 +121,13 @@ export class RolloutTracker {
 /**
  * The report line from the rollout's final status and the watch's instants: the phase and total
  * time, members by state, and per wave after the first, the next wave's release after the gates
- * of the one before passed. Pure.
+ * of the one before passed (its members' last reports at the commit seen before that release). Pure.
  */
 export function rolloutLine(
   r: FleetRolloutObject,
   totalS: number,
   releasedSeen: ReadonlyMap<string, number>,
-  doneSeen: ReadonlyMap<string, number>,
+  doneSeen: ReadonlyMap<string, readonly number[]>,
 ): string {
   const rows = r.status?.members ?? [];
   const waves = r.spec.waves.map((_, i) => rows.filter((m) => m.wave === i));
@@ -135,8 +136,11 @@ export function rolloutLine(
   const gaps: string[] = [];
   for (let w = 1; w < waves.length; w++) {
     const before = waves[w - 1]!.filter((m) => m.state === 'Succeeded' || m.state === 'Failed');
-    const gate = Math.max(...before.map((m) => doneSeen.get(m.name) ?? Number.NaN));
     const release = Math.min(...waves[w]!.map((m) => releasedSeen.get(m.name) ?? Number.POSITIVE_INFINITY));
+    // The gate passed with the last report of the wave before that came ahead of the release (a
+    // member may report at the commit more than once: drift healed, a pool update finished).
+    const last = (name: string) => Math.max(...(doneSeen.get(name) ?? []).filter((t) => t <= release));
+    const gate = Math.max(...before.map((m) => last(m.name)));
     gaps.push(
       `${r.spec.waves[w]!.name} ${Number.isFinite(gate) && Number.isFinite(release) ? `${release - gate} ms` : 'n/a'}`,
     );

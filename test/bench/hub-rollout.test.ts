@@ -35,10 +35,10 @@ describe('bench hub: the rollout line', () => {
       ['r1', 9300],
     ]);
     const done = new Map([
-      ['c1', 1000],
-      ['t1', 8000],
-      ['t2', 9000],
-      ['r1', 20000],
+      ['c1', [400, 1000]], // drift healed: its second report passed the gate
+      ['t1', [8000]],
+      ['t2', [9000, 12000]], // a report after the next release does not count
+      ['r1', [20000]],
     ]);
     const line = rolloutLine(r, 42.04, released, done);
     expect(line).toContain('Completed after **42.0 s** over 5 prod members');
@@ -53,6 +53,8 @@ describe('bench hub: the rollout line', () => {
       { name: 'c1', wave: 0, state: 'Failed' },
       { name: 't1', wave: 1, state: 'Held' },
     ]);
-    expect(rolloutLine(r, 5, new Map([['c1', 0]]), new Map([['c1', 10]]))).toContain('**ten n/a, rest n/a**');
+    expect(rolloutLine(r, 5, new Map([['c1', 0]]), new Map([['c1', [10]]]))).toContain(
+      '**ten n/a, rest n/a**',
+    );
   });
 });

@@ -181,7 +181,7 @@ async function render(
     case '/openshift':
       return { status: 200, body: openshiftPage(s) };
     case '/fleet':
-      return { status: fleet ? 200 : 404, body: fleetPage(s) };
+      return { status: fleet ? 200 : 404, body: fleetPage(s, { selector: query.get('selector') }) };
   }
   let id: string;
   try {

@@ -1,4 +1,16 @@
 import type { FleetView } from '../fleet/fleet-view.js';
+import type { FleetMemberObject } from '../hub/member-schema.js';
+import type { FleetRolloutObject } from '../hub/rollout-schema.js';
+
+/** What `groundwork ui --hub` reads from the hub's watches (`HubFleetSource`), parsed. */
+export interface HubFleetView {
+  readonly members: readonly FleetMemberObject[];
+  readonly rollouts: readonly FleetRolloutObject[];
+  /** Objects left out because they did not parse. */
+  readonly problems: readonly string[];
+  /** Both watches run (else the view may be behind). */
+  readonly watching: boolean;
+}
 
 /**
  * What the Fleet page knows: the last fleet read (`view`), whether one is under way, and why the
@@ -17,6 +29,8 @@ export interface FleetState {
   readonly lastReadMs?: number;
   /** Why the dashboard reads no fleet (then nothing else is set). */
   readonly unavailable?: string;
+  /** The fleet as the hub holds it (`groundwork ui --hub`): then the page draws it, not `view`. */
+  readonly hub?: HubFleetView;
 }
 
 /** The Fleet page's source: its state, a wake-up when the page is asked for, and change notices. */

@@ -6,6 +6,7 @@ import { newToken } from '../../ui/token-auth.js';
 import { connectionOf } from '../cluster-flags.js';
 import { checkSyncNames } from '../sync-names.js';
 import { uiFleet, type UiFleetFlags } from '../ui-fleet.js';
+import { uiHubFleet } from '../ui-hub-fleet.js';
 
 export interface UiFlags extends UiFleetFlags {
   port?: string;
@@ -13,6 +14,8 @@ export interface UiFlags extends UiFleetFlags {
   sync?: string;
   kubeconfig?: string;
   context?: string;
+  /** The hub's kubeconfig: the Fleet page reads the hub's FleetMembers and FleetRollouts instead. */
+  hub?: string;
 }
 
 /** `--port`: an integer 0-65535 (0: a free one), else `InvalidFlag`. */
@@ -36,8 +39,10 @@ export function uiPortOf(flag: string | undefined): number {
 export async function runUi(flags: UiFlags): Promise<void> {
   const port = uiPortOf(flags.port);
   checkSyncNames(flags);
-  // The fleet first: a bad groundwork.yaml or fleet file stops here (exit 2), before any watch.
-  const fleet = await uiFleet(flags, { warn: (m) => process.stderr.write(`warning: ${m}\n`) });
+  // The fleet first: a bad groundwork.yaml or fleet file, or a hub that cannot be read, stops here.
+  const fleet = flags.hub
+    ? await uiHubFleet(flags.hub)
+    : await uiFleet(flags, { warn: (m) => process.stderr.write(`warning: ${m}\n`) });
   const client = await KubeClient.load(connectionOf(flags));
   const source = new ClusterDashboardSource(client, {
     ...(flags.namespace ? { namespace: flags.namespace } : {}),

@@ -27,6 +27,10 @@ export const registerUi: CommandModule = (program) => {
       '--fleet <file>',
       'fleet file for the Fleet page (default: fleet.yaml in --dir, else every context of the kubeconfig)',
     )
+    .option(
+      '--hub <kubeconfig>',
+      'the Fleet page reads the hub instead: one watch of its FleetMembers and one of its FleetRollouts (no groundwork.yaml or fleet file needed)',
+    )
     .option('--repo <url>', "the platform's git repository (default: the one the agents follow)")
     .option('--cluster-timeout <duration>', 'how long to wait for one cluster of the fleet', '10s')
     .option('--fleet-interval <duration>', 'how often the Fleet page reads the fleet (5s to 1h)', '30s')

@@ -4,6 +4,7 @@ import type { EnvironmentView, NextPromotion } from '../../fleet/fleet-view.js';
 import { html, type Html } from '../html.js';
 import type { FleetState } from '../fleet-state.js';
 import type { DashboardSnapshot } from '../snapshot.js';
+import { hubFleetBody } from './fleet-hub.js';
 import { badge, facts, layout, table } from './layout.js';
 import { ms } from './overview.js';
 
@@ -28,8 +29,10 @@ const GATE_TEXT: Record<GateName, string> = {
  * with what holds it. Read-only: it shows no button. Pure: renders `s.fleet` (every value
  * escaped).
  */
-export function fleetPage(s: DashboardSnapshot): Html {
-  return layout({ title: 'Fleet', current: '/fleet', snapshot: s, body: fleetBody(s.fleet) });
+export function fleetPage(s: DashboardSnapshot, query: { selector?: string | null } = {}): Html {
+  const hub = s.fleet?.hub;
+  const body = hub ? hubFleetBody(s.fleet!, hub, query.selector) : fleetBody(s.fleet);
+  return layout({ title: 'Fleet', current: '/fleet', snapshot: s, body });
 }
 
 function fleetBody(state: FleetState | undefined): Html {

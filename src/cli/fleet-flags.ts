@@ -8,7 +8,7 @@ export interface FleetFlags {
   clusterTimeout: string;
   output?: string;
   format?: string;
-  /** `fleet status --hub`: the hub's kubeconfig; the fleet is read from its FleetMembers. */
+  /** `fleet status --hub`, `promote --hub`: the hub's kubeconfig; the fleet is read from its FleetMembers. */
   hub?: string;
   /** `fleet status --selector`, with `--hub`: a label selector. */
   selector?: string;

@@ -80,6 +80,7 @@ export function hubFleetText(rows: readonly HubFleetRow[]): string {
 export async function listFleetMembers(
   client: KubeClient,
   labelSelector?: string,
+  subject = 'fleet status --hub',
 ): Promise<FleetMemberObject[]> {
   try {
     const list = await client.request('GET', HUB_PATHS.fleetMembers, {
@@ -91,7 +92,7 @@ export async function listFleetMembers(
     if (!isNotFound(err)) throw err;
     throw new GroundworkError({
       code: 'HubNotInstalled',
-      subject: 'fleet status --hub',
+      subject,
       message: 'the cluster serves no FleetMembers (hub.groundwork.io)',
       fix: 'point --hub at the hub cluster, where groundwork hub bootstrap installed the hub',
     });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { KubeClient } from '../../cluster/client.js';
 import { GroundworkError } from '../../core/errors.js';
 import { hubFleetRows, hubFleetText, listFleetMembers } from '../../hub/fleet-list.js';
+import { memberObservations } from '../../hub/member-observations.js';
 import { fleetRows, fleetText } from '../../fleet/gates.js';
 import { promote, promotionText } from '../../fleet/promotion.js';
 import { credentialsFromEnv } from '../../source/credentials.js';
@@ -66,9 +67,29 @@ export async function runPromote(
       fix: 'say why, e.g. --reason "hotfix for CVE-2026-1234, staging soak waived by the on-call"',
     });
   }
+  if (flags.hub && flags.fleet)
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: 'promote --hub',
+      message: '--hub and --fleet both say where the source clusters are',
+      fix: 'pass one: --hub <the hub kubeconfig>, or --fleet <fleet.yaml>',
+    });
   const dir = resolve(flags.dir);
   const config = await loadProjectConfig(dir);
-  const ctx = await readContext(flags, dir);
+  const environments = config.environments ?? [];
+  const ctx = flags.hub ? hubReadContext(flags) : await readContext(flags, dir);
+  const hub = flags.hub
+    ? await KubeClient.load({ kubeconfig: flags.hub, userAgent: 'groundwork-promote' })
+    : undefined;
+  const observe = hub
+    ? async () => {
+        // promote() asks only once the target and its source are known.
+        const from = environments.find((e) => e.name === environment)?.promotedFrom;
+        const source = environments.find((e) => e.name === from)!;
+        const members = await listFleetMembers(hub, undefined, 'promote --hub');
+        return memberObservations({ members, source, platform: config.name });
+      }
+    : () => observeMembers(ctx);
   const result = await promote(
     {
       platform: config.name,
@@ -79,8 +100,8 @@ export async function runPromote(
       ...(flags.force ? { force: { reason: flags.reason!.trim() } } : {}),
       ...(flags.trustedKeys?.length ? { trustedKeys: await trustedKeysFromFiles(flags.trustedKeys) } : {}),
     },
-    promotionDeps(ctx, { observe: () => observeMembers(ctx) }),
-  );
+    promotionDeps(ctx, { observe }),
+  ).finally(() => hub?.close());
   process.stdout.write(render(result, outputOf(flags), { text: () => promotionText(result) }));
   setExitCode(result.outcome === 'refused' ? ExitCode.Changes : ExitCode.Ok);
 }
@@ -95,6 +116,17 @@ export async function readContext(
     members: await fleetMembers(flags, dir),
     timeoutMs: parseDuration(flags.clusterTimeout),
     ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(flags.repo ? { repoUrl: flags.repo } : {}),
+    ...(auth ? { auth } : {}),
+  };
+}
+
+/** With `--hub`: no fleet members to contact, only git (`--repo`, credentials from the environment). */
+function hubReadContext(flags: Pick<FleetFlags, 'repo' | 'clusterTimeout'>): FleetReadContext {
+  const auth = credentialsFromEnv(process.env);
+  return {
+    members: [],
+    timeoutMs: parseDuration(flags.clusterTimeout),
     ...(flags.repo ? { repoUrl: flags.repo } : {}),
     ...(auth ? { auth } : {}),
   };

@@ -35,6 +35,10 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     .option('--force', 'promote past failed gates (never past a non-fast-forward); needs --reason')
     .option('--reason <text>', 'why the gates are forced: recorded in the promotion tag')
     .option(
+      '--hub <kubeconfig>',
+      "read the source environment's gates from the hub instead (one LIST of its FleetMembers; not with --fleet)",
+    )
+    .option(
       '--trusted-keys <file...>',
       'public keys (armored OpenPGP, or SSH allowed signers) the commit must be signed with when the target has verify: true',
     )

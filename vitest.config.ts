@@ -33,14 +33,15 @@ export default defineConfig({
           env,
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/harness/cli-global-setup.ts'],
-          setupFiles: ['test/harness/file-cpu.ts'],
+          setupFiles: ['test/harness/reset-process.ts', 'test/harness/file-cpu.ts'],
           exclude: ['test/**/*.e2e.test.ts', 'node_modules/**'],
           testTimeout: 30_000,
           // A beforeAll that starts sshd or a git server waits longer than vitest's 10 s on a loaded machine.
           hookTimeout: 60_000,
           // Files of a worker share its module registry: each source module is loaded once per
           // worker, not once per file (a third of the unit project's CPU went to loading them).
-          // Files must not lean on module state another file left (none mocks modules).
+          // Files must not lean on module state another file left (none mocks modules); each starts
+          // with the worker's environment variables and directory (reset-process.ts).
           isolate: false,
           maxWorkers: workers('UNIT', 2),
           sequence: { groupOrder: 0 },

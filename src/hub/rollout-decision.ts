@@ -161,9 +161,12 @@ export function decideRollout(
       return;
     }
     const wave = rows.filter((r) => r.wave === i && r.state !== 'Gone');
+    // Failed counts as done: within maxFailures (else the rollout halted), a failure does not
+    // hold the next wave; it stays Failed in the status.
     const done = wave.every(
       (r) =>
         r.state === 'Succeeded' ||
+        r.state === 'Failed' ||
         (i > 0 && memberHold(byName.get(r.name)!, spec, now)?.reason === 'Unreachable'),
     );
     completedAt[i] = startedAt(i) <= now && done && !halted ? now : undefined;

@@ -5,6 +5,7 @@ import type { KubeClient } from '../../src/cluster/client.js';
 import { hubObjects } from '../../src/hub/hub-objects.js';
 import { CONTROLLER_SERVICE_ACCOUNT, HUB_NAMESPACE, LABELS } from '../../src/hub/hub-names.js';
 import { BIN, groundwork } from './cli.js';
+import { eventually } from './cluster.js';
 import { runControlPlane } from './run-control-plane.js';
 import { serviceAccountKubeconfig } from './service-account.js';
 
@@ -74,4 +75,21 @@ export async function removeHub(admin: KubeClient): Promise<void> {
             ? `/api/v1/namespaces/${o.metadata.name}`
             : `/apis/rbac.authorization.k8s.io/v1/${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.metadata.name}`,
       );
+  // The next file of the lane installs the hub again: a namespace still terminating refuses new
+  // content (a ServiceAccount token, a member's objects), so wait until the namespaces are gone.
+  const deleted = [HUB_NAMESPACE, ...namespaces.items.map((ns) => ns.metadata.name)];
+  await eventually(
+    async () => {
+      for (const ns of deleted) {
+        const found = await admin.request('GET', `/api/v1/namespaces/${ns}`).then(
+          () => true,
+          () => false,
+        );
+        if (found) return undefined;
+      }
+      return true;
+    },
+    120_000,
+    `the hub's namespaces deleted (${deleted.join(', ')})`,
+  );
 }

@@ -258,6 +258,30 @@ describe('decideRollout: failures and halts', () => {
     expect(two.decision.halt?.reason).toBe('MaxFailuresExceeded');
   });
 
+  it('completes a wave whose failures stay within maxFailures, and releases the next one', () => {
+    const waves = [
+      { name: 'canary', selector: [{ key: 'ring', value: 'canary' }] },
+      { name: 'mid', percent: 50 },
+      { name: 'rest' },
+    ];
+    const first = step(
+      { rollout: rollout(spec({ waves, maxFailures: '1', bakeSeconds: 0 })), members: fleet(4) },
+      T0,
+    );
+    const s = step({ ...first, members: agentsApply(first.members) }, T0 + MIN); // mid released
+    const mid = s.decision.releases.map((r) => r.member);
+    expect(mid).toHaveLength(2);
+    const bad = (n: string) =>
+      n === mid[0] ? report(SHA, { ready: { status: 'False', reason: 'HealthCheckFailed' } }) : report(SHA);
+    const failed = step({ ...s, members: agentsApply(s.members, bad) }, T0 + 2 * MIN);
+    expect(failed.decision.halt).toBeUndefined();
+    expect(failed.decision.status.members!.find((m) => m.name === mid[0])?.state).toBe('Failed');
+    // One failure of one allowed: the mid wave is done, and the rest is released.
+    const rest = failed.decision.releases.map((r) => r.member);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.some((m) => mid.includes(m))).toBe(false);
+  });
+
   it('records a failure for good, even when the member recovers', () => {
     let s = step({ rollout: rollout(spec({ maxFailures: '5' })), members: fleet(2) }, T0);
     s = step(

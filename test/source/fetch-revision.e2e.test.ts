@@ -94,6 +94,8 @@ describe('fetchRevision over smart HTTP', () => {
     expect(first).toEqual({
       revision: `main@sha1:${head}`,
       commit: head,
+      // The branch head: the commit itself, since nothing pinned an older one.
+      tip: head,
       dir: join(dir, 'checkouts', head),
       ref: 'refs/heads/main',
       // The commit's message and author name, for the status's lastAppliedCommit.

@@ -17,11 +17,12 @@ function workers(name: string, fallback: number): number {
 // - unit: pure logic, fixtures and golden files, real programs; no cluster. Files run two at a time,
 //   in two workers that each load the sources once (isolate: false).
 // - e2e: `*.e2e.test.ts`, against real local control planes that the global setup starts once per
-//   run, one per lane. Files run in two lanes; a lane runs one file at a time on a control plane of
+//   run, one per lane. Files run in three lanes; a lane runs one file at a time on a control plane of
 //   its own (test/harness/run-control-plane.ts), since e2e files share cluster-scoped objects (CRDs,
 //   ClusterOperators, the master/worker pools) that a real cluster has once, and audit their writes.
-// Two each on a 2-core machine: files wait on child processes, the apiserver, polls and timeouts as
-// much as they compute (CONTRIBUTING.md, "The time budget", has the measurements).
+// Two unit workers and three e2e lanes on a 2-core machine: e2e files wait on child processes, the
+// apiserver, polls and timeouts as much as they compute, so a third lane fills the cores while two
+// wait (CONTRIBUTING.md, "The time budget", has the measurements).
 export default defineConfig({
   test: {
     reporters: ['default', './test/harness/summary-reporter.ts'],
@@ -58,7 +59,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           pool: 'forks',
-          maxWorkers: workers('E2E', 2),
+          maxWorkers: workers('E2E', 3),
           sequence: { groupOrder: 1 },
         },
       },

@@ -1,8 +1,8 @@
-import type { z } from 'zod';
 import type { ForgeRepo } from '../../report/notifications/forge.js';
-import { forgeCall, type ForgeCallOptions, type ForgeRequest } from './forge-call.js';
+import { forgeCall, type ForgeCallOptions } from './forge-call.js';
 import type { PullRequestForge } from './pull-request-forge.js';
-import { anyAnswer, githubLikePull, listOf } from './pull-request-schema.js';
+import { githubLikeEdits, pullOf, type ForgeCaller } from './github-like.js';
+import { githubLikePull, listOf } from './pull-request-schema.js';
 
 /** Pages of open pull requests read to find one (20 each): past them a branch's is not found. */
 const MAX_PAGES = 10;
@@ -25,15 +25,8 @@ export function giteaForge(repo: ForgeRepo, opts: ForgeCallOptions): PullRequest
     Authorization: `token ${opts.token}`,
     'User-Agent': 'groundwork-propose',
   };
-  const call = <T>(req: Omit<ForgeRequest, 'headers'>, schema: z.ZodType<T>) =>
+  const call: ForgeCaller = (req, schema) =>
     forgeCall({ ...req, headers }, schema, { maxBytes: 4 * 1024 * 1024, ...opts });
-  const toPr = (p: z.infer<typeof githubLikePull>) => ({
-    number: p.number,
-    title: p.title,
-    body: p.body,
-    url: p.html_url,
-    base: p.base.ref,
-  });
   return {
     forge: 'gitea',
     async find(branch) {
@@ -46,13 +39,13 @@ export function giteaForge(repo: ForgeRepo, opts: ForgeCallOptions): PullRequest
         const mine = pulls.find(
           (p) => p.head.ref === branch && p.head.repo?.full_name.toLowerCase() === repo.path.toLowerCase(),
         );
-        if (mine) return toPr(mine);
+        if (mine) return pullOf(mine);
         if (pulls.length < 20) return undefined;
       }
       return undefined;
     },
     async open(pr) {
-      return toPr(
+      return pullOf(
         await call(
           {
             method: 'POST',
@@ -64,37 +57,7 @@ export function giteaForge(repo: ForgeRepo, opts: ForgeCallOptions): PullRequest
         ),
       );
     },
-    async update(index, change) {
-      await call(
-        {
-          method: 'PATCH',
-          url: `${base}/pulls/${index}`,
-          body: { title: change.title, body: change.body },
-          what: `update pull request #${index}`,
-        },
-        anyAnswer,
-      );
-    },
-    async close(index, comment) {
-      await call(
-        {
-          method: 'POST',
-          url: `${base}/issues/${index}/comments`,
-          body: { body: comment },
-          what: `comment on pull request #${index}`,
-        },
-        anyAnswer,
-      );
-      await call(
-        {
-          method: 'PATCH',
-          url: `${base}/pulls/${index}`,
-          body: { state: 'closed' },
-          what: `close pull request #${index}`,
-        },
-        anyAnswer,
-      );
-    },
+    ...githubLikeEdits(base, call),
   };
 }
 

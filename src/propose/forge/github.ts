@@ -1,8 +1,8 @@
-import type { z } from 'zod';
 import type { ForgeRepo } from '../../report/notifications/forge.js';
-import { forgeCall, type ForgeCallOptions, type ForgeRequest } from './forge-call.js';
+import { forgeCall, type ForgeCallOptions } from './forge-call.js';
 import type { PullRequestForge } from './pull-request-forge.js';
-import { anyAnswer, githubLikePull, listOf } from './pull-request-schema.js';
+import { githubLikeEdits, pullOf, type ForgeCaller } from './github-like.js';
+import { githubLikePull, listOf } from './pull-request-schema.js';
 
 /**
  * GitHub's pull requests, REST API version 2022-11-28:
@@ -25,15 +25,7 @@ export function githubForge(repo: ForgeRepo, opts: ForgeCallOptions): PullReques
     'X-GitHub-Api-Version': '2022-11-28',
     'User-Agent': 'groundwork-propose',
   };
-  const call = <T>(req: Omit<ForgeRequest, 'headers'>, schema: z.ZodType<T>) =>
-    forgeCall({ ...req, headers }, schema, opts);
-  const toPr = (p: z.infer<typeof githubLikePull>) => ({
-    number: p.number,
-    title: p.title,
-    body: p.body,
-    url: p.html_url,
-    base: p.base.ref,
-  });
+  const call: ForgeCaller = (req, schema) => forgeCall({ ...req, headers }, schema, opts);
   return {
     forge: 'github',
     async find(branch) {
@@ -45,10 +37,10 @@ export function githubForge(repo: ForgeRepo, opts: ForgeCallOptions): PullReques
       const mine = pulls.find(
         (p) => p.head.ref === branch && p.head.repo?.full_name.toLowerCase() === repo.path.toLowerCase(),
       );
-      return mine && toPr(mine);
+      return mine && pullOf(mine);
     },
     async open(pr) {
-      return toPr(
+      return pullOf(
         await call(
           {
             method: 'POST',
@@ -66,37 +58,7 @@ export function githubForge(repo: ForgeRepo, opts: ForgeCallOptions): PullReques
         ),
       );
     },
-    async update(number, change) {
-      await call(
-        {
-          method: 'PATCH',
-          url: `${base}/pulls/${number}`,
-          body: { title: change.title, body: change.body },
-          what: `update pull request #${number}`,
-        },
-        anyAnswer,
-      );
-    },
-    async close(number, comment) {
-      await call(
-        {
-          method: 'POST',
-          url: `${base}/issues/${number}/comments`,
-          body: { body: comment },
-          what: `comment on pull request #${number}`,
-        },
-        anyAnswer,
-      );
-      await call(
-        {
-          method: 'PATCH',
-          url: `${base}/pulls/${number}`,
-          body: { state: 'closed' },
-          what: `close pull request #${number}`,
-        },
-        anyAnswer,
-      );
-    },
+    ...githubLikeEdits(base, call),
   };
 }
 

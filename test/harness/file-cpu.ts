@@ -41,5 +41,9 @@ const selfAtStart = cpuMs('self');
 afterAll(() => {
   const file = expect.getState().testPath;
   if (!file) return;
-  recordFileCpu({ file, cpuMs: cpuMs('self') - selfAtStart, controlPlaneMs: controlPlaneMs(pids) - controlPlaneAtStart });
+  recordFileCpu({
+    file,
+    cpuMs: cpuMs('self') - selfAtStart,
+    controlPlaneMs: controlPlaneMs(pids) - controlPlaneAtStart,
+  });
 });

@@ -76,12 +76,18 @@ export async function removeHub(admin: KubeClient): Promise<void> {
             : `/apis/rbac.authorization.k8s.io/v1/${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.metadata.name}`,
       );
   // The next file of the lane installs the hub again: a namespace still terminating refuses new
-  // content (a ServiceAccount token, a member's objects), so wait until the namespaces are gone.
-  const deleted = [HUB_NAMESPACE, ...namespaces.items.map((ns) => ns.metadata.name)];
+  // content (a ServiceAccount token, a member's objects), and a CRD still terminating takes the
+  // newly installed one's objects with it when it goes, so wait until all of them are gone.
+  const deleted = [HUB_NAMESPACE, ...namespaces.items.map((ns) => ns.metadata.name)].map(
+    (ns) => `/api/v1/namespaces/${ns}`,
+  );
+  for (const o of hubObjects({ namespace: HUB_NAMESPACE, image: 'x', deployment: false }))
+    if (o.kind === 'CustomResourceDefinition')
+      deleted.push(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${o.metadata.name}`);
   await eventually(
     async () => {
-      for (const ns of deleted) {
-        const found = await admin.request('GET', `/api/v1/namespaces/${ns}`).then(
+      for (const path of deleted) {
+        const found = await admin.request('GET', path).then(
           () => true,
           () => false,
         );
@@ -90,6 +96,6 @@ export async function removeHub(admin: KubeClient): Promise<void> {
       return true;
     },
     120_000,
-    `the hub's namespaces deleted (${deleted.join(', ')})`,
+    `the hub's namespaces and CRDs deleted (${deleted.join(', ')})`,
   );
 }

@@ -172,7 +172,16 @@ describe('fleet rollouts on a real hub', () => {
     await setReport(m('mid1'), report(SHA));
     await setReport(m('mid2'), report(SHA));
     await eventually(() => released(m('rest1')), 20_000, 'wave 2 released');
-    expect(await memberState(name, m('pool'))).toMatchObject({ state: 'Held', reason: 'PoolUpdating' });
+    // The controller writes the releases, then the rollout's status: read it once it says so.
+    const held = await eventually(
+      async () => {
+        const state = await memberState(name, m('pool'));
+        return state?.state === 'Held' ? state : undefined;
+      },
+      20_000,
+      'the pool member held in the status',
+    );
+    expect(held).toMatchObject({ state: 'Held', reason: 'PoolUpdating' });
     expect(await released(m('pool'))).toBeUndefined();
 
     // The pool settles: released; once it applies, the rollout has succeeded.

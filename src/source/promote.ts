@@ -7,6 +7,7 @@ import type { HttpClient } from 'isomorphic-git';
 import { GroundworkError } from '../core/errors.js';
 import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
+import { fetchRemoteBranch } from './fetch-branch.js';
 import { openRemote, type Remote } from './remote.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { verifyFetched } from './trust/verify-fetched.js';
@@ -67,38 +68,17 @@ export class PromotionRepo {
   }
 
   /** Fetches a branch (its whole history) and returns its head, or undefined when it does not exist. */
-  async fetchBranch(branch: string): Promise<string | undefined> {
-    const remoteRef = `refs/heads/${branch}`;
-    const refs = await git
-      .listServerRefs({ http: this.http, url: this.url, prefix: remoteRef, headers: this.headers })
-      .catch((err: unknown) => {
-        throw this.failed(err, remoteRef);
-      });
-    if (!refs.some((r) => r.ref === remoteRef)) return undefined;
-    try {
-      const r = await git.fetch({
-        fs,
-        http: this.http,
+  fetchBranch(branch: string): Promise<string | undefined> {
+    return fetchRemoteBranch(
+      {
         dir: this.dir,
+        http: this.http,
         url: this.url,
-        ref: `refs/remotes/origin/${branch}`,
-        remoteRef,
-        singleBranch: true,
-        tags: false,
-        headers: this.headers,
-      });
-      if (r.fetchHead)
-        await git.writeRef({
-          fs,
-          dir: this.dir,
-          ref: `refs/remotes/origin/${branch}`,
-          value: r.fetchHead,
-          force: true,
-        });
-      return r.fetchHead ?? undefined;
-    } catch (err) {
-      throw this.failed(err, remoteRef);
-    }
+        headers: () => this.headers,
+        failed: (err, ref) => this.failed(err, ref),
+      },
+      branch,
+    );
   }
 
   /** Whether `commit` is `head` or one of its ancestors (both fetched). */

@@ -7,6 +7,7 @@ import type { HttpClient } from 'isomorphic-git';
 import { GroundworkError } from '../core/errors.js';
 import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
+import { fetchRemoteBranch } from './fetch-branch.js';
 import { openRemote, type Remote } from './remote.js';
 import { NotAGitRepositoryError } from './revision-errors.js';
 
@@ -115,44 +116,17 @@ export class ProposalRepo {
   }
 
   /** Fetches a branch (its history) and returns its head, or undefined when it does not exist. */
-  async fetchBranch(branch: string): Promise<string | undefined> {
-    const remoteRef = `refs/heads/${branch}`;
-    const refs = await git
-      .listServerRefs({
-        http: this.remote.http,
-        url: this.remote.fetchUrl,
-        prefix: remoteRef,
-        headers: this.headers,
-      })
-      .catch((err: unknown) => {
-        throw this.failed(err, remoteRef);
-      });
-    if (!refs.some((r) => r.ref === remoteRef)) return undefined;
-    try {
-      const r = await git.fetch({
-        fs,
-        http: this.remote.http,
+  fetchBranch(branch: string): Promise<string | undefined> {
+    return fetchRemoteBranch(
+      {
         dir: this.dir,
+        http: this.remote.http,
         url: this.remote.fetchUrl,
-        ref: `refs/remotes/origin/${branch}`,
-        remoteRef,
-        singleBranch: true,
-        tags: false,
-        headers: this.headers,
-      });
-      // `origin/<branch>` names it in this repository (a preview's base shows its branch).
-      if (r.fetchHead)
-        await git.writeRef({
-          fs,
-          dir: this.dir,
-          ref: `refs/remotes/origin/${branch}`,
-          value: r.fetchHead,
-          force: true,
-        });
-      return r.fetchHead ?? undefined;
-    } catch (err) {
-      throw this.failed(err, remoteRef);
-    }
+        headers: () => this.headers,
+        failed: (err, ref) => this.failed(err, ref),
+      },
+      branch,
+    );
   }
 
   /** Each path's content at `commit` (UTF-8), undefined where the file does not exist. */

@@ -2,8 +2,6 @@
 // its kepler pin, its cluster version target and a chart added from a chart repository on
 // loopback. The catalog is the real kepler catalog with a 0.24.1 patch added; the update graph is
 // written for this test (4.16.20 -> 4.16.21 recommended, -> 4.16.23 only over a conditional edge with a risk).
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveChartRepository, type ChartRepositoryServer } from '../harness/chart-repository-server.js';
 import { groundwork } from '../harness/cli.js';
 import { useTools } from '../harness/tools.js';
-import { keplerCatalogText } from '../propose/fixtures.js';
+import { keplerCatalogText, podinfoArchive, sha, stable416Graph } from '../propose/fixtures.js';
 
 // propose renders the chart version it proposes (in the isolated renderer, with helm).
 useTools('helm');
@@ -20,48 +18,11 @@ useTools('helm');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const archives = new Map<string, Buffer>();
 const chartWork = mkdtempSync(join(tmpdir(), 'gw-propose-chart-'));
-/** A real chart archive podinfo-<version>.tgz (one ConfigMap): propose renders the version it proposes. */
+/** A real chart archive podinfo-<version>.tgz (one ConfigMap), made once per version: propose renders the version it proposes. */
 function archive(version: string): Buffer {
-  const made = archives.get(version);
-  if (made) return made;
-  const top = join(chartWork, version);
-  mkdirSync(join(top, 'podinfo', 'templates'), { recursive: true });
-  writeFileSync(join(top, 'podinfo', 'Chart.yaml'), `apiVersion: v2\nname: podinfo\nversion: ${version}\n`);
-  writeFileSync(
-    join(top, 'podinfo', 'templates', 'version.yaml'),
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: podinfo-version\ndata:\n  version: "{{ .Chart.Version }}"\n',
-  );
-  const out = join(chartWork, `podinfo-${version}.tgz`);
-  execFileSync('tar', ['-czf', out, '-C', top, 'podinfo']);
-  archives.set(version, readFileSync(out));
-  return archives.get(version)!;
-}
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** A Cincinnati response written for this test: three 4.16 releases of the stable-4.16 channel. */
-function graph(): string {
-  const node = (version: string) => ({
-    version,
-    payload: `quay.io/openshift-release-dev/ocp-release@sha256:${sha(Buffer.from(version))}`,
-    metadata: { 'io.openshift.upgrades.graph.release.channels': 'candidate-4.16,fast-4.16,stable-4.16' },
-  });
-  return JSON.stringify({
-    nodes: [node('4.16.20'), node('4.16.21'), node('4.16.23')],
-    edges: [[0, 1]],
-    conditionalEdges: [
-      {
-        edges: [{ from: '4.16.20', to: '4.16.23' }],
-        risks: [
-          {
-            url: 'https://issues.redhat.com/browse/OCPBUGS-0000',
-            name: 'TestOnlyRisk',
-            message: 'Clusters on this test platform may lose their test.',
-            matchingRules: [{ type: 'Always' }],
-          },
-        ],
-      },
-    ],
-  });
+  const made = archives.get(version) ?? podinfoArchive(chartWork, version);
+  archives.set(version, made);
+  return made;
 }
 
 let server: ChartRepositoryServer;
@@ -95,7 +56,7 @@ beforeAll(async () => {
     `${readFileSync(join(ROOT, 'groundwork.yaml'), 'utf8')}graphs:\n  - graphs/stable-4.16.json\n`,
   );
   mkdirSync(join(dir, 'graphs'));
-  writeFileSync(join(dir, 'graphs', 'stable-4.16.json'), graph());
+  writeFileSync(join(dir, 'graphs', 'stable-4.16.json'), stable416Graph());
   writeFileSync(
     join(dir, 'catalogs/community-operators/kepler-operator.yaml'),
     keplerCatalogText('- name: kepler-operator.v0.24.1\n  replaces: kepler-operator.v0.24.0\n', ['0.24.1']),

@@ -2,8 +2,6 @@
 // platform opens the pull requests a platform engineer would have opened by hand on a real Gitea: the
 // kepler patch in its channel, the next z-stream, a chart patch (a real chart from a loopback
 // repository), each with the synth preview, and refuses the release the graph offers only with a risk.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,50 +14,9 @@ import { eventually } from '../harness/cluster.js';
 import { sharedGitea, type Gitea } from '../harness/gitea.js';
 import { createGitRepo, type GitRepo } from '../harness/git-repo.js';
 import { TOOL_BUILD_TIMEOUT_MS } from '../harness/tools.js';
-import { keplerCatalogText } from '../propose/fixtures.js';
+import { keplerCatalogText, podinfoArchive, sha, stable416Graph } from '../propose/fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** A real chart archive podinfo-<version>.tgz: one ConfigMap naming the version. */
-function chartArchive(dir: string, version: string): Buffer {
-  const src = join(dir, `chart-${version}`, 'podinfo');
-  mkdirSync(join(src, 'templates'), { recursive: true });
-  writeFileSync(join(src, 'Chart.yaml'), `apiVersion: v2\nname: podinfo\nversion: ${version}\n`);
-  writeFileSync(
-    join(src, 'templates', 'version.yaml'),
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: podinfo-version\ndata:\n  version: "{{ .Chart.Version }}"\n',
-  );
-  const out = join(dir, `podinfo-${version}.tgz`);
-  execFileSync('tar', ['-czf', out, '-C', join(dir, `chart-${version}`), 'podinfo']);
-  return readFileSync(out);
-}
-
-/** The update graph of the dry-run test: 4.16.20 -> 4.16.21 recommended, -> 4.16.23 only with a risk. */
-function graph(): string {
-  const node = (version: string) => ({
-    version,
-    payload: `quay.io/openshift-release-dev/ocp-release@sha256:${sha(Buffer.from(version))}`,
-    metadata: { 'io.openshift.upgrades.graph.release.channels': 'candidate-4.16,fast-4.16,stable-4.16' },
-  });
-  return JSON.stringify({
-    nodes: [node('4.16.20'), node('4.16.21'), node('4.16.23')],
-    edges: [[0, 1]],
-    conditionalEdges: [
-      {
-        edges: [{ from: '4.16.20', to: '4.16.23' }],
-        risks: [
-          {
-            url: 'https://issues.redhat.com/browse/OCPBUGS-0000',
-            name: 'TestOnlyRisk',
-            message: 'Clusters on this test platform may lose their test.',
-            matchingRules: [{ type: 'Always' }],
-          },
-        ],
-      },
-    ],
-  });
-}
 
 let gitea: Gitea;
 let charts: ChartRepositoryServer;
@@ -70,7 +27,7 @@ let remote: Awaited<ReturnType<Gitea['createRepo']>>;
 beforeAll(async () => {
   gitea = await sharedGitea();
   root = mkdtempSync(join(tmpdir(), 'gw-propose-cli-'));
-  const archives = Object.fromEntries(['6.5.0', '6.5.1', '6.6.0'].map((v) => [v, chartArchive(root, v)]));
+  const archives = Object.fromEntries(['6.5.0', '6.5.1', '6.6.0'].map((v) => [v, podinfoArchive(root, v)]));
   charts = await serveChartRepository({
     'index.yaml': () =>
       [
@@ -99,7 +56,7 @@ beforeAll(async () => {
     `${readFileSync(join(ROOT, 'groundwork.yaml'), 'utf8')}graphs:\n  - graphs/stable-4.16.json\n`,
   );
   mkdirSync(join(dir, 'graphs'));
-  writeFileSync(join(dir, 'graphs', 'stable-4.16.json'), graph());
+  writeFileSync(join(dir, 'graphs', 'stable-4.16.json'), stable416Graph());
   writeFileSync(
     join(dir, 'catalogs/community-operators/kepler-operator.yaml'),
     keplerCatalogText('- name: kepler-operator.v0.24.1\n  replaces: kepler-operator.v0.24.0\n', ['0.24.1']),

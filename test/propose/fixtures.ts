@@ -1,6 +1,9 @@
 // Catalogs and update graphs for the propose tests, derived from the fixtures (test/fixtures/
 // PROVENANCE.md): the real kepler catalog with bundles added, the real stable-4.8 graph cut down.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseCatalog, type Catalog } from '../../src/olm/catalog/index.js';
 import type { NamedCatalog } from '../../src/olm/present-operator.js';
 import { graphFromCincinnati, type UpdateGraph } from '../../src/cluster-version/graph.js';
@@ -67,4 +70,50 @@ export function stable48Subgraph(versions: readonly string[], drop: readonly str
     .map((c) => ({ ...c, edges: c.edges.filter((e) => kept(e.from, e.to)) }))
     .filter((c) => c.edges.length > 0);
   return graphFromCincinnati(JSON.stringify({ nodes, edges, conditionalEdges }), 'stable-4.8 (cut)');
+}
+
+/** The sha256 of `bytes`, in hex (chart lock digests). */
+export const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * A Cincinnati response for the propose tests: three 4.16 releases of the stable-4.16 channel,
+ * 4.16.20 -> 4.16.21 recommended, -> 4.16.23 only over a conditional edge with a risk.
+ */
+export function stable416Graph(): string {
+  const node = (version: string) => ({
+    version,
+    payload: `quay.io/openshift-release-dev/ocp-release@sha256:${sha(Buffer.from(version))}`,
+    metadata: { 'io.openshift.upgrades.graph.release.channels': 'candidate-4.16,fast-4.16,stable-4.16' },
+  });
+  return JSON.stringify({
+    nodes: [node('4.16.20'), node('4.16.21'), node('4.16.23')],
+    edges: [[0, 1]],
+    conditionalEdges: [
+      {
+        edges: [{ from: '4.16.20', to: '4.16.23' }],
+        risks: [
+          {
+            url: 'https://issues.redhat.com/browse/OCPBUGS-0000',
+            name: 'TestOnlyRisk',
+            message: 'Clusters on this test platform may lose their test.',
+            matchingRules: [{ type: 'Always' }],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+/** A real chart archive podinfo-<version>.tgz: one ConfigMap naming the version. */
+export function podinfoArchive(dir: string, version: string): Buffer {
+  const src = join(dir, `chart-${version}`, 'podinfo');
+  mkdirSync(join(src, 'templates'), { recursive: true });
+  writeFileSync(join(src, 'Chart.yaml'), `apiVersion: v2\nname: podinfo\nversion: ${version}\n`);
+  writeFileSync(
+    join(src, 'templates', 'version.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: podinfo-version\ndata:\n  version: "{{ .Chart.Version }}"\n',
+  );
+  const out = join(dir, `podinfo-${version}.tgz`);
+  execFileSync('tar', ['-czf', out, '-C', join(dir, `chart-${version}`), 'podinfo']);
+  return readFileSync(out);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessClusterUpdate } from '../../src/health/cluster-update.js';
-import { scenario } from './cluster-update.test.js';
+import { scenario } from './helpers.js';
 
 /**
  * The update view on oc's own example dumps (openshift/oc `pkg/cli/admin/upgrade/status/examples/`,

@@ -1,36 +1,10 @@
 import { CLUSTER_OPERATORS_4_14 } from '../../src/dev/simulators/cvo-install.js';
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixturePath } from '../harness/fixtures.js';
 import type { K8sObject } from '../../src/core/object.js';
 import { assessClusterUpdate } from '../../src/health/cluster-update.js';
 import { assessHealth } from '../../src/health/index.js';
 import type { HealthStatus } from '../../src/health/types.js';
-import { readItems, variant } from './helpers.js';
-
-/**
- * One scenario from test/fixtures/cluster-state, read as the cluster dumped it. `now` is oc's for
- * its examples (status.go `Run`): the latest `lastTransitionTime` of the ClusterVersion's and the
- * ClusterOperators' conditions.
- */
-export function scenario(name: string) {
-  const [clusterVersion] = readItems(`cluster-state/${name}/cv.yaml`);
-  const clusterOperators = readItems(`cluster-state/${name}/co.yaml`);
-  const times = [clusterVersion!, ...clusterOperators].flatMap((o) =>
-    ((o.status as { conditions?: { lastTransitionTime: string }[] } | undefined)?.conditions ?? []).map((c) =>
-      Date.parse(c.lastTransitionTime),
-    ),
-  );
-  return {
-    clusterVersion: clusterVersion as K8sObject,
-    clusterOperators,
-    machineConfigPools: readItems(`cluster-state/${name}/mcp.yaml`),
-    machineConfigs: existsSync(fixturePath(`cluster-state/${name}/mc.yaml`))
-      ? readItems(`cluster-state/${name}/mc.yaml`)
-      : [],
-    now: new Date(Math.max(...times)),
-  };
-}
+import { scenario, variant } from './helpers.js';
 
 /** `name → status/reason` of each object's own verdict. */
 const own = (list: K8sObject[]) =>

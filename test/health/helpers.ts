@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { K8sObject } from '../../src/core/object.js';
 import { fixturePath } from '../harness/fixtures.js';
@@ -29,4 +29,28 @@ export function variant<T>(o: T, edit: (copy: T) => void): T {
   const copy = structuredClone(o);
   edit(copy);
   return copy;
+}
+
+/**
+ * One scenario from test/fixtures/cluster-state, read as the cluster dumped it. `now` is oc's for
+ * its examples (status.go `Run`): the latest `lastTransitionTime` of the ClusterVersion's and the
+ * ClusterOperators' conditions.
+ */
+export function scenario(name: string) {
+  const [clusterVersion] = readItems(`cluster-state/${name}/cv.yaml`);
+  const clusterOperators = readItems(`cluster-state/${name}/co.yaml`);
+  const times = [clusterVersion!, ...clusterOperators].flatMap((o) =>
+    ((o.status as { conditions?: { lastTransitionTime: string }[] } | undefined)?.conditions ?? []).map((c) =>
+      Date.parse(c.lastTransitionTime),
+    ),
+  );
+  return {
+    clusterVersion: clusterVersion as K8sObject,
+    clusterOperators,
+    machineConfigPools: readItems(`cluster-state/${name}/mcp.yaml`),
+    machineConfigs: existsSync(fixturePath(`cluster-state/${name}/mc.yaml`))
+      ? readItems(`cluster-state/${name}/mc.yaml`)
+      : [],
+    now: new Date(Math.max(...times)),
+  };
 }

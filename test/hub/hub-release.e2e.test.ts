@@ -139,10 +139,17 @@ describe('groundwork agent --hub --hub-releases required', () => {
         'the release of a commit not on main is refused',
       ).catch(withLogs);
       expect(await cm()).toBe('2');
-      const events = await cluster.client.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, {
-        schema: z.object({ items: z.array(z.looseObject({ reason: z.string().optional() })) }),
-      });
-      expect(events.items.map((e) => e.reason)).toContain('ReleaseRefused');
+      // The event is recorded after the status is written (the recorder posts it on its own): wait for it.
+      await eventually(
+        async () => {
+          const events = await cluster.client.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, {
+            schema: z.object({ items: z.array(z.looseObject({ reason: z.string().optional() })) }),
+          });
+          return events.items.some((e) => e.reason === 'ReleaseRefused') ? true : undefined;
+        },
+        30_000,
+        'a ReleaseRefused event',
+      ).catch(withLogs);
       await eventually(
         async () => ((await fleetMember()).report?.ready.reason === 'ReleaseRefused' ? true : undefined),
         30_000,

@@ -4,6 +4,7 @@ import { checkedFetch } from '../core/checked-fetch.js';
 import type { OutboundPolicy } from '../core/outbound-url.js';
 import { OciRepositoryClient } from '../render/helm/oci-client.js';
 import { isOci, parseOciChart } from '../render/helm/oci-reference.js';
+import { readTagPages } from './oci-tag-pages.js';
 
 /** One version a chart source offers, with its release date when the source gives one. */
 export interface ChartVersion {
@@ -28,7 +29,8 @@ const tagsSchema = z.object({ tags: z.array(z.string()).nullable() });
 /**
  * The versions `repo` offers for chart `name`, as `chart update` would read them: an HTTP
  * repository's `index.yaml` (with each entry's `created` date), or an OCI repository's tag list
- * (`/v2/<repository>/tags/list`; helm writes `+` as `_` in tags; no dates). No credentials are
+ * (`/v2/<repository>/tags/list`, every page the registry links, up to a bound; helm writes `+`
+ * as `_` in tags; no dates). No credentials are
  * sent; every hop goes through `checkedFetch` (no loopback unless the process allows it, no
  * link-local or metadata address), bounded in size and time. The versions are the source's words:
  * the caller checks each (`isSafeVersion`) before using it. Throws when the source cannot be read.
@@ -75,18 +77,26 @@ async function ociVersions(
   const ref = parseOciChart({ repo: key.repo, chart: key.name });
   if ('problem' in ref) throw new Error(`${key.repo}: ${ref.problem}`);
   const client = new OciRepositoryClient(ref, undefined, opts.policy);
-  const { bytes } = await client.get('tags/list', {
-    accept: 'application/json',
-    maxBytes: TAGS_MAX,
-    what: `the tags of ${ref.repository}`,
-  });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new Error(`the tags of ${ref.repository}: not JSON`);
-  }
-  const parsed = tagsSchema.safeParse(doc);
-  if (!parsed.success) throw new Error(`the tags of ${ref.repository}: not a tag list`);
-  return (parsed.data.tags ?? []).map((tag) => ({ version: tag.replace(/_/g, '+') }));
+  const origin = new URL(`${ref.scheme}//${ref.registry}`).origin;
+  const what = `the tags of ${ref.repository}`;
+  const tags = await readTagPages(
+    async (path) => {
+      const { bytes, link } = await client.get(path, {
+        accept: 'application/json',
+        maxBytes: TAGS_MAX,
+        what,
+      });
+      let doc: unknown;
+      try {
+        doc = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        throw new Error(`${what}: not JSON`);
+      }
+      const parsed = tagsSchema.safeParse(doc);
+      if (!parsed.success) throw new Error(`${what}: not a tag list`);
+      return { tags: parsed.data.tags ?? [], link };
+    },
+    { origin, repository: ref.repository },
+  );
+  return tags.map((tag) => ({ version: tag.replace(/_/g, '+') }));
 }

@@ -39,6 +39,8 @@ export class OciFetchError extends Error {
 export interface OciResponse {
   readonly bytes: Buffer;
   readonly contentType: string;
+  /** The `Link` header (a paged list's next page), as the registry sent it: data, not a URL. */
+  readonly link: string | null;
 }
 
 /**
@@ -92,7 +94,11 @@ export class OciRepositoryClient {
       throw new OciFetchError(`${opts.what}: HTTP ${response.status}`, response.status);
     }
     const bytes = await readCapped(response, opts.maxBytes, opts.what);
-    return { bytes, contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim() };
+    return {
+      bytes,
+      contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim(),
+      link: response.headers.get('link'),
+    };
   }
 
   /** One GET with its redirects followed by hand: each hop checked, the token only on our origin. */

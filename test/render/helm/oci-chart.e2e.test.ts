@@ -13,6 +13,7 @@ import jsyaml from 'js-yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderTools } from '../../../src/render/recorded/render-recorded.js';
 import type { SynthValidationError } from '../../../src/render/synth/validation.js';
+import { listChartVersions } from '../../../src/propose/chart-versions.js';
 import { childSynth, childSynthError } from '../../harness/child-synth.js';
 import { groundwork } from '../../harness/cli.js';
 import { startOciRegistry, type OciRegistry } from '../../harness/oci-registry.js';
@@ -207,6 +208,23 @@ describe('charts from an OCI registry', () => {
     expect(lockOf(dir).charts[0]).toMatchObject({ manifestDigest: second, digest: sha256(repushed) });
     const [updated] = await childSynth(dir, { renderTools: tools });
     expect(servicePort(updated!.manifests, 'platform/sub')).toBe(8080);
+  });
+
+  it("propose reads a real registry's tag list: every version helm pushed, build metadata as helm writes it (+ as _)", async () => {
+    const reg = await registry();
+    const out = mkdtempSync(join(tmpdir(), 'gw-oci-versions-'));
+    const env = { PATH: '/usr/bin:/bin', HOME: out };
+    for (const version of ['0.1.0', '0.1.1', '0.2.0+build.1']) {
+      await run(helm, ['package', join(CHARTS, 'subchart'), '--version', version, '--destination', out], {
+        env,
+      });
+      await reg.pushChart(join(out, `subchart-${version}.tgz`), 'charts');
+    }
+    const key = { repo: `${reg.url}/charts`, name: 'subchart' };
+    // Distribution 2.8 answers one page whatever `n` asks (tag paging came in v3): the paging
+    // itself is test/propose/oci-tag-pages.test.ts and test/security/oci-tag-link-hostile.test.ts.
+    const versions = (await listChartVersions(key)).map((v) => v.version).sort();
+    expect(versions).toEqual(['0.1.0', '0.1.1', '0.2.0+build.1']);
   });
 
   it('a registry with the anonymous token challenge (distribution token auth, as ghcr.io, quay.io and Docker Hub use): lock and synth ask for a pull token without credentials; a private repository is said to be one', async () => {

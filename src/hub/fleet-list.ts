@@ -5,26 +5,11 @@ import { GroundworkError } from '../core/errors.js';
 import { shortRevision } from '../core/revision.js';
 import { textTable } from '../report/text-table.js';
 import { ANNOTATIONS, HUB_PATHS, LABELS } from './hub-names.js';
+import { byEnvironmentThenName, type HubFleetRow } from './fleet-row.js';
+import { listFleetTable } from './fleet-table.js';
 import { readFleetMember, type FleetMemberObject } from './member-schema.js';
 
-/** One member as `groundwork fleet status --hub` shows it. */
-export interface HubFleetRow {
-  readonly member: string;
-  readonly environment?: string;
-  readonly overlay?: string;
-  /** The revision it applied (`<ref>@sha1:<hex>`). */
-  readonly revision?: string;
-  /** `True`, `False` or `Unknown` (no report yet). */
-  readonly ready: string;
-  readonly reason?: string;
-  readonly drift?: number;
-  /** The hub's verdict: `Reachable`, `Unreachable` or `Unknown`. */
-  readonly reachability: string;
-  /** When the hub last saw its heartbeat (the hub's clock). */
-  readonly lastSeen?: string;
-  /** Why its report could not be read (the row says so instead of failing the list). */
-  readonly reportProblem?: string;
-}
+export type { HubFleetRow } from './fleet-row.js';
 
 /** The rows of the members, sorted by environment then name. Pure. */
 export function hubFleetRows(members: readonly FleetMemberObject[]): HubFleetRow[] {
@@ -46,9 +31,7 @@ export function hubFleetRows(members: readonly FleetMemberObject[]): HubFleetRow
         ...(m.reportProblem ? { reportProblem: m.reportProblem } : {}),
       };
     })
-    .sort(
-      (a, b) => (a.environment ?? '').localeCompare(b.environment ?? '') || a.member.localeCompare(b.member),
-    );
+    .sort(byEnvironmentThenName);
 }
 
 /** The rows as a text table (no cell cut: names stay whole for grep). Pure. */
@@ -73,6 +56,21 @@ export function hubFleetText(rows: readonly HubFleetRow[]): string {
 }
 
 /**
+ * The rows of `fleet status --hub`, sorted: read as Table pages of the CRD's printer columns
+ * (`listFleetTable`: no reports, no managedFields), or, from a hub whose CRD lacks them, from the
+ * full LIST (`listFleetMembers`). A hub without the CRD is `HubNotInstalled`.
+ */
+export async function listFleetRows(
+  client: KubeClient,
+  labelSelector?: string,
+  subject = 'fleet status --hub',
+): Promise<HubFleetRow[]> {
+  const table = await hubNotInstalled(subject, () => listFleetTable(client, labelSelector));
+  if (!table) return hubFleetRows(await listFleetMembers(client, labelSelector, subject));
+  return table.sort(byEnvironmentThenName);
+}
+
+/**
  * Every FleetMember of the hub, in one LIST (cluster-wide; `labelSelector` narrows it). Each
  * member's report is parsed on its own (`readFleetMember`): one odd report spoils its row, not the
  * list. A hub without the CRD is `HubNotInstalled`.
@@ -82,12 +80,19 @@ export async function listFleetMembers(
   labelSelector?: string,
   subject = 'fleet status --hub',
 ): Promise<FleetMemberObject[]> {
-  try {
+  return hubNotInstalled(subject, async () => {
     const list = await client.request('GET', HUB_PATHS.fleetMembers, {
       ...(labelSelector ? { query: { labelSelector } } : {}),
       schema: z.object({ items: z.array(z.unknown()).max(100_000) }),
     });
     return list.items.map(readFleetMember);
+  });
+}
+
+/** `read`, with a 404 (the cluster serves no FleetMembers) as `HubNotInstalled`. */
+async function hubNotInstalled<T>(subject: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
   } catch (err) {
     if (!isNotFound(err)) throw err;
     throw new GroundworkError({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { K8sObject } from '../core/object.js';
-import { HUB_GROUP, HUB_VERSION, LABELS } from './hub-names.js';
+import { ANNOTATIONS, HUB_GROUP, HUB_VERSION, LABELS } from './hub-names.js';
 import { memberReportSchema, memberSpecSchema } from './member-schema.js';
 import { registrationSpecSchema, registrationStatusSchema } from './registration-schema.js';
 import { rolloutSpecSchema, rolloutStatusSchema } from './rollout-schema.js';
@@ -80,6 +80,7 @@ function crd(input: CrdInput): K8sObject {
 }
 
 const labelPath = (key: string) => `.metadata.labels.${key.replace(/\./g, '\\.')}`;
+const annotationPath = (key: string) => `.metadata.annotations.${key.replace(/\./g, '\\.')}`;
 
 /**
  * The hub's CustomResourceDefinitions: FleetMember, MemberRegistration and FleetRollout, their schemas generated
@@ -104,6 +105,11 @@ export function hubCrds(): K8sObject[] {
         { name: 'Health', type: 'string', jsonPath: '.status.health.status' },
         { name: 'Revision', type: 'string', jsonPath: '.status.revision.applied' },
         { name: 'Released', type: 'string', jsonPath: '.spec.release.revision', priority: 1 },
+        // Read by `fleet status --hub` as a Table (fleet-table.ts), shown by `kubectl get -o wide`.
+        { name: 'Overlay', type: 'string', jsonPath: '.status.overlay', priority: 1 },
+        { name: 'Reason', type: 'string', jsonPath: '.status.ready.reason', priority: 1 },
+        { name: 'Drift', type: 'integer', jsonPath: '.status.drift.count', priority: 1 },
+        { name: 'LastSeen', type: 'string', jsonPath: annotationPath(ANNOTATIONS.lastSeen), priority: 1 },
       ],
     }),
     crd({

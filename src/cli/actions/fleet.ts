@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { KubeClient } from '../../cluster/client.js';
 import { GroundworkError } from '../../core/errors.js';
-import { hubFleetRows, hubFleetText, listFleetMembers } from '../../hub/fleet-list.js';
+import { listFleetMembers } from '../../hub/fleet-list.js';
 import { memberObservations } from '../../hub/member-observations.js';
 import { fleetRows, fleetText } from '../../fleet/gates.js';
 import { promote, promotionText } from '../../fleet/promotion.js';
@@ -9,6 +9,7 @@ import { credentialsFromEnv } from '../../source/credentials.js';
 import { trustedKeysFromFiles } from '../../source/trust/trusted-keys-files.js';
 import { loadProjectConfig } from '../../project/config.js';
 import { ExitCode } from '../exit-code.js';
+import { runHubFleetStatus } from './hub-fleet-status.js';
 import { outputOf } from '../output.js';
 import { render } from '../render.js';
 import { parseDuration } from '../../core/duration.js';
@@ -26,7 +27,7 @@ export { riskyChanges } from '../fleet-read.js';
 
 /** `fleet status`: one row per cluster, from the PlatformSyncs its agents write, and commits behind each ref. */
 export async function runFleetStatus(flags: FleetFlags, setExitCode: SetExitCode): Promise<void> {
-  if (flags.hub) return runHubFleetStatus(flags.hub, flags, setExitCode);
+  if (flags.hub) return runHubFleetStatus({ ...flags, hub: flags.hub }, setExitCode);
   if (flags.selector)
     throw new GroundworkError({
       code: 'InvalidFlag',
@@ -130,17 +131,4 @@ function hubReadContext(flags: Pick<FleetFlags, 'repo' | 'clusterTimeout'>): Fle
     ...(flags.repo ? { repoUrl: flags.repo } : {}),
     ...(auth ? { auth } : {}),
   };
-}
-
-/** `fleet status --hub`: the members as the hub holds them, from one LIST. */
-async function runHubFleetStatus(hub: string, flags: FleetFlags, setExitCode: SetExitCode): Promise<void> {
-  const client = await KubeClient.load({ kubeconfig: hub, userAgent: 'groundwork-fleet-status' });
-  try {
-    const rows = hubFleetRows(await listFleetMembers(client, flags.selector));
-    const data = { apiVersion: 'groundwork.io/v1', kind: 'HubFleetStatus', members: rows };
-    process.stdout.write(render(data, outputOf(flags), { text: () => hubFleetText(rows) }));
-  } finally {
-    client.close();
-  }
-  setExitCode(ExitCode.Ok);
 }

@@ -22,7 +22,13 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
     )
     .option('--selector <labels>', 'with --hub: only members matching this label selector (e.g. region=eu)')
     .action(async (flags: FleetFlags) =>
-      (await import('../actions/fleet.js')).runFleetStatus(flags, setExitCode),
+      flags.hub
+        ? // Its own module: the hub's view loads no git, promotion or signature code.
+          (await import('../actions/hub-fleet-status.js')).runHubFleetStatus(
+            { ...flags, hub: flags.hub },
+            setExitCode,
+          )
+        : (await import('../actions/fleet.js')).runFleetStatus(flags, setExitCode),
     );
   registerFleetRollout(fleet, setExitCode);
 

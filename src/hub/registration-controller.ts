@@ -14,6 +14,7 @@ import {
 import { requestMemberToken, setUpMember } from './member-setup.js';
 import { sealCredentials } from './sealed-credentials.js';
 import { tokenId } from './registration-token.js';
+import { KeyedPool } from './keyed-pool.js';
 import { TokenStore } from './token-store.js';
 import { rfc3339 } from './schema-parts.js';
 
@@ -28,12 +29,17 @@ export interface RegistrationControllerOptions {
   readonly keepTokensMs?: number;
   /** How often pending registrations are relisted and old ones cleaned up. @default 30 s */
   readonly resyncMs?: number;
+  /**
+   * Registrations answered at once (each waits on a dozen apiserver requests); two presenting
+   * the same token are never answered at once. @default 8
+   */
+  readonly concurrency?: number;
   readonly log: HubLog;
   readonly now?: () => Date;
 }
 
 /**
- * Answers MemberRegistrations, one at a time: watches them in the hub's namespace (and relists
+ * Answers MemberRegistrations, `concurrency` at a time (`KeyedPool`, keyed by token id): watches them in the hub's namespace (and relists
  * every `resyncMs`), decides each undecided one (`decideRegistration`), spends the token with a
  * conditional update, sets the member up (`setUpMember`), requests its token and writes it,
  * encrypted to the registration's key, into the registration's status. Refusals are written too,
@@ -42,7 +48,7 @@ export interface RegistrationControllerOptions {
 export class RegistrationController {
   private readonly abort = new AbortController();
   private readonly tokens: TokenStore;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly pool: KeyedPool;
   private readonly inFlight = new Set<string>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly now: () => Date;
@@ -54,6 +60,7 @@ export class RegistrationController {
     private readonly opts: RegistrationControllerOptions,
   ) {
     this.tokens = new TokenStore(client, opts.namespace);
+    this.pool = new KeyedPool(opts.concurrency ?? 8);
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -72,11 +79,16 @@ export class RegistrationController {
     this.timer.unref?.();
   }
 
-  /** Stops watching; resolves once the registration in hand is answered. */
+  /** Stops watching; resolves once the registrations in hand are answered (those waiting are not). */
   async stop(): Promise<void> {
     this.abort.abort();
     if (this.timer) clearInterval(this.timer);
-    await this.queue;
+    await this.pool.idle();
+  }
+
+  /** Resolves once every registration seen so far has been handled (tests, the bench). */
+  idle(): Promise<void> {
+    return this.pool.idle();
   }
 
   /** Every registration is looked at again, old ones and spent tokens cleaned up. */
@@ -95,33 +107,35 @@ export class RegistrationController {
       // Created with a spec the CRD let through but this version cannot read: refuse it by name.
       if (name && !(obj as { status?: unknown }).status && !this.inFlight.has(name)) {
         this.inFlight.add(name);
-        this.queue = this.queue
-          .then(() =>
-            this.writeStatus(name, undefined, {
-              accept: false,
-              reason: 'Invalid',
-              message: 'the registration is malformed',
-            }),
-          )
-          .catch((err: unknown) =>
-            this.opts.log.warn({ err: errorMessage(err), registration: name }, 'registration'),
-          )
-          .finally(() => this.inFlight.delete(name));
+        this.pool.add(name, () =>
+          this.writeStatus(name, undefined, {
+            accept: false,
+            reason: 'Invalid',
+            message: 'the registration is malformed',
+          })
+            .then(() => undefined)
+            .catch((err: unknown) =>
+              this.opts.log.warn({ err: errorMessage(err), registration: name }, 'registration'),
+            )
+            .finally(() => this.inFlight.delete(name)),
+        );
       }
       return;
     }
     const reg = parsed.data;
     if (reg.status || this.inFlight.has(reg.metadata.name)) return;
     this.inFlight.add(reg.metadata.name);
-    this.queue = this.queue
-      .then(() => this.handle(reg))
-      .catch((err: unknown) =>
-        this.opts.log.warn(
-          { err: errorMessage(err), registration: reg.metadata.name },
-          'registration not answered, retried at the next resync',
-        ),
-      )
-      .finally(() => this.inFlight.delete(reg.metadata.name));
+    // Keyed by the token: two registrations presenting one token are answered one after the other.
+    this.pool.add(`token:${tokenId(reg.spec.token) ?? reg.metadata.name}`, () =>
+      this.handle(reg)
+        .catch((err: unknown) =>
+          this.opts.log.warn(
+            { err: errorMessage(err), registration: reg.metadata.name },
+            'registration not answered, retried at the next resync',
+          ),
+        )
+        .finally(() => this.inFlight.delete(reg.metadata.name)),
+    );
   }
 
   private async handle(reg: MemberRegistrationObject): Promise<void> {
@@ -139,7 +153,10 @@ export class RegistrationController {
         );
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 409)) throw err;
-        // Another registration spent it between the read and the update.
+        // Spent between the read and the update: by this very registration (another controller
+        // process answers it: leave it to that one), or by another registration.
+        const spent = id ? await this.tokens.read(id) : undefined;
+        if (spent?.usedBy === reg.metadata.name && spent.usedRecipient === reg.spec.recipient) return;
         decision = {
           accept: false,
           reason: 'TokenUsed',
@@ -170,7 +187,8 @@ export class RegistrationController {
       { member: decision.member, namespace, token, expiresAt },
       reg.spec.recipient,
     );
-    await this.writeStatus(reg.metadata.name, reg, decision, { credentials, expiresAt, namespace });
+    if (!(await this.writeStatus(reg.metadata.name, reg, decision, { credentials, expiresAt, namespace })))
+      return;
     this.decided++;
     this.opts.log.info({ registration: reg.metadata.name, member: decision.member }, 'member registered');
   }
@@ -180,7 +198,7 @@ export class RegistrationController {
     reg: MemberRegistrationObject | undefined,
     decision: RegistrationDecision,
     sealed?: { credentials: string; expiresAt: string; namespace: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const status: RegistrationStatus = decision.accept
       ? {
           phase: 'Accepted',
@@ -197,10 +215,20 @@ export class RegistrationController {
           ...(reg ? { member: reg.spec.member } : {}),
           decidedAt: rfc3339(this.now()),
         };
-    await this.client.request('PATCH', `${HUB_PATHS.registration(this.opts.namespace, name)}/status`, {
-      body: { status },
-      contentType: 'application/merge-patch+json',
-    });
+    // Conditional on the registration as read: only its agent writes it otherwise, so a conflict
+    // means another controller process answered first, and its answer stands.
+    const resourceVersion = reg?.metadata.resourceVersion;
+    try {
+      await this.client.request('PATCH', `${HUB_PATHS.registration(this.opts.namespace, name)}/status`, {
+        body: { ...(resourceVersion ? { metadata: { resourceVersion } } : {}), status },
+        contentType: 'application/merge-patch+json',
+      });
+      return true;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 409)) throw err;
+      this.opts.log.info({ registration: name }, 'registration answered by another controller');
+      return false;
+    }
   }
 
   private async cleanUp(registrations: readonly unknown[]): Promise<void> {

@@ -1,76 +1,29 @@
-// The everyday commands at a terminal (issue 20, "Speed of the everyday commands"): `--help`,
-// `version --client`, `completion bash`, and `plan` and `drift` of a 5-object platform, warm,
-// each against its kubectl counterpart in the same run on one local control plane, interleaved.
-// Wall clock includes process start; CPU is the process's and its children's (the synth child).
+// The everyday commands at a terminal (issues 20 and 36): `--help`, `version --client`,
+// `completion bash`, and `plan` and `drift` of three platforms (5 objects; 200 objects; two Helm
+// charts), unchanged, each against its kubectl counterpart (`kubectl diff --server-side -f` of the
+// same objects) in the same run on one local control plane, interleaved; and `plan` of a changed
+// platform against one `groundwork synth` of it plus `kubectl diff`. Wall clock includes process
+// start; CPU is the process's and its children's (the synth child).
 // Usage: npm run bench -- cli [--reps 5] [--source]   (--source: also from the sources, via tsx)
 import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
+import {
+  appManifests,
+  helmPlatform,
+  largePlatform,
+  smallPlatform,
+  writeRepository,
+  type CliPlatform,
+} from './cli-platforms.js';
 import { cliTable, type CliRow, type Sample } from './cli-table.js';
-import { writePlatformFiles } from './platform-files.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'groundwork.js');
-
-/** Five objects of a small application, as a platform repository includes a file of manifests. */
-const MANIFESTS = `apiVersion: v1
-kind: Namespace
-metadata: {name: bench-cli}
----
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: app, namespace: bench-cli}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: app-config, namespace: bench-cli}
-data: {greeting: hello}
----
-apiVersion: v1
-kind: Service
-metadata: {name: app, namespace: bench-cli}
-spec: {ports: [{port: 80}], selector: {app: app}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app, namespace: bench-cli}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app}}
-    spec: {containers: [{name: app, image: registry.k8s.io/pause:3.10}]}
-`;
-
-const PLATFORM = `import { Include, Platform, definePlatform, z } from 'groundwork-gitops';
-export default definePlatform({
-  values: z.object({}),
-  build(scope) {
-    new Include(new Platform(scope, 'platform', { openshiftVersion: '4.16' }), 'app', { url: 'manifests/app.yaml' });
-  },
-});
-`;
-
-/** A committed platform repository holding MANIFESTS (a clean work tree, as `plan` usually sees). */
-async function writeRepository(dir: string): Promise<string> {
-  await writePlatformFiles(dir, {
-    name: 'bench-cli',
-    platform: PLATFORM,
-    files: { 'manifests/app.yaml': MANIFESTS },
-  });
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
-      cwd: dir,
-    });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'bench platform');
-  return join(dir, 'manifests', 'app.yaml');
-}
 
 const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -92,32 +45,83 @@ function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cod
   });
 }
 
+/** A command of the bench and its baseline: one kubectl command, or several whose times add up. */
+interface Measured {
+  label: string;
+  g: string[];
+  k: string[][];
+  /** Shown for the baseline, when it is not the kubectl command line. */
+  kShown?: string;
+  targetRatio: number;
+  /** Exit codes that count as success for the Groundwork command. @default [0] */
+  codes?: number[];
+  /** Runs before each repetition of the Groundwork command and of its baseline (the changed platform's edit). */
+  before?: () => Promise<void>;
+}
+
 export async function benchCli(opts: { reps?: number; source?: boolean } = {}): Promise<string> {
   const reps = opts.reps ?? 5;
   const load0 = loadavg()[0]!;
   const cp = await LocalControlPlane.start();
   const work = await mkdtemp(join(tmpdir(), 'gw-bench-cli-'));
   try {
-    const repo = join(work, 'repo');
-    const file = await writeRepository(repo);
     const kubectl = cp.info.binaries.kubectl!;
     const env = { ...process.env, KUBECONFIG: cp.info.kubeconfig };
     const dist = { ...env, GROUNDWORK_RUN_FROM: 'dist' };
     const source = { ...env, GROUNDWORK_RUN_FROM: '' };
-    // Warm: the objects applied by Groundwork (plan and drift are no-ops), its synth bundle cached,
-    // kubectl's discovery cache filled.
-    await timed(process.execPath, [bin, 'apply', '--dir', repo, '--no-wait'], dist);
-    const commands = [
-      { label: 'help', g: ['--help'], k: ['--help'], targetMs: 150 },
-      { label: 'version', g: ['version', '--client'], k: ['version', '--client'], targetMs: 150 },
-      { label: 'completion', g: ['completion', 'bash'], k: ['completion', 'bash'], targetMs: 150 },
+    // Warm: each platform applied by Groundwork (plan and drift are no-ops), its synth result
+    // cached, and what it synthesizes written out for kubectl.
+    const setUp = async (p: CliPlatform) => {
+      const repo = join(work, p.name);
+      await writeRepository(repo, p);
+      await timed(process.execPath, [bin, 'apply', '--dir', repo, '--no-wait'], dist);
+      const file = join(work, `${p.name}.yaml`);
+      await writeFile(
+        file,
+        execFileSync(process.execPath, [bin, 'synth', '--dir', repo], { env: dist, maxBuffer: 1 << 26 }),
+      );
+      return { p, repo, file };
+    };
+    const platforms = [
+      await setUp(smallPlatform('bench-cli')),
+      await setUp(largePlatform('bench-cli-large')),
+      await setUp(helmPlatform('bench-cli-helm')),
+    ];
+    const changed = await setUp(smallPlatform('bench-cli-changed'));
+    const changedFile = join(changed.repo, 'manifests', 'app.yaml');
+    let edits = 0;
+    // A new greeting in the work tree: no synth result of it is cached.
+    const edit = () => writeFile(changedFile, appManifests(changed.p.name, `edit-${process.pid}-${++edits}`));
+    const light = (label: string, args: string[]): Measured => ({
+      label,
+      g: args,
+      k: [args],
+      targetRatio: 1.5,
+    });
+    const commands: Measured[] = [
+      light('help', ['--help']),
+      light('version', ['version', '--client']),
+      light('completion', ['completion', 'bash']),
       // kubectl diff exits 1 when it finds a difference (kubectl's field manager is not Groundwork's).
-      { label: 'plan', g: ['plan', '--dir', repo], k: ['diff', '--server-side', '-f', file], targetMs: 400 },
+      ...platforms.flatMap(({ p, repo, file }) =>
+        ['plan', 'drift'].map((cmd) => ({
+          label: `${cmd} (${p.label})`,
+          g: [cmd, '--dir', repo],
+          k: [['diff', '--server-side', '-f', file]],
+          targetRatio: 2,
+        })),
+      ),
       {
-        label: 'drift',
-        g: ['drift', '--dir', repo],
-        k: ['diff', '--server-side', '-f', file],
-        targetMs: 400,
+        label: 'plan (5 objects, changed)',
+        g: ['plan', '--dir', changed.repo],
+        codes: [1],
+        k: [
+          ['synth', '--dir', changed.repo],
+          ['diff', '--server-side', '-f', changedFile],
+        ],
+        kShown: 'groundwork synth <repo>` + `kubectl diff --server-side -f <file>',
+        targetRatio: 1,
+        before: edit,
       },
     ];
     const samples = commands.map(() => ({
@@ -126,23 +130,40 @@ export async function benchCli(opts: { reps?: number; source?: boolean } = {}): 
       kubectl: [] as Sample[],
     }));
     const floor: Sample[] = [];
+    const baseline = async (c: Measured): Promise<Sample> => {
+      const parts: Sample[] = [];
+      for (const args of c.k)
+        parts.push(
+          args[0] === 'synth'
+            ? await timed(process.execPath, [bin, ...args], dist)
+            : await timed(kubectl, args, env, [0, 1]),
+        );
+      return { wallMs: sum(parts.map((x) => x.wallMs)), cpuMs: sum(parts.map((x) => x.cpuMs)) };
+    };
     for (let rep = -1; rep < reps; rep++) {
       const keep = <T>(list: T[], value: T) => rep >= 0 && list.push(value); // rep -1 warms up
       keep(floor, await timed(process.execPath, ['-e', '0'], env));
       for (const [i, c] of commands.entries()) {
-        keep(samples[i]!.dist, await timed(process.execPath, [bin, ...c.g], dist));
-        keep(samples[i]!.kubectl, await timed(kubectl, c.k, env, [0, 1]));
-        if (opts.source) keep(samples[i]!.source, await timed(process.execPath, [bin, ...c.g], source));
+        await c.before?.();
+        keep(samples[i]!.dist, await timed(process.execPath, [bin, ...c.g], dist, c.codes));
+        await c.before?.();
+        keep(samples[i]!.kubectl, await baseline(c));
+        if (opts.source) {
+          await c.before?.();
+          keep(samples[i]!.source, await timed(process.execPath, [bin, ...c.g], source, c.codes));
+        }
       }
     }
+    const shown = (args: readonly string[]) =>
+      args.map((a) => (a.startsWith(work) ? (a.endsWith('.yaml') ? '<file>' : '<repo>') : a)).join(' ');
     const rows: CliRow[] = commands.map((c, i) => ({
       label: c.label,
-      groundwork: `groundwork ${c.g.map((a) => (a === repo ? '<repo>' : a)).join(' ')}`,
-      kubectl: `kubectl ${c.k.map((a) => (a === file ? '<file>' : a)).join(' ')}`,
+      groundwork: `groundwork ${shown(c.g)}`,
+      kubectl: c.kShown ?? `kubectl ${shown(c.k[0]!)}`,
       dist: samples[i]!.dist,
       ...(opts.source ? { source: samples[i]!.source } : {}),
       baseline: samples[i]!.kubectl,
-      targetMs: c.targetMs,
+      targetRatio: c.targetRatio,
     }));
     return cliTable(rows, { reps, floor, load: [load0, loadavg()[0]!] });
   } finally {
@@ -150,3 +171,5 @@ export async function benchCli(opts: { reps?: number; source?: boolean } = {}): 
     await rm(work, { recursive: true, force: true });
   }
 }
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);

@@ -6,7 +6,7 @@
 // dist/src stays as it is: the library API, and what the synth child bundles at run time.
 import { build, transform } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 /**
  * Packages left out of the chunks, imported from node_modules at run time: those that find files
@@ -28,6 +28,18 @@ const EXTERNAL = [
   'openpgp',
   'ssh2',
 ];
+
+/**
+ * Packages whose modules only declare: importing one of their files runs nothing but the
+ * definitions of what it exports (no module registers, patches or starts anything on load, no file
+ * is imported for its effects alone). esbuild is told so (`sideEffects: false`, as a package.json
+ * can say), so it keeps only the files whose exports the CLI reaches. For @kubernetes/client-node
+ * that is its KubeConfig and what it uses (15 files): its entry point's `export *` of ~720
+ * generated API models and their ObjectSerializer, which Groundwork never calls, otherwise stays
+ * in the bundle and is evaluated by every command that talks to a cluster. The library itself is
+ * unchanged: the kept files are its own, as published.
+ */
+const SIDE_EFFECT_FREE = ['@kubernetes/client-node'];
 
 /** Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/`. Returns the files written. */
 export async function bundleCli(root) {
@@ -59,6 +71,18 @@ export async function bundleCli(root) {
 }
 
 function setup(b, outdir) {
+  const pure = SIDE_EFFECT_FREE.map((pkg) => `${sep}node_modules${sep}${pkg.split('/').join(sep)}${sep}`);
+  const inPure = (path) => pure.some((dir) => path.includes(dir));
+  const again = Symbol('resolved by groundwork-cli');
+  b.onResolve({ filter: /.*/ }, async (args) => {
+    if (args.pluginData === again) return undefined;
+    const named = SIDE_EFFECT_FREE.some((pkg) => args.path === pkg || args.path.startsWith(`${pkg}/`));
+    if (!named && !(args.path.startsWith('.') && inPure(args.importer))) return undefined;
+    const { importer, kind, resolveDir } = args;
+    const found = await b.resolve(args.path, { importer, kind, resolveDir, pluginData: again });
+    if (found.errors.length > 0 || found.external || !inPure(found.path)) return undefined;
+    return { path: found.path, sideEffects: false };
+  });
   b.onResolve({ filter: /^[^./]/ }, (args) => {
     if (args.path.startsWith('node:')) return { external: true };
     const parts = args.path.split('/');

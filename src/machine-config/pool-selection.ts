@@ -2,9 +2,11 @@ import { ANNOTATIONS } from '../core/annotations.js';
 import { isPlainObject, type K8sObject } from '../core/object.js';
 import { matchesLabelSelector } from '../core/label-selector.js';
 
-import { ROLE_LABEL } from './pool.js';
-
-export { ROLE_LABEL };
+/**
+ * The label naming a MachineConfig's pool role. Defined here, not in pool.ts, so the engine's
+ * pool selection loads no cdk8s (pool.ts's constructs): a CLI `plan` would load it for this one string.
+ */
+export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
 
 /** A MachineConfigPool as the preview reports it. */
 export interface SelectingPool {

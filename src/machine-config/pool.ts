@@ -8,8 +8,9 @@ import { addProblem, parseProps } from './issues.js';
 import { roleSchema } from './machine-config-schema.js';
 import { registerPool } from './registry.js';
 import { maintenanceWindowsSchema, serializeWindows, type MaintenanceWindow } from '../core/window.js';
+import { ROLE_LABEL } from './pool-selection.js';
 
-export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
+export { ROLE_LABEL };
 const BUILT_IN = new Set(['master', 'worker']);
 
 export interface MachineConfigPoolProps {

@@ -2,7 +2,7 @@ import type { K8sObject } from '../core/object.js';
 import type { Manifest } from '../render/synth/manifest.js';
 import type { SynthResult } from '../render/synth/synthesize.js';
 import type { AgeIdentities } from './age-identities.js';
-import { openSops, type OpenedLeaf } from './open-sops.js';
+import type { OpenedLeaf } from './open-sops.js';
 import { checkSecretLeaves, sealedShape } from './secret-leaves.js';
 import { parseSealedSops, pathText, type SealedSops } from './sealed-sops.js';
 import { SOPS_ANNOTATIONS } from './sops-annotations.js';
@@ -50,6 +50,8 @@ export async function decryptSopsSecrets(
       `${included.id} is a SOPS-encrypted file brought in as it is (Include or ApiObject): it would be applied as ciphertext; bring it in with SopsSecret`,
     );
   if (!result.manifests.some((m) => isSealedSecret(m.object))) return result;
+  // Loaded only now: sops and age (re2js, the noble curves) cost a `plan` without secrets ~40 ms of CPU.
+  const { openSops } = await import('./open-sops.js');
   let ids: Promise<AgeIdentities> | undefined;
   const manifests: Manifest[] = [];
   for (const m of result.manifests) {

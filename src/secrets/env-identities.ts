@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { parseAgeIdentities, type AgeIdentities } from './age-identities.js';
+import type { AgeIdentities } from './age-identities.js';
 import { sopsKeyMissing } from './sops-errors.js';
 
 /** Largest key file read (an age identity line is 74 bytes; a file of many keys stays far below). */
@@ -12,6 +12,8 @@ const MAX_KEY_FILE_BYTES = 1024 * 1024;
  * the key file's content is never quoted.
  */
 export async function identitiesFromEnv(env: NodeJS.ProcessEnv, file: string): Promise<AgeIdentities> {
+  // Loaded when a secret needs a key: the age library (the noble curves) is most of a secret's cost.
+  const { parseAgeIdentities } = await import('./age-identities.js');
   const inline = env.SOPS_AGE_KEY ? await parseAgeIdentities(env.SOPS_AGE_KEY) : undefined;
   if (inline?.identities.length) return inline;
   const path = env.SOPS_AGE_KEY_FILE;

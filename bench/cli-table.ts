@@ -58,7 +58,7 @@ export function cliTable(
   const lines = rows.map((r) => {
     const [g, k] = [wall(r.dist), wall(r.baseline)];
     const cells = [
-      `\`${r.groundwork}\` vs \`${r.kubectl}\``,
+      `${r.label}: \`${r.groundwork}\` vs \`${r.kubectl}\``,
       seconds(g),
       seconds(k),
       ratio(g, k),

@@ -117,9 +117,10 @@ export async function benchCli(opts: { reps?: number; source?: boolean } = {}): 
         codes: [1],
         k: [
           ['synth', '--dir', changed.repo],
-          ['diff', '--server-side', '-f', changedFile],
+          // A field Groundwork manages changes: kubectl would conflict without --force-conflicts.
+          ['diff', '--server-side', '--force-conflicts', '-f', changedFile],
         ],
-        kShown: 'groundwork synth <repo>` + `kubectl diff --server-side -f <file>',
+        kShown: 'groundwork synth <repo>` + `kubectl diff --server-side --force-conflicts -f <file>',
         targetRatio: 1,
         before: edit,
       },

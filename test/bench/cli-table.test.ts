@@ -38,7 +38,7 @@ describe('bench cli table', () => {
     };
     const text = cliTable([plan, help], { reps: 3, floor: runs(40, 45, 50), load: [12.5, 9.25] });
     expect(text).toContain(
-      '| `groundwork plan --dir <repo>` vs `kubectl diff --server-side -f <file>` | 0.35 s | 0.06 s | 6.36× | ≤ 2× | no | 0.17 s / 0.03 s |',
+      '| plan: `groundwork plan --dir <repo>` vs `kubectl diff --server-side -f <file>` | 0.35 s | 0.06 s | 6.36× | ≤ 2× | no | 0.17 s / 0.03 s |',
     );
     expect(text).toContain('| 0.10 s | 0.04 s | 2.11× | ≤ 2.5× | yes |');
     expect(text).toContain("Node's own start (`node -e 0`) in this run: 0.04 s");

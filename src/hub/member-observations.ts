@@ -1,3 +1,4 @@
+import { matchesLabelSelector, type LabelSelector } from '../core/label-selector.js';
 import type { ClusterObservation, ObservedSync } from '../fleet/gates.js';
 import type { Environment } from '../project/environments.js';
 import type { SyncStatusJson } from '../report/sync-status.js';
@@ -15,7 +16,8 @@ const HUB_CONTEXT = '(hub)';
 /**
  * The source environment's FleetMembers as the observations promotion's gates read (`checkSource`),
  * so the gates are one decision over clusters read either way. Only members placed in `source`
- * count. A member the hub does not judge `Reachable` is an observation with an error (its last
+ * count, and with a `selector` (`promote --hub --selector`) only those whose labels match it: a
+ * selection matching no member leaves the gates nothing, so they block. A member the hub does not judge `Reachable` is an observation with an error (its last
  * report kept, so the Reachable gate names it); a member without a readable report, or whose report
  * names no overlay, stands in every overlay of `source` with its problem, so the Ready gate names it
  * instead of it being left out. Report text is made printable (no control characters). Pure.
@@ -24,9 +26,12 @@ export function memberObservations(input: {
   readonly members: readonly FleetMemberObject[];
   readonly source: Environment;
   readonly platform: string;
+  /** Only members whose labels match (the hub's labels: region, site, ... from the token). */
+  readonly selector?: LabelSelector;
 }): ClusterObservation[] {
   return input.members
     .filter((m) => memberEnvironment(m) === input.source.name)
+    .filter((m) => input.selector === undefined || matchesLabelSelector(m.labels, input.selector))
     .map((m) => {
       const reachability = m.labels[LABELS.reachability] ?? 'Unknown';
       const lastSeen = m.annotations[ANNOTATIONS.lastSeen];

@@ -140,4 +140,59 @@ describe('promotion gates from hub members', () => {
       { gate: 'Reachable', message: 'no cluster of the fleet runs overlay staging of demo' },
     ]);
   });
+
+  it('with a selector, only the source members whose labels match gate the promotion', () => {
+    const eu = { [LABELS.member]: 'x', [LABELS.reachability]: 'Reachable', region: 'eu' };
+    const members = [
+      member('eu-1', { labels: { ...eu, [LABELS.member]: 'eu-1' } }),
+      member('eu-canary', { labels: { ...eu, [LABELS.member]: 'eu-canary', ring: 'canary' } }),
+      // Failing, but outside the selection: it does not block.
+      member('us-1', {
+        labels: { [LABELS.member]: 'us-1', [LABELS.reachability]: 'Unreachable', region: 'us' },
+        report: report({ ready: { status: 'False', reason: 'HealthCheckFailed' } }),
+      }),
+    ];
+    const selected = (selector: Parameters<typeof memberObservations>[0]['selector']) =>
+      memberObservations({
+        members,
+        source: staging!,
+        platform: 'demo',
+        ...(selector ? { selector } : {}),
+      }).map((o) => o.cluster);
+    expect(selected(undefined)).toEqual(['eu-1', 'eu-canary', 'us-1']);
+    expect(selected({ matchLabels: { region: 'eu' } })).toEqual(['eu-1', 'eu-canary']);
+    expect(
+      selected({
+        matchLabels: { region: 'eu' },
+        matchExpressions: [{ key: 'ring', operator: 'DoesNotExist' }],
+      }),
+    ).toEqual(['eu-1']);
+    const v = checkSource({
+      source: staging!,
+      platform: 'demo',
+      observations: memberObservations({
+        members,
+        source: staging!,
+        platform: 'demo',
+        selector: { matchLabels: { region: 'eu' } },
+      }),
+      now: NOW,
+    });
+    expect(v.failures).toEqual([]);
+    expect(v.commit).toBe(A);
+    // Selecting nobody blocks: the gates never pass on no clusters.
+    const none = checkSource({
+      source: staging!,
+      platform: 'demo',
+      observations: memberObservations({
+        members,
+        source: staging!,
+        platform: 'demo',
+        selector: { matchLabels: { region: 'ap' } },
+      }),
+      now: NOW,
+    });
+    expect(none.commit).toBeUndefined();
+    expect(none.failures.map((f) => f.gate)).toEqual(['Reachable']);
+  });
 });

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { KubeClient } from '../../cluster/client.js';
 import { GroundworkError } from '../../core/errors.js';
+import type { LabelSelector } from '../../core/label-selector.js';
+import { parseFleetSelector } from '../../ui/fleet-selector.js';
 import { listFleetMembers } from '../../hub/fleet-list.js';
 import { memberObservations } from '../../hub/member-observations.js';
 import { fleetRows, fleetText } from '../../fleet/gates.js';
@@ -75,6 +77,7 @@ export async function runPromote(
       message: '--hub and --fleet both say where the source clusters are',
       fix: 'pass one: --hub <the hub kubeconfig>, or --fleet <fleet.yaml>',
     });
+  const selector = promoteSelector(flags);
   const dir = resolve(flags.dir);
   const config = await loadProjectConfig(dir);
   const environments = config.environments ?? [];
@@ -88,7 +91,12 @@ export async function runPromote(
         const from = environments.find((e) => e.name === environment)?.promotedFrom;
         const source = environments.find((e) => e.name === from)!;
         const members = await listFleetMembers(hub, undefined, 'promote --hub');
-        return memberObservations({ members, source, platform: config.name });
+        return memberObservations({
+          members,
+          source,
+          platform: config.name,
+          ...(selector ? { selector } : {}),
+        });
       }
     : () => observeMembers(ctx);
   const result = await promote(
@@ -105,6 +113,27 @@ export async function runPromote(
   ).finally(() => hub?.close());
   process.stdout.write(render(result, outputOf(flags), { text: () => promotionText(result) }));
   setExitCode(result.outcome === 'refused' ? ExitCode.Changes : ExitCode.Ok);
+}
+
+/** `promote --selector`: the source members that gate, from the hub only; parsed strictly. */
+function promoteSelector(flags: PromoteFlags): LabelSelector | undefined {
+  if (flags.selector === undefined) return undefined;
+  if (!flags.hub)
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: 'promote --selector',
+      message: 'selects hub members: it needs --hub',
+      fix: 'add --hub <the hub kubeconfig>, or leave --selector out',
+    });
+  const parsed = parseFleetSelector(flags.selector);
+  if (!parsed.ok || parsed.text === '')
+    throw new GroundworkError({
+      code: 'InvalidFlag',
+      subject: 'promote --selector',
+      message: parsed.ok ? 'the selector is empty' : `not a label selector: ${parsed.problem}`,
+      fix: 'pass comma-separated key=value, key!=value, key or !key terms, e.g. --selector region=eu,!canary',
+    });
+  return parsed.selector;
 }
 
 /** The fleet's members and how to reach them and git, from the flags and the environment. */

@@ -45,6 +45,10 @@ export const registerFleet: CommandModule = (program, setExitCode) => {
       "read the source environment's gates from the hub instead (one LIST of its FleetMembers; not with --fleet)",
     )
     .option(
+      '--selector <labels>',
+      "with --hub: only the source environment's members matching this label selector gate the promotion (e.g. region=eu); matching none blocks",
+    )
+    .option(
       '--trusted-keys <file...>',
       'public keys (armored OpenPGP, or SSH allowed signers) the commit must be signed with when the target has verify: true',
     )

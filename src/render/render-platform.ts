@@ -21,6 +21,7 @@ import {
 import { foundTools } from './sandbox/found-tools.js';
 import type { RenderJob } from './sandbox/render-job.js';
 import { assertSymlinksStayInside } from './sandbox/sandbox-paths.js';
+import { rendererTreePlace } from './sandbox/tree-place.js';
 import type { SupervisedExit } from './sandbox/supervise.js';
 import { cachedRender } from './result-cache/cached-render.js';
 import { checkResults } from './synth/check-results.js';
@@ -114,12 +115,15 @@ export async function renderPlatform(
   const dir = await realpath(typeof checkout === 'string' ? checkout : checkout.dir);
   const treeRoot = await realpath(opts.treeRoot ?? dir);
   // Before anything reads the checkout: the bundler and the tools follow links wherever they lead.
-  await assertSymlinksStayInside({ dir, treeRoot });
+  const { absoluteLinks } = await assertSymlinksStayInside({ dir, treeRoot });
   const config = typeof checkout === 'string' ? await loadProjectConfig(dir) : checkout;
   const overlays =
     typeof opts.overlay === 'string' ? [opts.overlay] : await listOverlays(join(dir, config.overlays));
   const remote = opts.renderer;
   const isolation = remote === undefined ? await isolationFor(opts) : undefined;
+  // Where the renderer sees the tree: one path for every checkout where it can (`rendererTreePlace`),
+  // and then the result cache is keyed without the checkout's own path.
+  const treeAt = await rendererTreePlace({ isolation, treeRoot, absoluteLinks });
   const render = opts.render !== false;
   const charts: PrefetchedCharts = render
     ? await prefetchLockedCharts(dir)
@@ -159,11 +163,12 @@ export async function renderPlatform(
       here = (text) => text.replaceAll(answer.dir, dir).slice(0, 64 * 1024);
     } else {
       const { launchRenderer } = await import('./sandbox/launch-renderer.js');
-      ended = await launchRenderer({
+      const local = await launchRenderer({
         isolation: isolation!,
         probes: await probeIsolation(opts.isolation ?? {}),
         job,
         treeRoot,
+        ...(treeAt ? { treeAt } : {}),
         // The platform child's limit, and time for its charts (each helm run has 60 s of its own).
         timeoutMs: timeoutMs + 300_000,
         frameCapBytes: capBytes,
@@ -171,6 +176,9 @@ export async function renderPlatform(
         dataLimitBytes: (rssMb + 512) * 1024 * 1024,
         bundleCacheDir: root,
       });
+      ended = local;
+      // The renderer's paths in its messages, as this side's.
+      if (local.treeAt !== treeRoot) here = (text) => text.replaceAll(local.treeAt, treeRoot);
     }
     return settleOutcome({
       dir,
@@ -205,6 +213,7 @@ export async function renderPlatform(
     inputs: {
       dir,
       treeRoot,
+      treeAt,
       libraryRoots: await Promise.all((opts.libraryRoots ?? []).map((r) => realpath(r))),
       overlay: opts.overlay,
       domain: opts.domain,

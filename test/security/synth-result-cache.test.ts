@@ -1,13 +1,24 @@
 // Issue 36: the synth result cache is a new input path. An entry on disk is data: a tampered,
 // forged or oversized one is refused, removed and rendered afresh, never trusted; and a render
 // in one trust domain never reads what a render in another left (a pull request's render,
-// `preview-head`, cannot plant results the agent reads).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `preview-head`, cannot plant results the agent reads), though the key no longer holds where the
+// checkout is (the renderer sees every tree at `VIEW_TREE`).
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPlatform } from '../../src/render/render-platform.js';
 import { resultCacheDir } from '../../src/render/result-cache/synth-result-cache.js';
+import { VIEW_TREE } from '../../src/render/sandbox/render-view.js';
 import type { TrustDomain } from '../../src/render/render-platform.js';
 import type { SynthResult } from '../../src/render/synth/synthesize.js';
 import { configMapPlatform } from '../harness/config-map-platform.js';
@@ -90,5 +101,32 @@ describe('a synth result cache entry is data', () => {
     const [agent] = await render(dir, cacheDir, 'agent');
     expect(data(agent)).toEqual({ a: 'b' });
     expect(agent).toEqual(fresh);
+  }, 60_000);
+  it("never reads a pull request's entry for the same content checked out elsewhere by the agent", async () => {
+    // The key holds no checkout path: the pull request's checkout and the agent's, in other
+    // directories, of the same bytes, differ only by domain.
+    const { dir, cacheDir, fresh, file } = await cachedOnce('preview-head');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"a":"b"', '"a":"planted"'));
+    const agentCheckout = mkdtempSync(join(tmpdir(), 'gw-agent-checkout-'));
+    cpSync(dir, agentCheckout, { recursive: true });
+    // The pull request's domain answers its copy from its (tampered) entry: the key is the content's ...
+    expect(data((await render(agentCheckout, cacheDir, 'preview-head'))[0])).toEqual({ a: 'planted' });
+    // ... and the agent's, given that entry under the same name in its own directory, renders afresh.
+    const agentDir = resultCacheDir(cacheDir, 'agent');
+    mkdirSync(agentDir, { recursive: true });
+    copyFileSync(file, join(agentDir, readdirSync(resultCacheDir(cacheDir, 'preview-head'))[0]!));
+    const [agent] = await render(agentCheckout, cacheDir, 'agent');
+    expect(data(agent)).toEqual({ a: 'b' });
+    expect(agent).toEqual(fresh);
+  }, 60_000);
+
+  it('refuses a link to the path the renderer sees the tree at, before anything renders', async () => {
+    const dir = platformDir(configMapPlatform(''));
+    symlinkSync(`${VIEW_TREE}/platform`, join(dir, 'view'));
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-result-cache-'));
+    await expect(render(dir, cacheDir, 'preview-head')).rejects.toMatchObject({
+      code: 'SymlinkOutsideCheckout',
+    });
+    expect(() => readdirSync(resultCacheDir(cacheDir, 'preview-head'))).toThrow();
   }, 60_000);
 });

@@ -1,12 +1,12 @@
 // Everything a render can read, as one digest: the key of the synth result cache.
 import { createHash, type Hash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot, packageVersion } from '../../core/package-root.js';
 
 /** Changes when what a render reads changes in a way the inputs below do not show. */
-const KEY_REVISION = 1;
+const KEY_REVISION = 2;
 
 /** A tree larger than this is not cached (its render is fresh every time). */
 const MAX_ENTRIES = 50_000;
@@ -20,6 +20,12 @@ export interface SynthInputs {
   /** The checkout and the commit's tree it is in (real paths). */
   dir: string;
   treeRoot: string;
+  /**
+   * Where the renderer sees `treeRoot` (`VIEW_TREE`, the same for every checkout): then where the
+   * checkout is on this machine is no part of the key, only where `dir` is in its tree. Undefined:
+   * the renderer sees the real paths, and they are part of the key.
+   */
+  treeAt: string | undefined;
   /** Directories whose `node_modules` platform imports resolve from (real paths). */
   libraryRoots: readonly string[];
   overlay: string | { all: true };
@@ -41,8 +47,9 @@ export interface SynthInputs {
 /**
  * The digest of everything a render of `inputs` can read, or undefined when a tree is too large to
  * digest (more than 50,000 entries or 256 MiB of content): then nothing is cached. The commit's tree
- * (`treeRoot`, the checkout in it) by content: every path (its `.git` aside, hidden from the
- * renderer), each regular file's bytes and each link's target; any `node_modules` in it and each
+ * by content: every path (its `.git` aside, hidden from the renderer), each regular file's bytes and
+ * each link's target; where the checkout is in it, and where the renderer sees it (`treeAt`, or
+ * the tree's and the checkout's real paths when it sees them there); any `node_modules` in it and each
  * library root's `node_modules` by every file's path, size and modification time. Groundwork's own
  * version, its code (each file's path, size and modification time), its lockfile and installed
  * packages (`node_modules/.package-lock.json`, rewritten by every npm install), Node's version;
@@ -52,13 +59,16 @@ export interface SynthInputs {
 export async function synthInputsDigest(inputs: SynthInputs): Promise<string | undefined> {
   const hash = createHash('sha256');
   const budget = { entries: MAX_ENTRIES, bytes: MAX_HASHED_BYTES };
+  const { dir, treeRoot, treeAt, ...rest } = inputs;
   hash.update(
     JSON.stringify({
       KEY_REVISION,
       version: packageVersion(),
       packageRoot,
       node: process.version,
-      ...inputs,
+      checkout: relative(treeRoot, dir),
+      seenAt: treeAt ?? { dir, treeRoot },
+      ...rest,
     }),
   );
   hash.update('\0tree\0');

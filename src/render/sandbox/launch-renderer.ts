@@ -1,7 +1,7 @@
 // Starting the renderer under its isolation and reading what it sends, bounded.
 import { mkdtemp, realpath, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot } from '../../core/cache-root.js';
 import { GroundworkError } from '../../core/errors.js';
@@ -26,6 +26,11 @@ export interface RendererLaunch {
   readonly job: RenderJob;
   /** The commit's tree the checkout (`job.dir`) is in: the renderer sees all of it but its `.git`. */
   readonly treeRoot: string;
+  /**
+   * Where an isolated renderer sees `treeRoot` (`VIEW_TREE`), the job's `dir` moved with it; a
+   * `trusted` renderer sees the tree where it is. @default `treeRoot`
+   */
+  readonly treeAt?: string;
   /** The whole renderer is killed after this long. */
   readonly timeoutMs: number;
   /** The most read of its answer. */
@@ -41,14 +46,17 @@ export interface RendererLaunch {
  * (`launchArgv`: for `namespaces` and `uid` a root of its own holding the view `prepareView` finds:
  * Node, Groundwork, the tree, the libraries' `node_modules`, the tools, the job's chart archives,
  * the job's cache read-write), with an environment of system `PATH`, `HOME=/tmp` and Groundwork's
- * location only, and resolves to how it ended and what it sent (`supervise`). Removes what it made
- * for the launch. Throws `SynthCrashed` when the renderer cannot be started at all.
+ * location only, and resolves to how it ended and what it sent (`supervise`), with where the
+ * renderer saw the tree (`treeAt`: its paths in messages are there). Removes what it made for the
+ * launch. Throws `SynthCrashed` when the renderer cannot be started at all.
  */
-export async function launchRenderer(launch: RendererLaunch): Promise<SupervisedExit> {
-  const { job, isolation } = launch;
+export async function launchRenderer(launch: RendererLaunch): Promise<SupervisedExit & { treeAt: string }> {
+  const { isolation } = launch;
   const bundle = await rendererBundle(launch.bundleCacheDir ?? cacheRoot());
   const node = await realpath(process.execPath);
   const isolated = isolation.mode === 'namespaces' || isolation.mode === 'uid';
+  const treeAt = isolated ? (launch.treeAt ?? launch.treeRoot) : launch.treeRoot;
+  const job: RenderJob = { ...launch.job, dir: join(treeAt, relative(launch.treeRoot, launch.job.dir)) };
   const reads = [
     dirname(dirname(node)),
     ...(await groundworkRoots()),
@@ -59,7 +67,7 @@ export async function launchRenderer(launch: RendererLaunch): Promise<Supervised
   ];
   const prepared = isolated
     ? await prepareView(
-        { reads, treeRoot: launch.treeRoot, dir: job.dir, cacheDir: job.cacheDir },
+        { reads, treeRoot: launch.treeRoot, dir: launch.job.dir, cacheDir: job.cacheDir, treeAt },
         isolation.mode === 'uid' ? isolation.identity : undefined,
       )
     : undefined;
@@ -77,7 +85,7 @@ export async function launchRenderer(launch: RendererLaunch): Promise<Supervised
       view: prepared?.view ?? { readOnly: [], writable: [], hidden: [], substitutes: [] },
       renderer: [node, '--no-warnings', '--enable-source-maps', bundle],
     });
-    return await supervise({
+    const ended = await supervise({
       argv,
       cwd: '/',
       env: {
@@ -99,11 +107,12 @@ export async function launchRenderer(launch: RendererLaunch): Promise<Supervised
     }).catch((e: unknown) => {
       throw new GroundworkError({
         code: 'SynthCrashed',
-        subject: job.dir,
+        subject: launch.job.dir,
         message: `the renderer did not start: ${e instanceof Error ? e.message : String(e)}`,
         cause: e,
       });
     });
+    return { ...ended, treeAt };
   } finally {
     await prepared?.dispose();
     // Never recursive: the new root's mounts live in the renderer's mount namespace only, and an

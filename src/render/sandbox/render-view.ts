@@ -14,7 +14,7 @@ import {
   symlink,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { RenderIdentity } from './isolation.js';
 import type { RenderView, SystemEntry, ViewEntry } from './launch-plan.js';
 
@@ -66,7 +66,18 @@ export interface ViewPaths {
   readonly dir: string;
   /** The trust domain's cache directory (created here). */
   readonly cacheDir?: string | undefined;
+  /**
+   * Where the renderer sees `treeRoot` (`VIEW_TREE`: the same path for every checkout, so nothing
+   * a render gives can depend on where the checkout is). @default `treeRoot`, its own path
+   */
+  readonly treeAt?: string | undefined;
 }
+
+/**
+ * Where an isolated renderer sees the commit's tree (`renderPlatform`'s choice unless the tree holds
+ * a link to an absolute path): a directory of the renderer's own root, the same for every render.
+ */
+export const VIEW_TREE = '/groundwork/tree';
 
 /** A view, and what to remove once the render has ended. */
 export interface PreparedView {
@@ -76,9 +87,9 @@ export interface PreparedView {
 
 /**
  * The renderer's view of `paths`: each read as a directory or a file (missing ones left out), the
- * checkout, `.git` hidden, the cache directory writable. With `identity` (`uid` mode) the cache
- * directory is made the renderer user's, and the checkout is copied (without `.git`; its
- * `node_modules` bound as it is) into a directory that user can read, bound where the checkout is.
+ * tree at `paths.treeAt`, `.git` hidden, the cache directory writable. With `identity` (`uid` mode)
+ * the cache directory is made the renderer user's, and the tree is copied (without `.git`; its
+ * `node_modules` bound as they are) into a directory that user can read, bound at `paths.treeAt`.
  */
 export async function prepareView(paths: ViewPaths, identity?: RenderIdentity): Promise<PreparedView> {
   const readOnly: ViewEntry[] = [];
@@ -94,14 +105,18 @@ export async function prepareView(paths: ViewPaths, identity?: RenderIdentity): 
     if (identity) await ownTree(paths.cacheDir, identity);
     writable.push(paths.cacheDir);
   }
+  const at = paths.treeAt ?? paths.treeRoot;
+  // A path under the tree, where the renderer sees it.
+  const seen = (path: string) => join(at, relative(paths.treeRoot, path));
+  const moved = at !== paths.treeRoot;
   if (!identity) {
     const hidden = await existingDirs([join(paths.treeRoot, '.git'), join(paths.dir, '.git')]);
     return {
       view: {
-        readOnly: [...readOnly, { path: paths.treeRoot, kind: 'dir' }],
+        readOnly: moved ? readOnly : [...readOnly, { path: paths.treeRoot, kind: 'dir' }],
         writable,
-        hidden,
-        substitutes: [],
+        hidden: hidden.map(seen),
+        substitutes: moved ? [{ copy: paths.treeRoot, at }] : [],
       },
       dispose: async () => {},
     };
@@ -111,12 +126,14 @@ export async function prepareView(paths: ViewPaths, identity?: RenderIdentity): 
   const copy = join(copies, 'tree');
   await copyReadable(paths.treeRoot, copy, new Set(['.git', 'node_modules']));
   const modules = await existingDirs([join(paths.treeRoot, 'node_modules'), join(paths.dir, 'node_modules')]);
+  // Where each is bound must exist in the copy: the renderer's root is read-only there.
+  for (const path of modules) await mkdir(join(copy, relative(paths.treeRoot, path)), { recursive: true });
   return {
     view: {
-      readOnly: [...readOnly, ...modules.map((path) => ({ path, kind: 'dir' as const }))],
+      readOnly: moved ? readOnly : [...readOnly, ...modules.map((path) => ({ path, kind: 'dir' as const }))],
       writable,
       hidden: [],
-      substitutes: [{ copy, at: paths.treeRoot }],
+      substitutes: [{ copy, at }, ...(moved ? modules.map((path) => ({ copy: path, at: seen(path) })) : [])],
     },
     dispose: () => rm(copies, { recursive: true, force: true }),
   };

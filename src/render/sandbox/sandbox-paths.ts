@@ -54,15 +54,18 @@ interface Refused {
  * - when the target is a directory, it is no shallower than the link: `a/b/up -> ..` would let
  *   `a/b/up/../x` (checked as `a/b/x`) read `x` beside the checkout. A link to a file, or to a
  *   directory at its own depth or deeper, keeps working.
- * Returns how many entries and links it saw. Does not follow links while walking.
+ * Returns how many entries and links it saw, and how many of the links name an absolute target (a
+ * path of this machine: one that resolves only where the tree is, `renderPlatform` renders such a
+ * tree at its own path). Does not follow links while walking.
  */
 export async function assertSymlinksStayInside(
   opts: SymlinkCheckOptions,
-): Promise<{ entries: number; links: number }> {
+): Promise<{ entries: number; links: number; absoluteLinks: number }> {
   const root = opts.treeRoot ?? opts.dir;
   const refused: Refused[] = [];
   let entries = 0;
   let links = 0;
+  let absoluteLinks = 0;
   const pending = [root];
   for (let d = pending.pop(); d !== undefined; d = pending.pop()) {
     let list: Dirent[];
@@ -77,13 +80,14 @@ export async function assertSymlinksStayInside(
       if (e.isDirectory()) pending.push(path);
       else if (e.isSymbolicLink()) {
         links++;
+        if (isAbsolute(await readlink(path).catch(() => ''))) absoluteLinks++;
         const why = await whyUnsafe(root, path);
         if (why) refused.push({ link: relative(root, path), why });
       }
     }
   }
   if (refused.length > 0) throw symlinkError(refused);
-  return { entries, links };
+  return { entries, links, absoluteLinks };
 }
 
 async function whyUnsafe(root: string, link: string): Promise<string | undefined> {

@@ -1,15 +1,20 @@
 // Issue 36: the synth result cache gives exactly what a fresh render gives, and an unchanged
 // checkout starts no renderer.
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPlatform } from '../../../src/render/render-platform.js';
 import { resultCacheDir } from '../../../src/render/result-cache/synth-result-cache.js';
+import { VIEW_TREE } from '../../../src/render/sandbox/render-view.js';
 import { platformDir } from '../../harness/platform-dir.js';
 
-/** A platform of one ConfigMap from code (named `name`) and the manifests of `manifests/app.yaml`. */
+/**
+ * A platform of one ConfigMap from code (named `name`, holding where the platform runs and where its
+ * module is: a render that saw the checkout's own path would give it) and the manifests of
+ * `manifests/app.yaml`.
+ */
 const platform = (
   name: string,
 ) => `import { ApiObject, Include, Platform, definePlatform, z } from 'groundwork-gitops';
@@ -17,7 +22,7 @@ export default definePlatform({
   values: z.object({}),
   build(scope) {
     const p = new Platform(scope, 'platform', { openshiftVersion: '4.16' });
-    new ApiObject(p, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: '${name}', namespace: 'default' } });
+    new ApiObject(p, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: '${name}', namespace: 'default' }, data: { cwd: process.cwd(), url: import.meta.url } });
     new Include(p, 'app', { url: 'manifests/app.yaml' });
   },
 });
@@ -26,8 +31,13 @@ const manifests = (greeting: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app-config, namespace: default}\ndata: {greeting: '${greeting}'}\n`;
 
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/);
-/** One edit of the platform's files; some change what it renders, some change nothing. */
+/**
+ * One edit of the platform's files; some change what it renders, some change nothing, and `move`
+ * copies the checkout to another directory (the same content elsewhere: another clone, preview's
+ * and the agent's fresh checkouts).
+ */
 const edit = fc.oneof(
+  fc.constant('move' as const),
   word.map((w) => ({ file: 'platform/main.ts', text: platform(w) })),
   word.map((w) => ({ file: 'manifests/app.yaml', text: manifests(w) })),
   word.map((w) => ({ file: 'notes/readme.txt', text: w })),
@@ -40,12 +50,16 @@ const render = (dir: string, cacheDir: string, cache: boolean) =>
 
 describe('the synth result cache', () => {
   it('gives what a fresh render gives, over random edits of a small platform', async () => {
-    const dir = platformDir(platform('first'), { files: { 'manifests/app.yaml': manifests('hello') } });
+    let dir = platformDir(platform('first'), { files: { 'manifests/app.yaml': manifests('hello') } });
     const cacheDir = mkdtempSync(join(tmpdir(), 'gw-result-cache-'));
     await fc.assert(
-      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 2 }), async (edits) => {
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 3 }), async (edits) => {
         for (const e of edits) {
-          if (e) {
+          if (e === 'move') {
+            const to = mkdtempSync(join(tmpdir(), 'gw-result-moved-'));
+            cpSync(dir, to, { recursive: true });
+            dir = to;
+          } else if (e) {
             mkdirSync(join(dir, e.file, '..'), { recursive: true });
             writeFileSync(join(dir, e.file), e.text);
           }
@@ -82,6 +96,49 @@ describe('the synth result cache', () => {
     const [edited] = await render(dir, cacheDir, true);
     expect(greeting(edited)).toEqual({ greeting: 'edited' });
     expect(readdirSync(entries)).toHaveLength(2);
+  }, 120_000);
+
+  it("answers the same content in another directory from the first one's entry: the renderer saw neither path", async () => {
+    const first = platformDir(platform('first'), { files: { 'manifests/app.yaml': manifests('hello') } });
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-result-cache-'));
+    const [fresh] = await render(first, cacheDir, true);
+    const code = fresh!.manifests.find((m) => m.object.metadata.name === 'first')!.object.data;
+    // Where the platform ran and where its module was: the view's path, not the checkout's.
+    expect(code).toEqual({ cwd: VIEW_TREE, url: `file://${VIEW_TREE}/platform/main.ts` });
+    const entries = resultCacheDir(cacheDir, 'local');
+    const [entry] = readdirSync(entries);
+    const file = join(entries, entry!);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replaceAll('"greeting":"hello"', '"greeting":"from-cache"'),
+    );
+    const copy = mkdtempSync(join(tmpdir(), 'gw-result-moved-'));
+    cpSync(first, copy, { recursive: true });
+    const [again] = await render(copy, cacheDir, true);
+    const greeting = again!.manifests.find((m) => m.object.metadata.name === 'app-config')!.object.data;
+    expect(greeting).toEqual({ greeting: 'from-cache' });
+    expect(readdirSync(entries)).toEqual([entry]);
+  }, 120_000);
+
+  it('renders a tree that names its own path where it is, and keys it by that path', async () => {
+    const dir = platformDir(platform('first'), { files: { 'manifests/app.yaml': manifests('hello') } });
+    writeFileSync(join(dir, 'notes.txt'), `checked out at ${dir}\n`);
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gw-result-cache-'));
+    const [own] = await render(dir, cacheDir, true);
+    expect(own!.manifests.find((m) => m.object.metadata.name === 'first')!.object.data).toEqual({
+      cwd: dir,
+      url: `file://${dir}/platform/main.ts`,
+    });
+    // The same bytes elsewhere name another directory than their own: seen at the view's path, under
+    // another key (had the copy been answered from the first entry, its cwd would be `dir`).
+    const copy = mkdtempSync(join(tmpdir(), 'gw-result-moved-'));
+    cpSync(dir, copy, { recursive: true });
+    const [moved] = await render(copy, cacheDir, true);
+    expect(moved).toEqual(await render(copy, cacheDir, false).then((r) => r[0]));
+    expect(moved!.manifests.find((m) => m.object.metadata.name === 'first')!.object.data).toEqual({
+      cwd: VIEW_TREE,
+      url: `file://${VIEW_TREE}/platform/main.ts`,
+    });
   }, 120_000);
 
   it('keys by the overlay, the domain and a library root', async () => {

@@ -68,18 +68,38 @@ describe('platform code cannot signal other processes', () => {
   });
 });
 
-/** The live synth processes of checkout `dir`: node's flags name it, besides the CLI's `--dir`. */
-function synthChildrenOf(dir: string, cli: number): number[] {
-  return processesWith(`--max-old-space-size`).filter((pid) => pid !== cli && cmdline(pid)?.includes(dir));
+/**
+ * The live synth processes under the CLI `cli` (node's flags cap their heap): the renderer sees
+ * every checkout at one path, so their arguments no longer name this test's checkout.
+ */
+function synthChildrenOf(cli: number): number[] {
+  return processesWith(`--max-old-space-size`).filter((pid) => pid !== cli && descends(pid, cli));
 }
 
-const cmdline = (pid: number) => {
+/** Whether `pid`'s chain of parents reaches `ancestor`. */
+function descends(pid: number, ancestor: number): boolean {
+  for (let at: number | undefined = pid, n = 0; at !== undefined && at > 1 && n < 64; n++) {
+    if (at === ancestor) return true;
+    at = parentOf(at);
+  }
+  return false;
+}
+
+/** The parent PID and state fields of `/proc/<pid>/stat`, or undefined when it is gone. */
+const statFields = (pid: number) => {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
   } catch {
     return undefined;
   }
 };
+const parentOf = (pid: number) => {
+  const ppid = statFields(pid)?.[1];
+  return ppid === undefined ? undefined : Number(ppid);
+};
+const state = (pid: number) => statFields(pid)?.[0];
 
 /** PIDs of live (not zombie) processes whose command line contains `marker`. */
 function processesWith(marker: string): number[] {
@@ -114,18 +134,17 @@ describe('a synth child does not outlive its parent', () => {
       stdio: 'ignore',
       env: { ...process.env, GROUNDWORK_SYNTH_CACHE: '0' },
     });
-    // The synth child (its arguments name the checkout), spinning in the platform's loop.
+    // The synth child (a descendant of the CLI), spinning in the platform's loop.
     const children = await until('the synth child', () => {
-      const pids = synthChildrenOf(dir, cli.pid!);
+      const pids = synthChildrenOf(cli.pid!);
       return pids.length > 0 ? pids : undefined;
     });
+    const alive = () => children.filter((pid) => state(pid) !== undefined && state(pid) !== 'Z');
     try {
       cli.kill('SIGKILL');
-      await until('the synth child to end', () =>
-        synthChildrenOf(dir, cli.pid!).length === 0 ? true : undefined,
-      );
+      await until('the synth child to end', () => (alive().length === 0 ? true : undefined));
     } finally {
-      for (const pid of synthChildrenOf(dir, cli.pid!)) process.kill(pid, 'SIGKILL');
+      for (const pid of alive()) process.kill(pid, 'SIGKILL');
     }
     expect(children.length).toBeGreaterThan(0);
   });

@@ -41,6 +41,28 @@ const EXTERNAL = [
  */
 const SIDE_EFFECT_FREE = ['@kubernetes/client-node'];
 
+/** The command modules' index (src/cli/commands/index.ts, compiled). */
+const COMMAND_INDEX = join('cli', 'commands', 'index.js');
+
+/**
+ * The command index with its command modules imported statically, so they are bundled into the
+ * CLI's first chunk. Each command module only declares (test/cli/command-tree.test.ts) and is a
+ * few hundred bytes to a few KB; loaded one by one, each was a chunk of its own, and `--help` or
+ * `completion`, which need them all, paid Node's per-module cost (resolve, read, link) 21 times.
+ * The index's own order of registration stays as written. Throws when the index no longer loads
+ * its modules as `import('./<name>.js')` (the rewrite would silently do nothing).
+ */
+function commandsInline(text, path) {
+  const names = [];
+  const code = text.replace(/\bimport\((['"])\.\/([\w-]+)\.js\1\)/g, (_all, _q, name) => {
+    names.push(name);
+    return `Promise.resolve(__gwCommand${names.length - 1})`;
+  });
+  if (names.length === 0) throw new Error(`${path}: no import('./<command>.js') to bundle statically`);
+  const imports = names.map((name, i) => `import * as __gwCommand${i} from './${name}.js';`);
+  return `${imports.join('\n')}\n${code}`;
+}
+
 /** Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/`. Returns the files written. */
 export async function bundleCli(root) {
   const outdir = join(root, 'dist', 'cli');
@@ -95,6 +117,7 @@ function setup(b, outdir) {
   // define), so a string that mentions import.meta.url is left alone.
   b.onLoad({ filter: /[\\/]dist[\\/]src[\\/].*\.js$/ }, async (args) => {
     const text = await readFile(args.path, 'utf8');
+    if (args.path.endsWith(COMMAND_INDEX)) return { contents: commandsInline(text, args.path), loader: 'js' };
     if (!text.includes('import.meta')) return { contents: text, loader: 'js' };
     const { code } = await transform(text, {
       loader: 'js',

@@ -21,7 +21,7 @@ import {
 import { foundTools } from './sandbox/found-tools.js';
 import type { RenderJob } from './sandbox/render-job.js';
 import { assertSymlinksStayInside } from './sandbox/sandbox-paths.js';
-import { rendererTreePlace } from './sandbox/tree-place.js';
+import { fromView, rendererTreePlace } from './sandbox/tree-place.js';
 import type { SupervisedExit } from './sandbox/supervise.js';
 import { cachedRender } from './result-cache/cached-render.js';
 import { checkResults } from './synth/check-results.js';
@@ -178,7 +178,7 @@ export async function renderPlatform(
       });
       ended = local;
       // The renderer's paths in its messages, as this side's.
-      if (local.treeAt !== treeRoot) here = (text) => text.replaceAll(local.treeAt, treeRoot);
+      if (local.treeAt !== treeRoot) here = (text) => fromView(text, local.treeAt, treeRoot);
     }
     return settleOutcome({
       dir,

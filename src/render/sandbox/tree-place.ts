@@ -1,7 +1,7 @@
 // Where the renderer sees the commit's tree: one path for every checkout, unless the tree names
 // where it is.
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Isolation } from './isolation.js';
 import { VIEW_TREE } from './render-view.js';
 
@@ -53,4 +53,16 @@ async function namesPath(
     }),
   );
   return found.some(Boolean);
+}
+
+/**
+ * `text` (a renderer's message) with the paths of the renderer's view as this side's: the tree at
+ * `treeAt` as `treeRoot`, and a path beside it (an import escaping the tree by `..`) beside
+ * `treeRoot`. Only whole path starts: `/groundwork/tree` inside a URL's path is left as it is.
+ */
+export function fromView(text: string, treeAt: string, treeRoot: string): string {
+  const quote = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // One pass: the tree itself, else the directory above it; each where a path starts.
+  const paths = new RegExp(`(?<![\\w.-])(?:(${quote(treeAt)})(?![\\w.-])|${quote(dirname(treeAt))}/)`, 'g');
+  return text.replace(paths, (_all, tree?: string) => (tree ? treeRoot : `${dirname(treeRoot)}/`));
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Isolation } from '../../../src/render/sandbox/isolation.js';
 import { VIEW_TREE } from '../../../src/render/sandbox/render-view.js';
-import { rendererTreePlace } from '../../../src/render/sandbox/tree-place.js';
+import { fromView, rendererTreePlace } from '../../../src/render/sandbox/tree-place.js';
 
 const namespaces: Isolation = { mode: 'namespaces' };
 
@@ -46,5 +46,22 @@ describe('rendererTreePlace', () => {
   ])('%s', async (_what, files, expected) => {
     const treeRoot = tree(files);
     expect(await rendererTreePlace({ isolation: namespaces, treeRoot, absoluteLinks: 0 })).toBe(expected);
+  });
+});
+
+describe('fromView', () => {
+  it.each([
+    ['the tree', `reading ${VIEW_TREE}/platform/main.ts failed`, 'reading /tmp/co/platform/main.ts failed'],
+    ['the tree itself', `in ${VIEW_TREE}: no groundwork.yaml`, 'in /tmp/co: no groundwork.yaml'],
+    ['a file: URL', `file://${VIEW_TREE}/m.yaml`, 'file:///tmp/co/m.yaml'],
+    ['an import escaping it', `'../x' resolves to /groundwork/x/s.json`, `'../x' resolves to /tmp/x/s.json`],
+    [
+      'a URL path left alone',
+      'see https://example.com/groundwork/tree/x',
+      'see https://example.com/groundwork/tree/x',
+    ],
+    ['a longer name: beside the tree', `${VIEW_TREE}s/a`, '/tmp/trees/a'],
+  ])('%s', (_what, text, expected) => {
+    expect(fromView(text, VIEW_TREE, '/tmp/co')).toBe(expected);
   });
 });

@@ -38,8 +38,11 @@ interface AgentRun {
 export async function benchAgent(sizes: number[] = [5000]): Promise<string> {
   const runs: AgentRun[] = [];
   for (const [i, n] of sizes.entries()) runs.push(await runAgent(n, i === sizes.length - 1, false));
-  // The renderer pod's layout (issue 31) beside the local renderer, at the largest size.
-  const remote = await runAgent(sizes.at(-1)!, false, true);
+  // The renderer pod's layout (issue 31) beside the local renderer, at the largest size
+  // (BENCH_AGENT_RENDERER_POD=0 leaves it out: one control plane less, and BENCH_AGENT_LOG keeps
+  // the local renderer's run).
+  const remote =
+    process.env.BENCH_AGENT_RENDERER_POD === '0' ? undefined : await runAgent(sizes.at(-1)!, false, true);
   const mb = (x: number) => `${x.toFixed(0)} MB`;
   const col = (f: (r: AgentRun) => string) => runs.map(f).join(' | ');
   const first = runs[0]!;
@@ -62,8 +65,7 @@ export async function benchAgent(sizes: number[] = [5000]): Promise<string> {
     '',
     "The agent runs as its own process from the compiled build (`GROUNDWORK_RUN_FROM=dist groundwork agent`); synth runs in its child process, not counted in the RSS. A no-op cycle's CPU is the process's CPU over a minute of polls without changes, divided by the cycles.",
     '',
-    rendererTable(last, remote),
-    '',
+    ...(remote ? [rendererTable(last, remote), ''] : []),
     ...(last.breakdown ? [last.breakdown] : []),
   ].join('\n');
 }

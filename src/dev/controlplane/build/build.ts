@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { GroundworkError } from '../../../core/errors.js';
 import { cacheRoot } from '../../../core/cache-root.js';
 import { binaryCacheDir } from '../paths.js';
-import { formatElapsed, silentProgress, type Progress } from '../../../core/progress.js';
-import { downloadGoMod, localGoVersion, moduleVersions, runGo } from '../../../tools/go.js';
-import { kubernetesBuildGoMod, stagingModules } from './gomod.js';
+import { silentProgress, type Progress } from '../../../core/progress.js';
+import { downloadGoMod, localGoVersion, moduleVersions } from '../../../tools/go.js';
+import { KUBE_COMMANDS, kubernetesModule } from './kubernetes-module.js';
+import { tidy } from './tidy.js';
 import { compile } from '../../../tools/compile.js';
 import { toolsGo } from '../../../tools/gomod.js';
 import { candidateVersions, newestBuildable } from './versions.js';
@@ -21,11 +22,6 @@ interface BuildRecord {
 
 const BINARY_NAMES = ['kube-apiserver', 'kube-controller-manager', 'kubectl', 'etcd'] as const;
 
-const KUBE_COMMANDS = ['kube-apiserver', 'kube-controller-manager', 'kubectl'].map(
-  (c) => `k8s.io/kubernetes/cmd/${c}`,
-);
-/** Built only when a cluster needs running pods (`build/scheduler-build.ts`), from the same module. */
-export const KUBE_SCHEDULER = 'k8s.io/kubernetes/cmd/kube-scheduler';
 const ETCD_MAIN = 'go.etcd.io/etcd/server/v3';
 
 interface BuildOptions {
@@ -92,15 +88,15 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
       env,
       progress,
     });
-    for (const pkg of KUBE_COMMANDS) {
-      await compile({
-        moduleDir: kubeModule,
-        pkg,
-        out: tmpDir,
-        ldflags: versionLdflags(kube.version),
-        progress,
-      });
-    }
+    // One `go build` for the three: their shared packages compile once and the links run in parallel.
+    await compile({
+      moduleDir: kubeModule,
+      pkg: KUBE_COMMANDS,
+      out: tmpDir,
+      ldflags: versionLdflags(kube.version),
+      progress,
+      env,
+    });
 
     const etcdModule = join(work, `etcd-${etcd.version}`);
     await mkdir(etcdModule, { recursive: true });
@@ -117,6 +113,7 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
       ldflags: '-s -w',
       progress,
       name: 'etcd',
+      env,
     });
 
     const record: BuildRecord = {
@@ -143,30 +140,6 @@ export async function buildControlPlane(opts: BuildOptions = {}): Promise<string
   }
 }
 
-/**
- * The throwaway module that builds Kubernetes `version`'s commands (`.work/kubernetes-<version>/`),
- * written and tidied; returns its directory. Its tools.go names kube-scheduler too, so a later
- * scheduler build reuses the module as it is.
- */
-export async function kubernetesModule(opts: {
-  version: string;
-  /** The release's own go.mod (its staging modules are replaced by their published twins). */
-  goMod: string;
-  go: string;
-  env: NodeJS.ProcessEnv;
-  progress: Progress;
-}): Promise<string> {
-  const dir = join(cacheRoot(opts.env), 'controlplane', '.work', `kubernetes-${opts.version}`);
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, 'go.mod'),
-    kubernetesBuildGoMod({ version: opts.version, goVersion: opts.go, staging: stagingModules(opts.goMod) }),
-  );
-  await writeFile(join(dir, 'tools.go'), toolsGo([...KUBE_COMMANDS, KUBE_SCHEDULER]));
-  await tidy(dir, `Kubernetes ${opts.version}`, opts.progress);
-  return dir;
-}
-
 /** The `-X` flags that make `--version` report the real release instead of `v0.0.0-master`. */
 export function versionLdflags(version: string): string {
   const [major, minor] = version.replace(/^v/, '').split('.');
@@ -180,25 +153,6 @@ export function versionLdflags(version: string): string {
   };
   const flags = pkgs.flatMap((p) => Object.entries(vars).map(([k, v]) => `-X ${p}.${k}=${v}`));
   return ['-s', '-w', ...flags].join(' ');
-}
-
-async function tidy(moduleDir: string, what: string, progress: Progress): Promise<void> {
-  const started = Date.now();
-  let downloads = 0;
-  progress.start(`downloading modules for ${what}`);
-  await runGo(['mod', 'tidy'], {
-    cwd: moduleDir,
-    onLine: (line) => {
-      const m = /^go: downloading (\S+)/.exec(line);
-      if (m)
-        progress.update(
-          `downloading modules for ${what}: ${++downloads} (${m[1]}), ${formatElapsed(Date.now() - started)}`,
-        );
-    },
-  });
-  progress.succeed(
-    `modules for ${what} ready (${downloads} downloaded, ${formatElapsed(Date.now() - started)})`,
-  );
 }
 
 /** True when `dir` holds every control-plane binary and a build record. */

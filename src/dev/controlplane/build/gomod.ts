@@ -13,12 +13,14 @@ export function stagingModules(goMod: string): string[] {
 
 /**
  * The throwaway go.mod that builds binaries from `k8s.io/kubernetes vX.Y.Z`: it requires
- * the release and replaces every staging module with its published `v0.Y.Z` twin.
+ * the release (and the `also` modules, `path version`, built from the same module) and replaces
+ * every staging module with its published `v0.Y.Z` twin.
  */
 export function kubernetesBuildGoMod(opts: {
   version: string;
   goVersion: string;
   staging: string[];
+  also?: readonly string[];
 }): string {
   const [, minor, patch] = opts.version.replace(/^v/, '').split('.');
   const stagingVersion = `v0.${minor}.${patch}`;
@@ -29,6 +31,7 @@ export function kubernetesBuildGoMod(opts: {
     `go ${opts.goVersion}`,
     '',
     `require k8s.io/kubernetes ${opts.version}`,
+    ...(opts.also ?? []).map((m) => `require ${m}`),
     '',
     `replace (\n${replaces}\n)`,
     '',

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheRoot } from '../../../core/cache-root.js';
 import { GroundworkError } from '../../../core/errors.js';
 import { formatElapsed, type Progress } from '../../../core/progress.js';
 import { compile } from '../../../tools/compile.js';
-import { downloadGoMod, localGoVersion } from '../../../tools/go.js';
 import { withLock } from '../../../tools/tool-lock.js';
-import { KUBE_SCHEDULER, kubernetesModule, versionLdflags } from './build.js';
+import { versionLdflags } from './build.js';
+import { KUBE_SCHEDULER, releaseModule } from './kubernetes-module.js';
 
 /**
  * Builds kube-scheduler of Kubernetes `version` from the Go module proxy into `<dir>/kube-scheduler`
@@ -32,13 +32,8 @@ export async function buildScheduler(opts: {
     const started = Date.now();
     const tmp = `${out}.tmp-${process.pid}`;
     try {
-      const scratch = join(work, 'scratch');
-      await mkdir(scratch, { recursive: true });
-      await writeFile(join(scratch, 'go.mod'), 'module groundwork.local/scratch\n');
-      progress.start(`kube-scheduler ${version}: reading its go.mod`);
-      const go = await localGoVersion(scratch);
-      const goMod = await readFile(await downloadGoMod(`k8s.io/kubernetes@${version}`, scratch), 'utf8');
-      const moduleDir = await kubernetesModule({ version, goMod, go, env, progress });
+      progress.start(`kube-scheduler ${version}: preparing its module`);
+      const moduleDir = await releaseModule({ version, env, progress });
       await mkdir(dir, { recursive: true });
       await compile({
         moduleDir,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../../src/cluster/client.js';
 import { hubFleetText } from '../../src/hub/fleet-list.js';
-import { FLEET_TABLE_COLUMNS, listFleetTable, readFleetTable } from '../../src/hub/fleet-table.js';
+import {
+  FLEET_TABLE_COLUMNS,
+  FLEET_TABLE_PAGE,
+  listFleetTable,
+  readFleetTable,
+} from '../../src/hub/fleet-table.js';
 import { hubCrds } from '../../src/hub/hub-crds.js';
 
 const sha = 'b'.repeat(40);
@@ -124,7 +129,7 @@ describe('fleet status --hub as a Table', () => {
       {
         labelSelector: 'region=eu',
         includeObject: 'None',
-        limit: 500,
+        limit: FLEET_TABLE_PAGE,
         accept: expect.stringContaining('as=Table'),
       },
       { labelSelector: 'region=eu', continue: 'tok' },

@@ -77,9 +77,9 @@ async function setMember(name: string, env: string, status: MemberReport, create
   });
 }
 
-async function promoteCli() {
+async function promoteCli(...more: string[]) {
   const r = await groundwork(
-    ['promote', PROD, '--dir', local, '--hub', runControlPlane().kubeconfig, '-o', 'json'],
+    ['promote', PROD, '--dir', local, '--hub', runControlPlane().kubeconfig, '-o', 'json', ...more],
     { env: { GROUNDWORK_GIT_TOKEN: TOKEN }, timeoutMs: 120_000 },
   );
   let result: PromotionResult | undefined;
@@ -130,7 +130,7 @@ afterAll(async () => {
 });
 
 describe('promote --hub', () => {
-  it('refuses while a source member is Degraded, and promotes once all are Ready and soaked', async () => {
+  it('refuses while a source member is Degraded (not when --selector leaves it out), and promotes once all are Ready and soaked', async () => {
     const m = (n: string) => `${n}-${run}`;
     await setMember(m('s1'), STAGING, report());
     await setMember(m('s2'), STAGING, report({ health: { status: 'Degraded', reason: 'PodsCrashing' } }));
@@ -145,6 +145,13 @@ describe('promote --hub', () => {
       { gate: 'Healthy', cluster: `${m('s2')} (staging)`, message: 'Degraded (PodsCrashing)' },
     ]);
     expect(refused.result!.clusters).toEqual([`${m('s1')} (staging)`, `${m('s2')} (staging)`]);
+    expect(branchHead('env/prod')).not.toBe(R);
+
+    // --selector: only the selected source members gate (the Degraded one is not selected).
+    const selected = await promoteCli('--selector', `${LABELS.member}=${m('s1')}`, '--dry-run');
+    expect(selected.code, selected.stderr).toBe(0);
+    expect(selected.result?.outcome).toBe('would-promote');
+    expect(selected.result!.clusters).toEqual([`${m('s1')} (staging)`]);
     expect(branchHead('env/prod')).not.toBe(R);
 
     await setMember(m('s2'), STAGING, report({ sequence: 2 }), false);

@@ -142,9 +142,13 @@ describe('groundwork agent --hub --hub-releases required', () => {
       // The event is recorded after the status is written (the recorder posts it on its own): wait for it.
       await eventually(
         async () => {
-          const events = await cluster.client.request('GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, {
-            schema: z.object({ items: z.array(z.looseObject({ reason: z.string().optional() })) }),
-          });
+          const events = await cluster.client.request(
+            'GET',
+            `/apis/events.k8s.io/v1/namespaces/${ns}/events`,
+            {
+              schema: z.object({ items: z.array(z.looseObject({ reason: z.string().optional() })) }),
+            },
+          );
           return events.items.some((e) => e.reason === 'ReleaseRefused') ? true : undefined;
         },
         30_000,

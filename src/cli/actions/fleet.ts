@@ -30,13 +30,7 @@ export { riskyChanges } from '../fleet-read.js';
 /** `fleet status`: one row per cluster, from the PlatformSyncs its agents write, and commits behind each ref. */
 export async function runFleetStatus(flags: FleetFlags, setExitCode: SetExitCode): Promise<void> {
   if (flags.hub) return runHubFleetStatus({ ...flags, hub: flags.hub }, setExitCode);
-  if (flags.selector)
-    throw new GroundworkError({
-      code: 'InvalidFlag',
-      subject: '--selector',
-      message: 'selects hub members: it needs --hub',
-      fix: 'add --hub <the hub kubeconfig>, or leave --selector out',
-    });
+  if (flags.selector) throw selectorNeedsHub('--selector');
   const dir = resolve(flags.dir);
   const config = await loadProjectConfig(dir);
   const environments = config.environments ?? [];
@@ -118,13 +112,7 @@ export async function runPromote(
 /** `promote --selector`: the source members that gate, from the hub only; parsed strictly. */
 function promoteSelector(flags: PromoteFlags): LabelSelector | undefined {
   if (flags.selector === undefined) return undefined;
-  if (!flags.hub)
-    throw new GroundworkError({
-      code: 'InvalidFlag',
-      subject: 'promote --selector',
-      message: 'selects hub members: it needs --hub',
-      fix: 'add --hub <the hub kubeconfig>, or leave --selector out',
-    });
+  if (!flags.hub) throw selectorNeedsHub('promote --selector');
   const parsed = parseFleetSelector(flags.selector);
   if (!parsed.ok || parsed.text === '')
     throw new GroundworkError({
@@ -160,4 +148,14 @@ function hubReadContext(flags: Pick<FleetFlags, 'repo' | 'clusterTimeout'>): Fle
     ...(flags.repo ? { repoUrl: flags.repo } : {}),
     ...(auth ? { auth } : {}),
   };
+}
+
+/** `--selector` without `--hub`: the labels it selects by are the hub's. */
+function selectorNeedsHub(subject: string): GroundworkError {
+  return new GroundworkError({
+    code: 'InvalidFlag',
+    subject,
+    message: 'selects hub members: it needs --hub',
+    fix: 'add --hub <the hub kubeconfig>, or leave --selector out',
+  });
 }

@@ -10,8 +10,8 @@ import { testFile, TOOL_BUILD_TIMEOUT_MS, toolProgress } from './tools.js';
 let resolved: Promise<WorkloadBinaries> | undefined;
 
 /**
- * kube-scheduler and KWOK, found or built (the scheduler in about a minute after the control plane's
- * build, KWOK in 8 to 11 minutes cold) on the first request of the process; the time goes to the
+ * kube-scheduler and KWOK, found or built (both from the control plane's module, about 20 s of CPU
+ * after the control plane's build) on the first request of the process; the time goes to the
  * run's summary with the file that asked. Only files that run pods pay for them: the global setup
  * builds neither.
  */

@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { GroundworkError } from '../../core/errors.js';
+import { GroundworkError, hasCode } from '../../core/errors.js';
 import { silentProgress, type Progress } from '../../core/progress.js';
 import { resolveTool } from '../../tools/resolve-tool.js';
 import { KWOK_RECIPE } from '../tools/kwok-recipe.js';
 import type { BinarySet } from './binaries.js';
+import { buildKwok } from './build/kwok-build.js';
 import { buildScheduler } from './build/scheduler-build.js';
 import { binaryCacheDir } from './paths.js';
 
@@ -30,7 +31,7 @@ interface ResolveWorkloadOptions {
  * kube-scheduler: `TEST_ASSET_KUBE_SCHEDULER`, then `KUBEBUILDER_ASSETS/kube-scheduler`, then
  * `<cache>/controlplane/<version>/kube-scheduler` of the apiserver's own version (built there when
  * missing, `buildScheduler`). KWOK: `GROUNDWORK_KWOK`, PATH, then `<cache>/tools/kwok-v0.8.0/`,
- * built when missing (`resolveTool`). The scheduler is built first: it is the shorter build.
+ * built when missing (`kwokBinary`). The scheduler is built first: it is the shorter build.
  */
 export async function resolveWorkloadBinaries(
   controlPlane: BinarySet,
@@ -39,8 +40,27 @@ export async function resolveWorkloadBinaries(
   const env = opts.env ?? process.env;
   const progress = opts.progress ?? silentProgress;
   const kubeScheduler = await schedulerBinary(controlPlane, { env, progress, build: opts.build ?? true });
-  const kwok = await resolveTool(KWOK_RECIPE, { env, progress, build: opts.build ?? true });
-  return { kubeScheduler, kwok: kwok.path };
+  const kwok = await kwokBinary(controlPlane, { env, progress, build: opts.build ?? true });
+  return { kubeScheduler, kwok };
+}
+
+/**
+ * KWOK as `resolveTool` finds it; when it has to be built, it is built in the module of the control
+ * plane's own Kubernetes release (`buildKwok`: minutes less than a module of its own), unless the
+ * control plane is the user's (envtest assets of any version), where `resolveTool` builds it alone.
+ */
+async function kwokBinary(
+  controlPlane: BinarySet,
+  opts: { env: NodeJS.ProcessEnv; progress: Progress; build: boolean },
+): Promise<string> {
+  const { env, progress } = opts;
+  const shared = opts.build && controlPlane.source !== 'env' && !env[KWOK_RECIPE.envVar];
+  try {
+    return (await resolveTool(KWOK_RECIPE, { env, progress, build: opts.build && !shared })).path;
+  } catch (err) {
+    if (!shared || !hasCode(err, 'ToolNotUsable')) throw err;
+  }
+  return buildKwok({ version: await apiserverVersion(controlPlane), env, progress });
 }
 
 async function schedulerBinary(

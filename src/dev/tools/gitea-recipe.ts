@@ -18,6 +18,6 @@ export const GITEA_RECIPE: ToolRecipe = {
   versionArgs: ['--version'],
   fits: /version 1\.2[6-9]\./,
   needsModuleDir: true,
-  coldBuild: 'about 5 minutes',
+  coldBuild: 'about 4 minutes',
   buildAhead: 'run a test that needs it once (test/harness/tools.ts builds it on first use)',
 };

@@ -6,6 +6,7 @@ import type { Progress } from '../../../core/progress.js';
 import { downloadGoMod, localGoVersion } from '../../../tools/go.js';
 import { toolsGo } from '../../../tools/gomod.js';
 import { withLock } from '../../../tools/tool-lock.js';
+import { KWOK_RECIPE } from '../../tools/kwok-recipe.js';
 import { tidy } from './tidy.js';
 import { kubernetesBuildGoMod, stagingModules } from './gomod.js';
 
@@ -18,10 +19,13 @@ export const KUBE_SCHEDULER = 'k8s.io/kubernetes/cmd/kube-scheduler';
 
 /**
  * The throwaway module that builds Kubernetes `version`'s commands (`.work/kubernetes-<version>/`),
- * written and tidied; returns its directory. Its tools.go names kube-scheduler too, so a later
- * scheduler build uses the module as it is and the packages the control plane's build compiled. A
- * module already written and tidied for the same input is returned as it is (no second `go mod
- * tidy`); a lock keeps two processes from writing it at once.
+ * written and tidied; returns its directory. It requires KWOK's pinned release too, and its tools.go
+ * names kube-scheduler and KWOK, so a later build of either (`scheduler-build.ts`, `kwok-build.ts`)
+ * uses the module as it is and the packages the control plane's build compiled: KWOK's k8s.io
+ * modules (the same minor) resolve to the release's. The build list is the union, the higher version
+ * of a module both require, so the control plane links the golang.org/x, grpc and otel releases KWOK
+ * asks for when they are newer than the release's. A module already written for the same input is
+ * returned as it is; a lock keeps two processes from writing it at once.
  */
 export async function kubernetesModule(opts: {
   version: string;
@@ -36,8 +40,9 @@ export async function kubernetesModule(opts: {
     version: opts.version,
     goVersion: opts.go,
     staging: stagingModules(opts.goMod),
+    also: [`${KWOK_RECIPE.module} ${KWOK_RECIPE.version}`],
   });
-  const tools = toolsGo([...KUBE_COMMANDS, KUBE_SCHEDULER]);
+  const tools = toolsGo([...KUBE_COMMANDS, KUBE_SCHEDULER, KWOK_RECIPE.pkg]);
   const input = `${goMod}\n${tools}`;
   const stamp = join(dir, 'groundwork-input.txt');
   await mkdir(dir, { recursive: true });
@@ -53,7 +58,8 @@ export async function kubernetesModule(opts: {
 }
 
 /**
- * `kubernetesModule` of a release known by its version only (a later build of the scheduler): reads the release's go.mod from the module proxy (or the module cache) first.
+ * `kubernetesModule` of a release known by its version only (a later build of the scheduler or
+ * KWOK): reads the release's go.mod from the module proxy (or the module cache) first.
  */
 export async function releaseModule(opts: {
   version: string;

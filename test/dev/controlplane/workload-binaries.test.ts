@@ -78,6 +78,21 @@ describe('resolveWorkloadBinaries', () => {
     expect(String((noKwok as { fix?: string }).fix)).toContain('groundwork cluster up');
   });
 
+  it("takes KWOK's cached build (the entry build/kwok-build.ts writes) without building", async () => {
+    const { cp, controlPlane, env } = setup({ schedulerCached: true });
+    const { GROUNDWORK_KWOK: _, ...withoutKwok } = env;
+    const entry = join(cp, '..', '..', 'tools', 'kwok-v0.8.0');
+    mkdirSync(entry, { recursive: true });
+    const kwok = script(entry, 'kwok', 'kwok version v0.8.0 go1.26.8 (linux/amd64)');
+    writeFileSync(
+      join(entry, 'tool.json'),
+      JSON.stringify({ name: 'kwok', version: 'v0.8.0', go: '1.26.8', builtAt: '2026-11-28T10:27:56Z' }),
+    );
+    // build: true: a build would take minutes, past the test's limit, so success means the cache was read.
+    const found = await resolveWorkloadBinaries(controlPlane, { env: withoutKwok, build: true });
+    expect(found).toEqual({ kubeScheduler: join(cp, 'kube-scheduler'), kwok });
+  });
+
   it('a missing TEST_ASSET_KUBE_SCHEDULER is an error, not a fallback', async () => {
     const { root, controlPlane, env } = setup({ schedulerCached: true });
     const err = await resolveWorkloadBinaries(controlPlane, {

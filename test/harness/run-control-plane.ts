@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
+import { isAlive } from '../../src/dev/controlplane/process.js';
 
 /** One of the run's control planes, as the e2e global setup provides it. */
 export interface RunControlPlane {
@@ -55,7 +56,7 @@ function claimLane(planes: readonly RunControlPlane[]): number {
       } catch {
         // Claimed: take it over only when its process is gone.
         const holder = Number(readHolder(file));
-        if (holder > 0 && !alive(holder)) rmSync(file, { force: true });
+        if (holder > 0 && !isAlive(holder)) rmSync(file, { force: true });
       }
     }
     Atomics.wait(pause, 0, 0, 100);
@@ -68,14 +69,5 @@ function readHolder(file: string): string {
     return readFileSync(file, 'utf8');
   } catch {
     return '';
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,6 +1,7 @@
 import { idOf, type ObjectId } from '../core/object-id.js';
 import type { K8sObject } from '../core/object.js';
 import { ApiError } from './api-error.js';
+import { FieldsInterner } from './fields-interner.js';
 import type { KubeClient } from './client.js';
 import type { ResourceInfo } from './discovery.js';
 import { listWithVersion } from './list.js';
@@ -41,10 +42,13 @@ interface KindCacheStats {
  * resourceVersion after the server closes the stream or restarts; an expired resourceVersion (410
  * Gone) relists; a periodic full relist (`resyncMs`) repairs anything a watch may have missed.
  * `healthy` is false from a watch failure until the watch runs again, so callers can fall back to
- * a LIST.
+ * a LIST. The objects it returns are read, never written: their managedFields field sets are
+ * shared between objects and frozen (`FieldsInterner`).
  */
 export class KindCache {
   private readonly items = new Map<ObjectId, K8sObject>();
+  /** The objects' managedFields field sets, shared where equal (they are read, never written). */
+  private readonly fields = new FieldsInterner();
   private rv: string | undefined;
   private readonly controller = new AbortController();
   private running = false;
@@ -85,7 +89,7 @@ export class KindCache {
           this.stats.events++;
           if (this.opts.relevant?.(obj) ?? true) this.version++;
           if (type === 'DELETED') this.items.delete(idOf(obj));
-          else this.items.set(idOf(obj), obj);
+          else this.items.set(idOf(obj), this.fields.intern(obj));
           this.opts.onChange?.();
         },
         onError: (err) => {
@@ -134,7 +138,7 @@ export class KindCache {
     this.stats.lists++;
     this.version++;
     this.items.clear();
-    for (const o of items) this.items.set(idOf(o), o);
+    for (const o of items) this.items.set(idOf(o), this.fields.intern(o));
     this.rv = resourceVersion;
     this.opts.onChange?.();
   }

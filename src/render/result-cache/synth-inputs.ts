@@ -1,6 +1,7 @@
 // Everything a render can read, as one digest: the key of the synth result cache.
 import { createHash, type Hash } from 'node:crypto';
-import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot, packageVersion } from '../../core/package-root.js';
@@ -51,7 +52,7 @@ export interface SynthInputs {
  * each link's target; where the checkout is in it, and where the renderer sees it (`treeAt`, or
  * the tree's and the checkout's real paths when it sees them there); any `node_modules` in it and each
  * library root's `node_modules` by every file's path, size and modification time. Groundwork's own
- * version, its code (each file's path, size and modification time), its lockfile and installed
+ * version, its code (each file's path, size and modification time; declaration files aside), its lockfile and installed
  * packages (`node_modules/.package-lock.json`, rewritten by every npm install), Node's version;
  * helm's and kustomize's binaries by size, modification time and inode; the chart archives by
  * digest; the overlay, domain, limits and renderer environment as given.
@@ -80,11 +81,12 @@ export async function synthInputsDigest(inputs: SynthInputs): Promise<string | u
     if (!(await digestTree(hash, modules, '', { hidden, budget, byContent: false }))) return undefined;
   }
   hash.update('\0groundwork\0');
-  if (!(await digestTree(hash, CODE_ROOT, '', { hidden, budget, byContent: false }))) return undefined;
+  const code = { hidden, budget, byContent: false, skip: DECLARATIONS };
+  if (!(await digestTree(hash, CODE_ROOT, '', code))) return undefined;
   for (const file of ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'])
-    hash.update(`${file} ${await statOf(join(packageRoot, file))}\n`);
+    hash.update(`${file} ${statOf(join(packageRoot, file))}\n`);
   for (const [name, path] of Object.entries(inputs.tools).sort())
-    hash.update(`tool ${name} ${path ?? '-'} ${path ? await statOf(path) : '-'}\n`);
+    hash.update(`tool ${name} ${path ?? '-'} ${path ? statOf(path) : '-'}\n`);
   return hash.digest('hex').slice(0, 40);
 }
 
@@ -93,11 +95,18 @@ interface WalkOptions {
   budget: { entries: number; bytes: number };
   /** Regular files by content (`true`), or by path, size and modification time. */
   byContent: boolean;
+  /** Regular files left out by name (no render reads them). */
+  skip?: RegExp;
 }
+
+/** TypeScript's declaration files beside Groundwork's compiled code: types only, never run. */
+const DECLARATIONS = /\.d\.ts$/;
 
 /**
  * Adds the tree under `dir` to `hash`, in path order; false when it is over budget. A missing
- * `dir` adds a line saying so. Each directory's entries are read at once, then added in order.
+ * `dir` adds a line saying so. Each directory is listed and its entries stat-ed synchronously (a
+ * promise per stat cost 0.13 s of CPU for Groundwork's ~1,500 compiled files, against ~10 ms), and
+ * the walk yields to the event loop between directories; file contents are read asynchronously.
  */
 async function digestTree(hash: Hash, dir: string, rel: string, opts: WalkOptions): Promise<boolean> {
   const lines = await linesOf(dir, rel, opts);
@@ -107,10 +116,15 @@ async function digestTree(hash: Hash, dir: string, rel: string, opts: WalkOption
 }
 
 async function linesOf(dir: string, rel: string, opts: WalkOptions): Promise<string[] | undefined> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
-  if (!entries) return [`missing ${rel}\n`];
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [`missing ${rel}\n`];
+  }
   const sorted = entries
-    .filter((e) => !opts.hidden.has(join(dir, e.name)))
+    .filter((e) => !opts.hidden.has(join(dir, e.name)) && !(opts.skip?.test(e.name) && e.isFile()))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   opts.budget.entries -= sorted.length;
   if (opts.budget.entries < 0) return undefined;
@@ -118,7 +132,7 @@ async function linesOf(dir: string, rel: string, opts: WalkOptions): Promise<str
     sorted.map(async (e): Promise<string[] | undefined> => {
       const path = join(dir, e.name);
       const relPath = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isSymbolicLink()) return [`l ${relPath} ${await readlink(path)}\n`];
+      if (e.isSymbolicLink()) return [`l ${relPath} ${readlinkSync(path)}\n`];
       if (e.isDirectory()) {
         const byContent = opts.byContent && e.name !== 'node_modules';
         const below = await linesOf(path, relPath, { ...opts, byContent });
@@ -130,7 +144,8 @@ async function linesOf(dir: string, rel: string, opts: WalkOptions): Promise<str
         if (opts.budget.bytes < 0) return undefined;
         return [`f ${relPath} ${bytes.length} ${createHash('sha256').update(bytes).digest('hex')}\n`];
       }
-      if (e.isFile()) return [`s ${relPath} ${await statOf(path)}\n`];
+      // A regular file, not a link (the entry's type is its lstat's): its stat is its lstat.
+      if (e.isFile()) return [`s ${relPath} ${fileStatOf(path)}\n`];
       return [`o ${relPath}\n`];
     }),
   );
@@ -138,10 +153,17 @@ async function linesOf(dir: string, rel: string, opts: WalkOptions): Promise<str
 }
 
 /** A file's size, modification time (ns) and inode; `-` when it is missing. */
-async function statOf(path: string): Promise<string> {
-  const s = await stat(path, { bigint: true }).catch(() => undefined);
+function statOf(path: string): string {
+  const s = statSync(path, { bigint: true, throwIfNoEntry: false });
   if (!s) return '-';
   // lstat too: a link swapped for another with the same target's stat still changes the key.
-  const l = await lstat(path, { bigint: true });
+  const l = lstatSync(path, { bigint: true });
   return `${s.size} ${s.mtimeNs} ${s.ino} ${l.ino}`;
+}
+
+/** `statOf` of a path found to be a regular file, in one lstat: the same line, its inode twice. */
+function fileStatOf(path: string): string {
+  const l = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!l) return '-';
+  return l.isSymbolicLink() ? statOf(path) : `${l.size} ${l.mtimeNs} ${l.ino} ${l.ino}`;
 }

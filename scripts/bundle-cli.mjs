@@ -5,7 +5,8 @@
 // CPU of a 1.1 s `groundwork plan` before this bundle (docs/benchmarks.md, `bench cli`).
 // dist/src stays as it is: the library API, and what the synth child bundles at run time.
 import { build, transform } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /**
@@ -89,7 +90,46 @@ export async function bundleCli(root) {
     },
     plugins: [{ name: 'groundwork-cli', setup: (b) => setup(b, outdir) }],
   });
-  return Object.keys(result.metafile.outputs);
+  await writeLightAnswers(root);
+  return [...Object.keys(result.metafile.outputs), join(outdir, LIGHT_ANSWERS)];
+}
+
+/** What bin/groundwork.js answers without loading the CLI (written beside the chunks). */
+export const LIGHT_ANSWERS = 'light-answers.json';
+
+/**
+ * The command lines bin/groundwork.js answers from `LIGHT_ANSWERS`, exactly as given (no other
+ * argument, no other order), and whether what they print depends on the terminal's width (commander
+ * wraps help to it). Each prints the same for any environment, directory and kubeconfig
+ * (test/cli/light-answers.test.ts checks it).
+ */
+const LIGHT = [
+  { argv: ['--help'], wraps: true },
+  { argv: ['-h'], wraps: true },
+  { argv: ['version', '--client'], wraps: false },
+  ...['bash', 'zsh', 'fish', 'powershell'].map((shell) => ({ argv: ['completion', shell], wraps: false })),
+];
+
+/** Help's width when stdout is not a terminal (commander's default), the width the answers are printed at. */
+const HELP_WIDTH = 80;
+
+/**
+ * Runs the bundled CLI for each of `LIGHT` (stdout a pipe: help at `HELP_WIDTH` columns) and writes
+ * what it printed to `<root>/dist/cli/<LIGHT_ANSWERS>`: `{ answers: [{ argv, stdout, width? }] }`
+ * (`width` on the answers that wrap). The file does not exist while they run, so each is the full
+ * CLI's own output. Throws when one exits non-zero.
+ */
+async function writeLightAnswers(root) {
+  const answers = LIGHT.map(({ argv, wraps }) => {
+    const stdout = execFileSync(process.execPath, [join(root, 'bin', 'groundwork.js'), ...argv], {
+      env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 24,
+    });
+    return wraps ? { argv, stdout, width: HELP_WIDTH } : { argv, stdout };
+  });
+  await writeFile(join(root, 'dist', 'cli', LIGHT_ANSWERS), `${JSON.stringify({ answers })}\n`);
 }
 
 function setup(b, outdir) {

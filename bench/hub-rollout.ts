@@ -49,11 +49,20 @@ export class RolloutTracker {
       this.doneSeen.set(name, [...(this.doneSeen.get(name) ?? []), now]);
   }
 
+  /** The last rollout of `run`, as it ended. */
+  last: FleetRolloutObject | undefined;
+
   /**
    * Starts the rollout of a new commit to `environment` in four waves and waits for it to end
-   * (or `timeoutMs`); the report line.
+   * (or `timeoutMs`); the report line. `commit` names a real commit of the ref the real agents
+   * follow (`ref`, their branch); without it, a made-up commit of the environment's ref.
    */
-  async run(admin: KubeClient, environment: string, timeoutMs = 900_000): Promise<string> {
+  async run(
+    admin: KubeClient,
+    environment: string,
+    commit?: { readonly ref: string; readonly revision: string },
+    timeoutMs = 900_000,
+  ): Promise<string> {
     const { rollout, totalS } = await this.roll(
       admin,
       environment,
@@ -64,8 +73,20 @@ export class RolloutTracker {
         { name: 'rest', percent: 100 },
       ],
       timeoutMs,
+      commit,
     );
+    this.last = rollout;
     return rolloutLine(rollout, totalS, this.releasedSeen, this.doneSeen);
+  }
+
+  /**
+   * When the watch saw member `name`'s release of the last rollout, and its first report of that
+   * commit applied after it (the bench's clock, ms); undefined where it did not.
+   */
+  instants(name: string): { released: number | undefined; applied: number | undefined } {
+    const released = this.releasedSeen.get(name);
+    const applied = (this.doneSeen.get(name) ?? []).find((t) => released !== undefined && t >= released);
+    return { released, applied };
   }
 
   /**
@@ -93,13 +114,14 @@ export class RolloutTracker {
     environment: string,
     waves: RolloutSpec['waves'],
     timeoutMs: number,
+    commit?: { readonly ref: string; readonly revision: string },
   ): Promise<{ rollout: FleetRolloutObject; totalS: number }> {
     this.releasedSeen.clear();
     this.doneSeen.clear();
-    this.sha = randomBytes(20).toString('hex');
+    this.sha = commit?.revision ?? randomBytes(20).toString('hex');
     const spec: RolloutSpec = {
       environment,
-      ref: environment,
+      ref: commit?.ref ?? environment,
       revision: this.sha,
       waves,
       maxUnavailable: '20%',

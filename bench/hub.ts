@@ -7,7 +7,9 @@
 // CPU (cores) and RSS of etcd, kube-apiserver, the controller (and kube-controller-manager);
 // report-to-visible latency (the status PATCH sent → an admin watch of FleetMembers sees that
 // sequence); `groundwork fleet status --hub` wall time (the real CLI, built); registration
-// throughput; the silent members judged Unreachable.
+// throughput; the silent members judged Unreachable. Beside them, `realAgents` real agents on
+// control planes of their own (hub-real-agents.ts) register and take part in the rollout; their
+// clusters' and agents' CPU is reported apart from the hub's.
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,6 +31,8 @@ import { cpuMs, memoryMb } from './flux/proc-stats.js';
 import { pooled, registerSimulated, SimulatedMember } from './hub-fleet.js';
 import { cores, memberProfile, percentile } from './hub-model.js';
 import { HubConnections } from './hub-pool.js';
+import { cpuOf, RealAgents } from './hub-real-agents.js';
+import { realAgentsSection } from './hub-real-plan.js';
 import { RolloutTracker } from './hub-rollout.js';
 
 export interface HubBenchOptions {
@@ -43,6 +47,8 @@ export interface HubBenchOptions {
   readonly changeEveryMs?: number;
   /** Roll a revision out through the prod members in four waves at the end. @default true */
   readonly rollout?: boolean;
+  /** Real `groundwork agent --hub` processes on control planes of their own, in `prod` (0: none). @default 3 */
+  readonly realAgents?: number;
 }
 
 const LEASE_SECONDS = 60;
@@ -99,10 +105,15 @@ export async function benchHub(sizes: readonly number[], opts: Omit<HubBenchOpti
 async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
   const windowMs = opts.windowMs ?? 120_000;
   const loadAtStart = uptime();
+  // The real members' control planes start with the hub's (each takes 20-40 s).
+  const realCount = opts.realAgents ?? 3;
+  const realStarting = realCount > 0 ? RealAgents.start(realCount) : undefined;
+  realStarting?.catch(() => undefined); // awaited below; a failure there is the bench's error
   const cp = await LocalControlPlane.start();
   const admin = await KubeClient.load({ kubeconfig: cp.info.kubeconfig });
   const work = await mkdtemp(join(tmpdir(), 'gw-bench-hub-'));
   const stops: (() => Promise<unknown>)[] = [
+    async () => (await realStarting?.catch(() => undefined))?.stop(),
     () => cp.stop(),
     async () => admin.close(),
     () => rm(work, { recursive: true, force: true }),
@@ -163,6 +174,7 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       sent.set(`${path.split('/')[7]}#${seq}`, at);
     };
     const byName = new Map<string, SimulatedMember>();
+    const real = await realStarting;
     const tracker = new RolloutTracker(byName);
     const watch = new AbortController();
     stops.unshift(async () => watch.abort());
@@ -170,6 +182,7 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       signal: watch.signal,
       onEvent: (_type, obj) => {
         tracker.onMember(obj, Date.now());
+        real?.onMember(obj, Date.now());
         const seq = (obj as { status?: { sequence?: number } }).status?.sequence;
         const key = `${obj.metadata.name}#${seq}`;
         const at = sent.get(key);
@@ -192,6 +205,9 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     const members: SimulatedMember[] = [];
     stops.unshift(() => Promise.all(members.map((m) => m.stop())));
     const registrationMs: number[] = [];
+    // The real agents register, and apply their first release, while the simulated members register.
+    const realJoined = real?.join(admin, 'prod');
+    realJoined?.catch(() => undefined); // awaited below
     const regStarted = Date.now();
     let progressAt = Date.now();
     await pooled(profiles, opts.registrationConcurrency ?? 128, async (profile) => {
@@ -211,6 +227,10 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       }
     });
     const regSeconds = (Date.now() - regStarted) / 1000;
+    if (real) {
+      log(`${opts.clusters} registered in ${f1(regSeconds)} s; waiting for the ${realCount} real agents`);
+      await realJoined;
+    }
     log(`${opts.clusters} registered in ${f1(regSeconds)} s; warming up 20 s`);
     await sleep(20_000);
 
@@ -222,6 +242,8 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     const requestsBefore = connections.requests;
     const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
     const selfBefore = process.cpuUsage();
+    const realPids = real?.pids();
+    const realCpuBefore = realPids && { cps: cpuOf(realPids.controlPlanes), agents: cpuOf(realPids.agents) };
     const loop = monitorEventLoopDelay({ resolution: 20 });
     loop.enable();
     const windowStart = Date.now();
@@ -234,6 +256,11 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     measuring = false;
     const wall = Date.now() - windowStart;
     loop.disable();
+    const realCpu = realPids &&
+      realCpuBefore && {
+        controlPlanes: cores(realCpuBefore.cps, cpuOf(realPids.controlPlanes), wall),
+        agents: cores(realCpuBefore.agents, cpuOf(realPids.agents), wall),
+      };
     const cpuAfter = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
     const self = process.cpuUsage(selfBefore);
     const rows = Object.keys(pids).map((k) => {
@@ -280,8 +307,13 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     log('rolling a revision out to prod in four waves');
     const rolloutCpu = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
     const rolloutStarted = Date.now();
-    const rollout = opts.rollout === false ? 'not run (--no-rollout)' : await tracker.run(admin, 'prod');
+    // With real agents, the revision is a real commit of the branch they follow, pushed first.
+    const commit =
+      real && opts.rollout !== false ? { ref: real.branch, revision: await real.publish() } : undefined;
+    const rollout =
+      opts.rollout === false ? 'not run (--no-rollout)' : await tracker.run(admin, 'prod', commit);
     const rolloutWall = Date.now() - rolloutStarted;
+    const realSection = real && (await realRows(real, tracker, admin, realCpu));
     // A wave with a Failed member never completes (rollout-decision.ts), so the failing canary is
     // rolled in its own environment, where the not-ready members are.
     const failingCanary = profiles.find((p) => p.role === 'not-ready');
@@ -312,8 +344,37 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       `- injected failures: ${silent.length} members stopped heartbeating at the window's start → ${unreachable} Unreachable at its end; ${profiles.filter((p) => p.role === 'not-ready').length} report Ready=False → ${notReady} members listed not Ready (with drift and pool updates in flight)`,
       `- rollout: ${rollout}; hub CPU meanwhile ${f2(rolloutCores)} cores`,
       `- a rollout whose canary fails its health: ${halt}`,
+      ...(realSection ? ['', realSection] : []),
     ].join('\n');
   } finally {
     for (const stop of stops) await stop().catch(() => undefined);
   }
+}
+
+/** The "real agents" section: each real member's wave and release → applied in the last rollout. */
+async function realRows(
+  real: RealAgents,
+  tracker: RolloutTracker,
+  admin: KubeClient,
+  cpu: { controlPlanes: number; agents: number } | undefined,
+): Promise<string> {
+  const reports = await real.finalReports(admin);
+  const rollout = tracker.last;
+  const rows = real.names.map((name) => {
+    const wave = rollout?.status?.members?.find((m) => m.name === name)?.wave;
+    const { released, applied } = tracker.instants(name);
+    return {
+      name,
+      wave: wave === undefined || wave < 0 ? undefined : rollout?.spec.waves[wave]?.name,
+      releasedAt: released,
+      appliedAt: applied,
+      appliedInCluster: reports.get(name)?.lastApplied,
+      ready: reports.get(name)?.ready ?? 'no report',
+    };
+  });
+  return realAgentsSection(rows, {
+    objects: real.objects,
+    visibleMs: real.visibleMs,
+    ...(cpu ? { cpu } : {}),
+  });
 }

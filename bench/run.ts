@@ -59,13 +59,16 @@ const benches: Record<string, () => Promise<string>> = {
       ...(flag('--out') ? { dir: flag('--out')! } : {}),
       ...(flag('--restart-every') ? { restartEveryMs: parseDuration(flag('--restart-every')!) } : {}),
     }),
-  // Not part of `all`: minutes per size. `--clusters 100,1000` (default 1000), `--window 2m`.
+  // Not part of `all`: minutes per size. `--clusters 100,1000` (default 1000), `--window 2m`,
+  // `--real-agents 3` (the default; 0: simulated members only).
   hub: () =>
     benchHub((flag('--clusters') ?? '1000').split(',').map(Number), {
       ...(flag('--window') ? { windowMs: parseDuration(flag('--window')!) } : {}),
       ...(flag('--connections') ? { connections: Number(flag('--connections')) } : {}),
       ...(flag('--change-every') ? { changeEveryMs: parseDuration(flag('--change-every')!) } : {}),
       ...(args.includes('--no-rollout') ? { rollout: false } : {}),
+      // Real agents on control planes of their own beside the simulated members (0: none).
+      ...(flag('--real-agents') ? { realAgents: Number(flag('--real-agents')) } : {}),
     }),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {

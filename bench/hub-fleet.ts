@@ -1,10 +1,11 @@
 // The simulated members of `bench hub`: each registers through the product's real path (a one-time
 // token from issueBootstrap, registerMember answered by the hub controller), then renews its
-// heartbeat Lease as HubMember does (LeaseStore get + update, every quarter of its lease,
+// heartbeat Lease as HubMember does (HeartbeatLease: one update of the Lease it holds, every quarter of its lease,
 // jittered) and writes its report through the product's ReportWriter (debounced, paced) whenever
 // its simulated state changes. All members share one bounded pool of connections (hub-pool.ts).
 import type { KubeClient } from '../src/cluster/client.js';
-import { LeaseStore, microTime } from '../src/cluster/lease-store.js';
+import { LeaseStore } from '../src/cluster/lease-store.js';
+import { HeartbeatLease } from '../src/hub/heartbeat-lease.js';
 import { parseBootstrapKubeconfig } from '../src/hub/bootstrap-kubeconfig.js';
 import { HUB_NAMESPACE, MEMBER_LEASE, memberNamespace } from '../src/hub/hub-names.js';
 import { issueBootstrap } from '../src/hub/hub-token.js';
@@ -77,6 +78,7 @@ export class SimulatedMember {
   private stopped = false;
   heartbeats = 0;
   heartbeatFailures = 0;
+  private readonly lease: HeartbeatLease;
 
   constructor(
     readonly profile: MemberProfile,
@@ -95,6 +97,7 @@ export class SimulatedMember {
       log: silentLog,
     });
     this.random = rng(profile.name.length * 7919 + Number(profile.name.slice(2)));
+    this.lease = new HeartbeatLease(profile.name);
   }
 
   get reportWrites(): number {
@@ -157,18 +160,13 @@ export class SimulatedMember {
     run(firstMs ?? delayMs());
   }
 
-  /** As HubMember.heartbeat: read the Lease, write it back with a new renewTime. */
+  /** As HubMember.heartbeat: write the Lease last written back with a new renewTime (HeartbeatLease). */
   private async heartbeat(): Promise<void> {
-    const leases = new LeaseStore(this.client, memberNamespace(this.profile.name), MEMBER_LEASE);
     try {
-      const lease = await leases.get();
-      if (!lease) throw new Error('no Lease');
-      await leases.update(lease, {
-        ...lease.spec,
-        holderIdentity: this.profile.name,
-        leaseDurationSeconds: this.opts.leaseSeconds,
-        renewTime: microTime(new Date()),
-      });
+      await this.lease.renew(
+        new LeaseStore(this.client, memberNamespace(this.profile.name), MEMBER_LEASE),
+        this.opts.leaseSeconds,
+      );
       this.heartbeats++;
     } catch {
       this.heartbeatFailures++;

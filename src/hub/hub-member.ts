@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { KubeClient } from '../cluster/client.js';
-import { LeaseStore, microTime } from '../cluster/lease-store.js';
+import { LeaseStore } from '../cluster/lease-store.js';
 import { watchKind } from '../cluster/watch.js';
 import { GroundworkError, errorMessage } from '../core/errors.js';
 import {
@@ -10,6 +10,7 @@ import {
   parseBootstrapKubeconfig,
   type HubBootstrap,
 } from './bootstrap-kubeconfig.js';
+import { HeartbeatLease } from './heartbeat-lease.js';
 import { HUB_PATHS, MEMBER_LEASE, memberNamespace } from './hub-names.js';
 import { hubSourceOf } from './hub-source.js';
 import { HUB_RESOURCES, type HubLog } from './hub-resources.js';
@@ -120,6 +121,8 @@ export class HubMember {
   private writer!: ReportWriter;
   private lastInput: MemberReportInput | undefined;
   heartbeats = 0;
+  /** The heartbeat Lease, held between renewals (one write each). */
+  private lease: HeartbeatLease | undefined;
 
   private constructor(private readonly opts: HubMemberOptions) {}
 
@@ -288,16 +291,12 @@ export class HubMember {
   }
 
   private async heartbeat(): Promise<void> {
-    const leases = new LeaseStore(this.client, memberNamespace(this.state.member), MEMBER_LEASE);
+    this.lease ??= new HeartbeatLease(this.state.member);
     try {
-      const lease = await leases.get();
-      if (!lease) throw new Error('the hub has no heartbeat Lease for this member');
-      await leases.update(lease, {
-        ...lease.spec,
-        holderIdentity: this.state.member,
-        leaseDurationSeconds: this.leaseSeconds(),
-        renewTime: microTime(new Date()),
-      });
+      await this.lease.renew(
+        new LeaseStore(this.client, memberNamespace(this.state.member), MEMBER_LEASE),
+        this.leaseSeconds(),
+      );
       this.heartbeats++;
     } catch (err) {
       this.opts.log.warn({ err: errorMessage(err) }, 'heartbeat to the hub failed');

@@ -10,12 +10,15 @@ export function recordRender(scope: IConstruct, request: RenderRequest): void {
 }
 
 /**
- * Every request recorded in the tree of `root`, in tree order. A symbol from the global registry,
- * not `instanceof`: the construct classes may come from another copy of Groundwork.
+ * Every request recorded in the tree of `root`, in tree order (`nodes`: that tree as the caller
+ * already walked it, `root.node.findAll()`). A symbol from the global registry, not `instanceof`:
+ * the construct classes may come from another copy of Groundwork.
  */
-export function recordedRenders(root: IConstruct): RenderRequest[] {
-  return root.node
-    .findAll()
+export function recordedRenders(
+  root: IConstruct,
+  nodes: readonly IConstruct[] = root.node.findAll(),
+): RenderRequest[] {
+  return nodes
     .map((c) => (c as unknown as Record<symbol, RenderRequest | undefined>)[REQUEST])
     .filter((r): r is RenderRequest => r !== undefined);
 }

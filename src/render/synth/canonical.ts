@@ -33,9 +33,15 @@ function sortValue(value: unknown, depth: number, parentKey: string): unknown {
 
 /** `sha256:<hex>` of the canonical compact JSON of a value. */
 export function contentHash(value: unknown): string {
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify(canonicalize(value)))
-    .digest('hex')}`;
+  return canonicalHash(canonicalize(value));
+}
+
+/**
+ * `contentHash` of a value `canonicalize` returned (canonicalizing is idempotent, so it is not
+ * done again): the same hash, without a second deep copy.
+ */
+export function canonicalHash(canonical: unknown): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(canonical)).digest('hex')}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { idOf, type ObjectId } from '../../core/object-id.js';
 import type { K8sObject } from '../../core/object.js';
 import { stageIndex, stageOf, type StageName } from '../../core/stages.js';
-import { canonicalize, contentHash } from './canonical.js';
+import { canonicalHash, canonicalize, contentHash } from './canonical.js';
 
 /** One desired object as synth hands it to plan: identity, stage, canonical content and its hash. */
 export interface Manifest {
@@ -21,7 +21,7 @@ export function toManifest(object: K8sObject, source: string): Manifest {
     id: idOf(canonical),
     stage: stageOf(canonical),
     object: canonical,
-    hash: contentHash(canonical),
+    hash: canonicalHash(canonical),
     source,
   };
 }

@@ -93,6 +93,7 @@ export class Platform extends Chart {
     for (const fn of this.finalizers.values()) fn();
     // After the finalizers: they may add objects.
     validateObjectNames(this);
+    if (this.ignoreRules.length === 0) return;
     for (const obj of this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
       const pointers = this.ignoreRules.filter((r) => matches(r, obj)).flatMap((r) => r.pointers);
       if (pointers.length === 0) continue;

@@ -159,13 +159,15 @@ async function collect(
   const all = app.node.findAll();
   for (const c of all) if (Platform.isPlatform(c)) c.finalize();
   const issues: ValidationIssue[] = [...Validation.all(app)];
-  for (const c of app.node.findAll()) {
+  // The tree once finalized (finalizers add objects; validations and checks add none), walked once.
+  const settled = app.node.findAll();
+  for (const c of settled) {
     for (const message of c.node.validate())
       issues.push({ path: c.node.path, field: '', message, severity: 'error' });
   }
   const manifests: Manifest[] = [];
   const seen = new Map<string, string>();
-  for (const obj of app.node.findAll().filter((c: IConstruct): c is ApiObject => ApiObject.isApiObject(c))) {
+  for (const obj of settled.filter((c: IConstruct): c is ApiObject => ApiObject.isApiObject(c))) {
     const m = toManifest(obj.toJson() as K8sObject, obj.node.path);
     const other = seen.get(m.id);
     if (other) {
@@ -184,7 +186,7 @@ async function collect(
   issues.push(...(await runPostSynthChecks({ app, config, manifests, dir }, checks)));
   if (issues.some((i) => i.severity === 'error')) throw new SynthValidationError(issues);
   manifests.sort(compareManifests);
-  const renders = recordedRenders(app);
+  const renders = recordedRenders(app, settled);
   return {
     platform: config.name,
     overlay,

@@ -7,7 +7,7 @@
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * Packages left out of the chunks, imported from node_modules at run time: those that find files
@@ -43,17 +43,28 @@ const EXTERNAL = [
 const SIDE_EFFECT_FREE = ['@kubernetes/client-node'];
 
 /**
- * Packages that a bundled package imports and never uses on Node 20, by the package importing
- * them, replaced by a module of Node's own: node-fetch 2 (the Kubernetes client's) takes its `URL`
- * from Node's `url` module whenever that has one (`Url.URL || whatwgUrl.URL`, true since Node 10)
- * and uses whatwg-url for nothing else; whatwg-url with tr46's Unicode tables is 0.35 MB that every
- * command talking to a cluster compiled and evaluated (tr46 builds its tables when loaded).
+ * Modules that a bundled package imports and the CLI never uses, each replaced in the bundle by
+ * what is used of it, by the importing package's file (`importer`, a path under node_modules) and
+ * the import as written (`path`):
+ * - node-fetch 2 (the Kubernetes client's) takes its `URL` from Node's `url` module whenever that
+ *   has one (`Url.URL || whatwgUrl.URL`, true since Node 10) and uses whatwg-url for nothing
+ *   else: whatwg-url with tr46's Unicode tables is 0.35 MB, and tr46 builds its tables when loaded;
+ * - zod's `z.locales` and `core.locales` namespaces hold its error messages in 50 languages
+ *   (0.37 MB); zod itself uses English (`locales/en.js`, imported on its own) and Groundwork's code
+ *   never reads the namespace (test/cli/cli-bundle-replaced.test.ts), so it holds `en` only. A
+ *   platform's own code is bundled by the synth child, with all of zod.
+ * Every command that talks to a cluster (node-fetch) or validates anything (zod) compiled them.
  */
-const UNUSED_ON_NODE = [
+export const REPLACED = [
   {
-    pkg: 'whatwg-url',
-    importer: 'node-fetch',
+    importer: ['node-fetch', 'lib'],
+    path: 'whatwg-url',
     contents: "module.exports = { URL: require('node:url').URL };",
+  },
+  {
+    importer: ['zod', 'v4'],
+    path: '../locales/index.js',
+    contents: "export { default as en } from './en.js';",
   },
 ];
 
@@ -151,15 +162,22 @@ function setup(b, outdir) {
   const pure = SIDE_EFFECT_FREE.map((pkg) => `${sep}node_modules${sep}${pkg.split('/').join(sep)}${sep}`);
   const inPure = (path) => pure.some((dir) => path.includes(dir));
   const again = Symbol('resolved by groundwork-cli');
-  for (const { pkg, importer } of UNUSED_ON_NODE) {
-    const from = `${sep}node_modules${sep}${importer}${sep}`;
-    b.onResolve({ filter: new RegExp(`^${pkg}$`) }, (args) =>
-      args.importer.includes(from) ? { path: pkg, namespace: 'groundwork-node-own' } : undefined,
+  for (const [i, { importer, path }] of REPLACED.entries()) {
+    const from = `${sep}node_modules${sep}${importer.join(sep)}${sep}`;
+    b.onResolve({ filter: new RegExp(`^${path.replace(/[.]/g, '\\.')}$`) }, (args) =>
+      args.importer.includes(from)
+        ? {
+            path: `${i}`,
+            namespace: 'groundwork-replaced',
+            pluginData: resolve(args.resolveDir, dirname(path)),
+          }
+        : undefined,
     );
   }
-  b.onLoad({ filter: /.*/, namespace: 'groundwork-node-own' }, (args) => ({
-    contents: UNUSED_ON_NODE.find((u) => u.pkg === args.path).contents,
+  b.onLoad({ filter: /.*/, namespace: 'groundwork-replaced' }, (args) => ({
+    contents: REPLACED[Number(args.path)].contents,
     loader: 'js',
+    resolveDir: args.pluginData,
   }));
   b.onResolve({ filter: /.*/ }, async (args) => {
     if (args.pluginData === again) return undefined;

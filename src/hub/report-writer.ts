@@ -11,7 +11,7 @@ import { rfc3339 } from './schema-parts.js';
 /**
  * Writes a member's report to its FleetMember's status, paced (`nextReportAt`): a body equal to the
  * last one written is never written again; changes within the debounce fold into one write; at
- * most one write per interval unless Ready flips. Each write carries the next `sequence` (from the
+ * most one write per interval unless Ready flips or the applied revision moves. Each write carries the next `sequence` (from the
  * stored report after a restart) and the time. A body that does not pass the schema is not sent
  * (logged: it is a bug); a failed write is tried again with the next change or after the interval.
  */
@@ -48,10 +48,12 @@ export class ReportWriter {
     this.changedAt = this.pending ? this.changedAt : now;
     this.pending = body;
     const readyFlipped = this.written?.ready.status !== body.ready.status;
+    const appliedMoved = !isDeepStrictEqual(this.written?.revision?.applied, body.revision?.applied);
     const at = nextReportAt({
       changedAtMs: this.changedAt ?? now,
       ...(this.lastWriteMs !== undefined ? { lastWriteMs: this.lastWriteMs } : {}),
       readyFlipped,
+      appliedMoved,
       pacing: this.opts.pacing,
     });
     if (this.timer) clearTimeout(this.timer);

@@ -20,6 +20,21 @@ describe('nextReportAt', () => {
     expect(nextReportAt({ changedAtMs: 5000, lastWriteMs: 4000, readyFlipped: true, pacing })).toBe(7000);
   });
 
+  it('does not hold back a newly applied revision for the interval (what a rollout wave waits for)', () => {
+    expect(
+      nextReportAt({ changedAtMs: 5000, lastWriteMs: 4000, readyFlipped: false, appliedMoved: true, pacing }),
+    ).toBe(7000);
+    expect(
+      nextReportAt({
+        changedAtMs: 5000,
+        lastWriteMs: 4000,
+        readyFlipped: false,
+        appliedMoved: false,
+        pacing,
+      }),
+    ).toBe(14_000);
+  });
+
   it('uses the default pacing when none is given', () => {
     expect(nextReportAt({ changedAtMs: 0, lastWriteMs: 0, readyFlipped: false })).toBe(10_000);
   });

@@ -80,6 +80,22 @@ describe('ReportWriter', () => {
     expect(writes.map((x) => x.value.sequence)).toEqual([1, 2, 3]);
   });
 
+  it('writes a newly applied revision after the debounce, not the interval', async () => {
+    const w = writer();
+    const applied = (revision: string): ReportBody => ({ ...body('True'), revision: { applied: revision } });
+    w.offer(applied('main@sha1:1111111111111111111111111111111111111111'));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(writes).toHaveLength(1);
+    // The released commit applied 2 s later: written 2 s after that, not 10 s after the last write.
+    w.offer(applied('main@sha1:2222222222222222222222222222222222222222'));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(writes).toHaveLength(2);
+    // Anything else still waits out the interval.
+    w.offer({ ...applied('main@sha1:2222222222222222222222222222222222222222'), overlay: 'other' });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(writes).toHaveLength(2);
+  });
+
   it('drops a body that does not pass the schema, and tries a failed write again', async () => {
     const w = writer();
     w.offer({ ...body('True'), overlay: 'x'.repeat(10_000) });

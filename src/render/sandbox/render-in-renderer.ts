@@ -5,21 +5,21 @@ import { GroundworkError } from '../../core/errors.js';
 import { loadProjectConfig } from '../../project/config.js';
 import type { ChartLockEntry } from '../helm/chart-lock.js';
 import { renderRecorded, type RenderTools } from '../recorded/render-recorded.js';
-import type { SynthResult } from '../synth/synthesize.js';
 import { bundleChild } from './bundle.js';
 import { onPath } from './isolation.js';
 import type { RenderJob } from './render-job.js';
 import { sandboxFlags } from './sandbox-flags.js';
-import { runBundle } from './spawn-child.js';
+import { runBundle, type BundleAnswer } from './spawn-child.js';
 
 /**
  * Renders `job` here, in this process: the platform bundled (`bundleChild`, its cache in the job's
  * `cacheDir`), synthesized in the platform child (`runBundle`: Node's permission model, its own
  * process group), then, unless `job.render` is false, what it recorded rendered (`renderRecorded`)
- * with the job's tools and only the chart archives the job names: nothing is fetched. Throws what
- * the child or the render threw.
+ * with the job's tools and only the chart archives the job names: nothing is fetched. A result
+ * that recorded nothing to render is answered as the child's JSON, unparsed here (`{ json }`, for
+ * the trusted side to read). Throws what the child or the render threw.
  */
-export async function renderJob(job: RenderJob): Promise<SynthResult[]> {
+export async function renderJob(job: RenderJob): Promise<BundleAnswer> {
   const config = await loadProjectConfig(job.dir);
   const setpriv = onPath('setpriv', process.env.PATH ?? '');
   const bundle = await bundleChild(job.dir, config.entry, {
@@ -27,7 +27,7 @@ export async function renderJob(job: RenderJob): Promise<SynthResult[]> {
     ...(job.cacheDir ? { cacheDir: join(job.cacheDir, 'bundles') } : {}),
   });
   try {
-    const results = await runBundle({
+    const answer = await runBundle({
       dir: job.dir,
       overlay: job.overlay,
       bundleFile: bundle.file,
@@ -38,15 +38,17 @@ export async function renderJob(job: RenderJob): Promise<SynthResult[]> {
       memoryMb: job.limits.heapMb,
       rssMb: job.limits.rssMb,
       outputCapBytes: job.limits.outputCapBytes,
+      forward: true,
     });
-    if (!job.render) return results;
-    return await renderRecorded(results, {
+    if ('json' in answer || !job.render) return answer;
+    const results = await renderRecorded(answer.results, {
       dir: job.dir,
       tools: jobTools(job),
       config,
       cacheDir: job.cacheDir ? join(job.cacheDir, 'renders') : false,
       archive: archiveOf(job),
     });
+    return { results };
   } finally {
     await bundle.dispose();
   }

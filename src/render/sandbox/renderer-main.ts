@@ -29,11 +29,14 @@ function readJob(): RenderJob | undefined {
 async function main(): Promise<number> {
   const job = readJob();
   if (!job) return 2;
-  const output: SynthChildOutput = await renderJob(job).then(
-    (results) => ({ ok: true as const, results }),
+  const output: SynthChildOutput | Buffer = await renderJob(job).then(
+    (answer) => ('json' in answer ? answer.json : { ok: true as const, results: answer.results }),
     (err: unknown) => failureOutput(err),
   );
-  const frame = Buffer.from(encodeFrame(job.nonce, output));
+  // The platform child's own JSON, forwarded as it came, or this renderer's output.
+  const frame = Buffer.isBuffer(output)
+    ? Buffer.concat([Buffer.from(`${job.nonce}\n`), output])
+    : Buffer.from(encodeFrame(job.nonce, output));
   for (let done = 0; done < frame.length;) done += fs.writeSync(RESULT_FD, frame, done);
   return 0;
 }

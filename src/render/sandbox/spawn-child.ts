@@ -4,6 +4,7 @@ import { packageRoot } from '../../core/package-root.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import { settleOutcome } from './child-outcome.js';
 import { supervise } from './supervise.js';
+import { unrenderedAnswer } from './unrendered-answer.js';
 
 /** Environment variables the platform child may see: nothing that reaches a cluster or a git server. */
 // GROUNDWORK_ALLOW_LOOPBACK_URLS: the URL policy the child reads groundwork.yaml with (alert URLs),
@@ -35,15 +36,24 @@ interface RunBundleOptions {
   rssMb: number;
   /** The most read of the result (fd 3) before the child is stopped. */
   outputCapBytes: number;
+  /**
+   * Answer an unrendered result (`unrenderedAnswer`) with its frame's JSON as the child sent it,
+   * unparsed, for the renderer to forward. @default false
+   */
+  forward?: boolean;
 }
 
+/** A platform child's answer: its results, or (`forward`) the JSON of its unrendered result. */
+export type BundleAnswer = { results: SynthResult[] } | { json: Buffer };
+
 /**
- * Runs one platform child and resolves to its results, or rejects with its error (`settleOutcome`).
+ * Runs one platform child and resolves to its results (or with `forward`, the JSON of a result
+ * with nothing to render, `unrenderedAnswer`), or rejects with its error (`settleOutcome`).
  * The child leads a process group of its own, killed whole on a timeout, past a cap or past its
  * memory budget (`supervise`). The result is a frame with a nonce of this run, which the child
  * reads from its stdin before platform code loads.
  */
-export async function runBundle(opts: RunBundleOptions): Promise<SynthResult[]> {
+export async function runBundle(opts: RunBundleOptions): Promise<BundleAnswer> {
   // A bundle reused from another checkout of the same files names that checkout in stack traces.
   const here = (text: string) => (opts.builtIn === opts.dir ? text : text.split(opts.builtIn).join(opts.dir));
   const env: NodeJS.ProcessEnv = { GROUNDWORK_PACKAGE_ROOT: packageRoot };
@@ -75,7 +85,12 @@ export async function runBundle(opts: RunBundleOptions): Promise<SynthResult[]> 
       cause: e,
     });
   });
-  return settleOutcome({
+  const json =
+    opts.forward && ended.stopped === undefined
+      ? unrenderedAnswer(ended.frame, nonce, opts.outputCapBytes)
+      : undefined;
+  if (json) return { json };
+  const results = settleOutcome({
     dir: opts.dir,
     ...ended,
     nonce,
@@ -87,4 +102,5 @@ export async function runBundle(opts: RunBundleOptions): Promise<SynthResult[]> 
     },
     here,
   });
+  return { results };
 }

@@ -255,6 +255,7 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
     }
     measuring = false;
     const wall = Date.now() - windowStart;
+    const windowRequests = connections.requests - requestsBefore;
     loop.disable();
     const realCpu = realPids &&
       realCpuBefore && {
@@ -338,7 +339,7 @@ async function benchHubOnce(opts: HubBenchOptions): Promise<string> {
       '',
       `- registration: ${opts.clusters} in ${f1(regSeconds)} s = **${f1(opts.clusters / regSeconds)} members/s** (${opts.registrationConcurrency ?? 128} in flight; each p50 ${f1(percentile(registrationMs, 50) / 1000)} s, p99 ${f1(percentile(registrationMs, 99) / 1000)} s, token issue excluded)`,
       `- report-to-visible (status PATCH sent → watch event), ${latencies.length} reports: **p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms**, max ${percentile(latencies, 100)} ms; load generator event-loop delay p99 ${f1(loop.percentile(99) / 1e6)} ms`,
-      `- in the window: ${f1(writes / (wall / 1000))} report writes/s, ${f1(beats / (wall / 1000))} heartbeats/s (one PUT each), ${f1((connections.requests - requestsBefore) / (wall / 1000))} member requests/s; ${connections.failures} failed member requests in the run`,
+      `- in the window: ${f1(writes / (wall / 1000))} report writes/s, ${f1(beats / (wall / 1000))} heartbeats/s (one PUT each), ${f1(windowRequests / (wall / 1000))} member requests/s; ${connections.failures} failed member requests in the run`,
       `- reports: mean ${(reportBytes.reduce((a, b) => a + b, 0) / Math.max(1, reportBytes.length)).toFixed(0)} B, max ${Math.max(0, ...reportBytes)} B of JSON`,
       `- \`groundwork fleet status --hub\` (built CLI, ${rowsListed} rows): **${runs.map((ms) => `${ms} ms`).join(', ')}** (process start included); the same CLI listing no member: ${empty.map((ms) => `${ms} ms`).join(', ')}; in-process: the Table pages fleet status reads (\`listFleetTable\`) ${tableMs.map((ms) => `${ms} ms`).join(', ')}; the full LIST (\`listFleetMembers\`, the baseline) ${listMs} ms = the LIST request ${rawMs} ms (${(rawBytes / 2 ** 20).toFixed(1)} MB of JSON) + parsing every member ${parseMs} ms`,
       `- injected failures: ${silent.length} members stopped heartbeating at the window's start → ${unreachable} Unreachable at its end; ${profiles.filter((p) => p.role === 'not-ready').length} report Ready=False → ${notReady} members listed not Ready (with drift and pool updates in flight)`,

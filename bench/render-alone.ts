@@ -3,34 +3,19 @@
 // `renderPlatform` (domain `agent`, the agent's post-synth checks, the result cache on), a new
 // overlay value each time so every render is a miss with the bundle cached; prints one JSON line
 // per render: wall, this process's CPU and the renderer tree's (waited for, so in `cutime`).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderPlatform } from '../src/render/render-platform.js';
 import { POST_SYNTH_CHECKS } from '../src/reconcile/domains.js';
-import { PLATFORM } from './bench-platform-repo.js';
-
-/** This process's CPU (utime+stime) and its waited-for children's (cutime+cstime), ms. */
-function cpuMs(): { self: number; children: number } {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  return { self: (f[11]! + f[12]!) * 10, children: (f[13]! + f[14]!) * 10 };
-}
+import { cpuMs, writeBenchCheckout } from './render-work.js';
 
 const objects = Number(process.argv[2] ?? 20000);
 const renders = Number(process.argv[3] ?? 4);
 const root = await mkdtemp(join(tmpdir(), 'gw-render-alone-'));
 const dir = join(root, 'work');
 try {
-  await mkdir(join(dir, 'platform'), { recursive: true });
-  await mkdir(join(dir, 'overlays'), { recursive: true });
-  await writeFile(join(dir, 'groundwork.yaml'), 'name: bench\ndefaultOverlay: bench\n');
-  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(dir, 'platform', 'main.ts'), PLATFORM);
+  await writeBenchCheckout(dir);
   for (let i = 0; i < renders; i++) {
     const changed = { 'cm-17': `render-${i}` };
     await writeFile(

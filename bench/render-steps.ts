@@ -4,8 +4,7 @@
 // side's steps on its answer run here, one after the other, as they would.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -17,16 +16,7 @@ import { decodeFrame, encodeFrame } from '../src/render/sandbox/protocol.js';
 import { unrenderedAnswer } from '../src/render/sandbox/unrendered-answer.js';
 import { checkResults } from '../src/render/synth/check-results.js';
 import { storeResults } from '../src/render/result-cache/synth-result-cache.js';
-import { PLATFORM } from './bench-platform-repo.js';
-
-function cpuMs(): { self: number; children: number } {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  return { self: (f[11]! + f[12]!) * 10, children: (f[13]! + f[14]!) * 10 };
-}
+import { cpuMs, writeBenchCheckout } from './render-work.js';
 
 const objects = Number(process.argv[2] ?? 20000);
 const childFlags = process.argv.slice(3);
@@ -40,11 +30,7 @@ const step = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
   return out;
 };
 try {
-  await mkdir(join(dir, 'platform'), { recursive: true });
-  await mkdir(join(dir, 'overlays'), { recursive: true });
-  await writeFile(join(dir, 'groundwork.yaml'), 'name: bench\ndefaultOverlay: bench\n');
-  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(dir, 'platform', 'main.ts'), PLATFORM);
+  await writeBenchCheckout(dir);
   await writeFile(
     join(dir, 'overlays', 'bench.yaml'),
     JSON.stringify({ namespaces: 10, objects, changed: {} }),

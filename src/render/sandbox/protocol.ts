@@ -33,6 +33,11 @@ export function encodeFrame(nonce: string, output: SynthChildOutput, stringify =
   return `${nonce}\n${stringify(output)}`;
 }
 
+/** `encodeFrame` of an output that is JSON already (a platform child's, forwarded as it came). */
+export function encodeJsonFrame(nonce: string, json: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${nonce}\n`), json]);
+}
+
 /** An error as the output of a frame: validation issues, a Groundwork code, else `BuildFailed` with the stack. */
 export function failureOutput(err: unknown): SynthChildOutput {
   if (err instanceof SynthValidationError)

@@ -2,7 +2,7 @@
 // (`encodeFrame`, with the job's nonce), its log on stdout and stderr. Started by the trusted side
 // under the isolation `isolation.ts` chose (`launchRenderer`), as a bundle (`rendererBundle`).
 import fs from 'node:fs';
-import { encodeFrame, failureOutput, RESULT_FD, type SynthChildOutput } from './protocol.js';
+import { encodeFrame, encodeJsonFrame, failureOutput, RESULT_FD, type SynthChildOutput } from './protocol.js';
 import { renderJob } from './render-in-renderer.js';
 import { RENDER_JOB_MAX_BYTES, renderJobSchema, type RenderJob } from './render-job.js';
 
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   );
   // The platform child's own JSON, forwarded as it came, or this renderer's output.
   const frame = Buffer.isBuffer(output)
-    ? Buffer.concat([Buffer.from(`${job.nonce}\n`), output])
+    ? encodeJsonFrame(job.nonce, output)
     : Buffer.from(encodeFrame(job.nonce, output));
   for (let done = 0; done < frame.length;) done += fs.writeSync(RESULT_FD, frame, done);
   return 0;

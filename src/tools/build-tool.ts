@@ -11,8 +11,8 @@ import { toolCacheDir, type ToolRecord } from './tool-cache.js';
 /**
  * Builds one tool from the Go module proxy into `<cache>/tools/<name>-<version>/` and returns its
  * record. A throwaway module requires the pinned release and copies the release's own `replace`
- * lines; the finished directory is moved into place atomically, so an interrupted build leaves no
- * half-filled cache entry. Does not look in the cache and takes no lock: `resolveTool` does both.
+ * lines; the build goes into the cache with `compileIntoCache`. Does not look in the cache and takes
+ * no lock: `resolveTool` does both.
  */
 export async function buildTool(
   recipe: ToolRecipe,
@@ -21,11 +21,9 @@ export async function buildTool(
   const { env, progress } = opts;
   const root = join(toolCacheDir(env), '.work');
   const work = join(root, `${recipe.name}-${recipe.version}`);
-  const finalDir = join(toolCacheDir(env), `${recipe.name}-${recipe.version}`);
-  const tmpDir = `${finalDir}.tmp-${process.pid}`;
   const started = Date.now();
   const go = recipe.toolchain ? { env, toolchain: recipe.toolchain } : { env };
-  try {
+  return asToolBuild(recipe, progress, async () => {
     await mkdir(join(root, 'scratch'), { recursive: true });
     await writeFile(join(root, 'scratch', 'go.mod'), 'module groundwork.local/scratch\n');
     progress.start(
@@ -61,11 +59,44 @@ export async function buildTool(
           );
       },
     });
-    const moduleDir = recipe.needsModuleDir ? await moduleSource(recipe, work, go) : undefined;
+    const sourceDir = recipe.needsModuleDir ? await moduleSource(recipe, work, go) : undefined;
+    return compileIntoCache(recipe, {
+      moduleDir: work,
+      go,
+      goVersion: recipe.toolchain?.replace(/^go/, '') ?? localGo,
+      ...(sourceDir ? { sourceDir } : {}),
+      progress,
+      started,
+    });
+  });
+}
+
+/**
+ * Compiles `recipe.pkg` in the Go module at `moduleDir` (tidied, requiring the recipe's release)
+ * into the tool cache's entry `<cache>/tools/<name>-<version>/` with its `tool.json` record
+ * (`goVersion`, `sourceDir` as its `moduleDir`, the time since `started`), and returns the record.
+ * The entry is built beside and moved into place only when complete, so an interrupted build leaves
+ * no half-filled entry. Takes no lock.
+ */
+export async function compileIntoCache(
+  recipe: ToolRecipe,
+  opts: {
+    moduleDir: string;
+    go: { env: NodeJS.ProcessEnv; toolchain?: string };
+    goVersion: string;
+    sourceDir?: string;
+    progress: Progress;
+    started: number;
+  },
+): Promise<ToolRecord> {
+  const { progress, started } = opts;
+  const finalDir = join(toolCacheDir(opts.go.env), `${recipe.name}-${recipe.version}`);
+  const tmpDir = `${finalDir}.tmp-${process.pid}`;
+  try {
     await rm(tmpDir, { recursive: true, force: true });
     await mkdir(tmpDir, { recursive: true });
     await compile({
-      moduleDir: work,
+      moduleDir: opts.moduleDir,
       pkg: recipe.pkg,
       out: join(tmpDir, recipe.name),
       ldflags: ['-s', '-w', ...recipe.ldflags].join(' '),
@@ -73,13 +104,13 @@ export async function buildTool(
       name: recipe.name,
       ...(recipe.tags ? { tags: recipe.tags } : {}),
       ...(recipe.cgo ? { cgo: true } : {}),
-      ...go,
+      ...opts.go,
     });
     const record: ToolRecord = {
       name: recipe.name,
       version: recipe.version,
-      go: recipe.toolchain?.replace(/^go/, '') ?? localGo,
-      ...(moduleDir ? { moduleDir } : {}),
+      go: opts.goVersion,
+      ...(opts.sourceDir ? { moduleDir: opts.sourceDir } : {}),
       builtAt: new Date().toISOString(),
       buildSeconds: Math.round((Date.now() - started) / 1000),
     };
@@ -90,6 +121,19 @@ export async function buildTool(
     return record;
   } catch (err) {
     await rm(tmpDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Runs a build of `recipe`; a failure is said on `progress` and thrown as `ToolBuildFailed`. */
+export async function asToolBuild<T>(
+  recipe: ToolRecipe,
+  progress: Progress,
+  build: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await build();
+  } catch (err) {
     progress.fail(`${recipe.name} build failed`);
     throw new GroundworkError({
       code: 'ToolBuildFailed',

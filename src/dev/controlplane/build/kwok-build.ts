@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GroundworkError } from '../../../core/errors.js';
-import { formatElapsed, type Progress } from '../../../core/progress.js';
-import { compile } from '../../../tools/compile.js';
+import type { Progress } from '../../../core/progress.js';
+import { asToolBuild, compileIntoCache } from '../../../tools/build-tool.js';
 import { localGoVersion } from '../../../tools/go.js';
-import { cachedTool, toolCacheDir, type ToolRecord } from '../../../tools/tool-cache.js';
+import { cachedTool, toolCacheDir } from '../../../tools/tool-cache.js';
 import { withLock } from '../../../tools/tool-lock.js';
 import { KWOK_RECIPE } from '../../tools/kwok-recipe.js';
 import { releaseModule } from './kubernetes-module.js';
@@ -17,7 +15,7 @@ import { releaseModule } from './kubernetes-module.js';
  * modules resolve to the release's there, so after the control plane's build most of KWOK comes from
  * Go's build cache (a build in a module of its own compiled k8s.io/api, client-go and apiserver a
  * second time). Takes the tool's lock, as `resolveTool` does, and returns the cached build when
- * another process made it meanwhile; the entry is moved into place only when complete.
+ * another process made it meanwhile; the entry is written by `compileIntoCache`, as `buildTool`'s.
  */
 export async function buildKwok(opts: {
   version: string;
@@ -26,48 +24,21 @@ export async function buildKwok(opts: {
 }): Promise<string> {
   const { version, env, progress } = opts;
   const recipe = KWOK_RECIPE;
-  const finalDir = join(toolCacheDir(env), `${recipe.name}-${recipe.version}`);
   return withLock(join(toolCacheDir(env), `.lock-${recipe.name}`), async () => {
     const cached = await cachedTool(recipe, env);
     if (cached && existsSync(cached.path)) return cached.path;
     const started = Date.now();
-    const tmpDir = `${finalDir}.tmp-${process.pid}`;
-    try {
+    await asToolBuild(recipe, progress, async () => {
       progress.start(`kwok ${recipe.version}: preparing the module of Kubernetes ${version}`);
       const moduleDir = await releaseModule({ version, env, progress });
-      await rm(tmpDir, { recursive: true, force: true });
-      await mkdir(tmpDir, { recursive: true });
-      await compile({
+      return compileIntoCache(recipe, {
         moduleDir,
-        pkg: recipe.pkg,
-        out: join(tmpDir, recipe.name),
-        ldflags: ['-s', '-w', ...recipe.ldflags].join(' '),
+        go: { env },
+        goVersion: await localGoVersion(moduleDir),
         progress,
-        name: recipe.name,
-        env,
+        started,
       });
-      const record: ToolRecord = {
-        name: recipe.name,
-        version: recipe.version,
-        go: await localGoVersion(moduleDir),
-        builtAt: new Date().toISOString(),
-        buildSeconds: Math.round((Date.now() - started) / 1000),
-      };
-      await writeFile(join(tmpDir, 'tool.json'), `${JSON.stringify(record, null, 2)}\n`);
-      await rm(finalDir, { recursive: true, force: true });
-      await rename(tmpDir, finalDir);
-      progress.succeed(`kwok ${recipe.version} built in ${formatElapsed(Date.now() - started)}`);
-      return join(finalDir, recipe.name);
-    } catch (err) {
-      await rm(tmpDir, { recursive: true, force: true });
-      progress.fail('kwok build failed');
-      throw new GroundworkError({
-        code: 'ToolBuildFailed',
-        subject: `${recipe.name} ${recipe.version}`,
-        message: err instanceof Error ? err.message : String(err),
-        fix: `check access to the Go module proxy (GOPROXY), or install kwok ${recipe.version} yourself and set ${recipe.envVar} to its path`,
-        cause: err,
-      });
-    }
+    });
+    return join(toolCacheDir(env), `${recipe.name}-${recipe.version}`, recipe.name);
   });
 }

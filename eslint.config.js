@@ -135,4 +135,10 @@ export default tseslint.config(
     files: ['src/cli/**', 'bin/**', 'bench/**', 'test/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
+  {
+    // The command's entry is a CommonJS script (bin/package.json): it starts sooner than a module.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -52,7 +52,7 @@ export function sourceKey(extra: readonly string[] = []): string {
   const hash = createHash('sha256');
   const inputs = [
     'src',
-    'bin/groundwork.js',
+    'bin',
     'scripts/bundle-cli.mjs',
     'package.json',
     'test/harness/cli-build.ts',
@@ -97,7 +97,8 @@ async function buildInto(dir: string): Promise<void> {
   const { build } = await import('esbuild');
   mkdirSync(join(dir, 'bin'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(dir, 'package.json'));
-  cpSync(join(REPO, 'bin', 'groundwork.js'), join(dir, 'bin', 'groundwork.js'));
+  // The entry with its package.json, which makes it a CommonJS script.
+  cpSync(join(REPO, 'bin'), join(dir, 'bin'), { recursive: true });
   for (const d of DATA) cpSync(join(REPO, d), join(dir, d), { recursive: true });
   // dist/src: each module compiled on its own, as tsc emits them (the build's tsconfig).
   const sources = filesUnder(join(REPO, 'src'));

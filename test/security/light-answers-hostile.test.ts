@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, BIN_PACKAGE_ROOT } from '../harness/cli.js';
 
@@ -37,6 +37,7 @@ function pkg(name: string, table: string | undefined, withCli = true): string {
   mkdirSync(join(root, 'bin'), { recursive: true });
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
   copyFileSync(BIN, join(root, 'bin', 'groundwork.js'));
+  copyFileSync(join(dirname(BIN), 'package.json'), join(root, 'bin', 'package.json'));
   copyFileSync(join(BIN_PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
   if (table !== undefined) writeFileSync(join(root, 'dist', 'cli', 'light-answers.json'), table);
   if (withCli)

@@ -6,6 +6,7 @@ import type { K8sObject } from '../core/object.js';
 import { readMachineConfigPool, type MachineConfigPool } from '../health/machine-config-pool-schema.js';
 import type { PlanItem } from '../plan/types.js';
 import { poolsSelecting } from './pool-selection.js';
+import { awaitsMachineConfigs } from './render-degraded.js';
 import { poolRollout } from './rollout-state.js';
 import { parseWindows, windowState } from '../core/window.js';
 
@@ -27,7 +28,10 @@ async function livePools(ctx: StageContext): Promise<MachineConfigPool[]> {
  * nodes reboot, keeps pools with maintenance windows paused outside their windows (changes wait
  * there and are reported as pending, not failed), and waits until every pool that selects a platform
  * MachineConfig runs it, decided by the pool's status (`poolRollout`), never by a change of rendered
- * name. Degraded, RenderDegraded or NodeDegraded stops the rollout with the MCO's own message. The master
+ * name. Degraded, RenderDegraded or NodeDegraded stops the rollout with the MCO's own message, except a
+ * RenderDegraded that says the MCO found no MachineConfigs while declared ones that match the pool exist
+ * for less than `RENDER_GRACE_MS` (by the live objects' `creationTimestamp` against the system clock,
+ * not `now`): the render controller had not seen them yet, and it is waited out. The master
  * pool's pause is touched only when its construct declares `managePause` (windows imply it on
  * other pools). `now` is injected so tests and the quick start control time. A live pool whose
  * fields do not have the MCO's types fails the stage with `ClusterObjectInvalid` naming it.
@@ -49,13 +53,27 @@ export function machineConfigRolloutHook(opts: { now?: () => Date } = {}): Stage
     async check(ctx) {
       const live = await livePools(ctx);
       const watched = watchedPools(ctx.items, live);
-      const rendered = await renderedConfigs(ctx, [...watched.keys()]);
+      // The declared MachineConfigs are read too when a pool says it found none (a late render?).
+      const late = [...watched].filter(([pool]) => awaitsMachineConfigs(pool));
+      const configs = await liveMachineConfigs(ctx, [
+        ...[...watched.keys()].map((p) => p.spec?.configuration?.name),
+        ...late.flatMap(([, declared]) => declared.map((mc) => mc.metadata.name)),
+      ]);
+      const created = new Map(
+        [...configs].flatMap(([name, mc]) =>
+          mc.metadata.creationTimestamp ? [[name, mc.metadata.creationTimestamp] as const] : [],
+        ),
+      );
       // A pool the platform's MachineConfigs need that the cluster lacks renders nothing: not ready.
       const pending: string[] = missingPools(ctx.items, live);
       const deferred: string[] = [];
       for (const [pool, declared] of watched) {
         await enforceWindow(ctx, pool, now());
-        const rollout = poolRollout(pool, declared, rendered.get(pool.spec?.configuration?.name ?? ''));
+        // A MachineConfig's age is judged by the system clock: `now` may be a test's window time.
+        const rollout = poolRollout(pool, declared, configs.get(pool.spec?.configuration?.name ?? ''), {
+          now: new Date(),
+          created,
+        });
         if (rollout.state === 'degraded') return { done: false, pending, failed: rollout.message };
         if (rollout.state === 'paused') deferred.push(pausedMessage(pool, now()));
         if (rollout.state === 'waiting') pending.push(rollout.message);
@@ -125,12 +143,15 @@ function watchedPools(
   return out;
 }
 
-/** The rendered MachineConfigs the pools target, by name (absent when they cannot be read). */
-async function renderedConfigs(
+/**
+ * The live MachineConfigs named (the rendered ones the pools target, declared ones), by name, read
+ * with one batched list; absent when they cannot be read.
+ */
+async function liveMachineConfigs(
   ctx: StageContext,
-  pools: readonly MachineConfigPool[],
+  wanted: readonly (string | undefined)[],
 ): Promise<Map<string, K8sObject>> {
-  const names = new Set(pools.map((p) => p.spec?.configuration?.name).filter((n): n is string => !!n));
+  const names = new Set(wanted.filter((n): n is string => !!n));
   const refs = [...names].map((name) => ({
     id: idOfRef({ group: 'machineconfiguration.openshift.io', kind: 'MachineConfig', namespace: '', name }),
     apiVersion: MCP,

@@ -1,7 +1,16 @@
 import { isPlainObject, type K8sObject } from '../core/object.js';
 import type { MachineConfigPool } from '../health/machine-config-pool-schema.js';
+import { readRenderDegraded } from './render-degraded.js';
 
 const DEGRADED = ['RenderDegraded', 'NodeDegraded', 'Degraded'];
+
+/** What `poolRollout` needs to judge a RenderDegraded that may be transient (`readRenderDegraded`). */
+interface RenderView {
+  /** The time to measure a MachineConfig's age against. Without it every RenderDegraded fails. */
+  readonly now?: Date;
+  /** `creationTimestamp` of the live declared MachineConfigs, by name. @default none */
+  readonly created?: ReadonlyMap<string, string>;
+}
 
 /** Where one pool's rollout of the platform's MachineConfigs stands. */
 type PoolRollout =
@@ -17,7 +26,10 @@ type PoolRollout =
  * merges differently gives a new name the render controller writes some time after the apply.
  *
  * In order:
- * - `degraded`: RenderDegraded, NodeDegraded or Degraded is True (the MCO's own message);
+ * - `degraded`: RenderDegraded, NodeDegraded or Degraded is True (the MCO's own message), except
+ *   a RenderDegraded that only says the MCO has not seen the declared MachineConfigs yet ("no
+ *   MachineConfigs found matching selector" right after they were created, `readRenderDegraded`);
+ * - `waiting` for such a late render (and the Degraded the MCO derives from it), unless NodeDegraded;
  * - `waiting` while the controller has not observed the pool's spec (`status.observedGeneration`);
  * - `waiting` while `spec.configuration` does not hold the declared MachineConfigs yet: one is missing
  *   from its `source`, or the rendered MachineConfig (when it could be read) lacks a file, unit or
@@ -29,21 +41,37 @@ type PoolRollout =
  *
  * `pool` is parsed at the edge (`readMachineConfigPool`). `declared` are the platform's MachineConfigs
  * that this pool selects; `rendered` is the MachineConfig named by `spec.configuration.name`, or
- * undefined when it could not be read.
+ * undefined when it could not be read; `view` holds the time and the live MachineConfigs' creation
+ * times that tell a late render from a failed one.
  */
 export function poolRollout(
   pool: MachineConfigPool,
   declared: readonly K8sObject[],
   rendered: K8sObject | undefined,
+  view: RenderView = {},
 ): PoolRollout {
   const name = `MachineConfigPool/${pool.metadata.name}`;
   const conditionOf = (type: string) => pool.status?.conditions?.find((c) => c.type === type);
-  const degraded = DEGRADED.map(conditionOf).find((c) => c?.status === 'True');
+  const render = conditionOf('RenderDegraded');
+  const late =
+    render?.status === 'True' && view.now
+      ? readRenderDegraded({
+          pool,
+          condition: render,
+          declared,
+          created: view.created ?? new Map(),
+          now: view.now,
+        })
+      : undefined;
+  if (late && !late.transient) return { state: 'degraded', message: late.message };
+  // A late render is waited out, and with it the Degraded the MCO derives from it; NodeDegraded is not.
+  const degraded = (late ? ['NodeDegraded'] : DEGRADED).map(conditionOf).find((c) => c?.status === 'True');
   if (degraded)
     return {
       state: 'degraded',
       message: `${name} ${degraded.type}: ${degraded.message ?? degraded.reason ?? ''}`,
     };
+  if (late) return { state: 'waiting', message: late.message };
   const spec = pool.spec ?? {};
   const status = pool.status ?? {};
   if (!pool.status || (status.observedGeneration ?? 0) < (pool.metadata.generation ?? 0))

@@ -795,6 +795,42 @@ describe('pool-aware machine config rollouts', () => {
     expect(after.status.configuration.name).toBe(after.spec.configuration.name);
   });
 
+  it('waits out a RenderDegraded the MCO wrote before it saw the MachineConfigs, and finishes the rollout', async () => {
+    const pool = `r${cluster.namespace.slice(-6)}`;
+    const { mco, desired, path } = mcoPool(pool);
+    expect((await apply(s, await desired('hello\n'))).error?.message ?? '').toBe('');
+    await mco.stop();
+    // What the render controller writes when it syncs the pool before its informer holds the pool's
+    // MachineConfigs; it requeues and clears it on its next sync (here: once the simulator runs again).
+    const live = await s.client.request<{ status: { conditions: { type: string }[] } }>('GET', path);
+    const message = `Failed to render configuration for pool ${pool}: no MachineConfigs found matching selector machineconfiguration.openshift.io/role=${pool}`;
+    await s.client.request('PUT', `${path}/status`, {
+      body: {
+        ...live,
+        status: {
+          ...live.status,
+          conditions: live.status.conditions.map((c) =>
+            c.type === 'RenderDegraded' || c.type === 'Degraded'
+              ? { ...c, status: 'True', message: c.type === 'Degraded' ? '' : message }
+              : c,
+          ),
+        },
+      },
+    });
+    const restart = setTimeout(() => mco.start(100), 1_000);
+    try {
+      const changes = await apply(s, await desired('changed\n'), { timeoutMs: 20_000 });
+      expect(changes.error?.message ?? '').toBe('');
+    } finally {
+      clearTimeout(restart);
+    }
+    const done = await s.client.request<{
+      status: { conditions: { type: string; status: string }[]; updatedMachineCount: number };
+    }>('GET', path);
+    expect(done.status.conditions.find((c) => c.type === 'RenderDegraded')?.status).toBe('False');
+    expect(done.status.updatedMachineCount).toBe(2);
+  });
+
   it('stops the stage before writing on a pool the MCO would never write (a negative machine count), naming the pool and the field', async () => {
     const pool = `n${cluster.namespace.slice(-6)}`;
     const { mco, desired, path } = mcoPool(pool);

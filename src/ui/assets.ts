@@ -56,22 +56,28 @@ export const APP_JS = `'use strict';
 // stream and tells every tab. A browser keeps at most six HTTP/1.1 connections to a host, and a
 // stream holds one for good: with a stream per tab, the seventh tab of the dashboard never loads.
 // A hidden tab refreshes when it is shown again, not on every change.
+// A change told before a tab listened (its page rendered, its stream not yet open) is not lost:
+// the server counts changes, the page carries the count it was rendered at (data-changes), and the
+// stream says the count when it opens and with each change; a tab that hears a count other than
+// its page's refreshes.
 (function () {
   // A stream the server refused (429: this reader's streams are all taken; 503) is closed for good.
   function lost(es) { return es.readyState === 2 ? 'live updates off (too many open dashboards): reload later' : 'reconnecting'; }
   if (typeof document === 'undefined') {
     // In the SharedWorker: one EventSource, its news to every connected tab.
-    var ports = [], last = 'connecting';
+    var ports = [], last = 'connecting', count = null;
     var tell = function (msg) { for (var i = 0; i < ports.length; i++) ports[i].postMessage(msg); };
     var es = new EventSource('/events');
     es.addEventListener('open', function () { last = 'live'; tell(last); });
     es.addEventListener('error', function () { last = lost(es); tell(last); });
-    es.addEventListener('change', function () { tell('change'); });
+    es.addEventListener('version', function (e) { count = e.data; tell('changes:' + count); });
+    es.addEventListener('change', function (e) { count = e.data; tell('change'); });
     self.addEventListener('connect', function (e) {
       var port = e.ports[0];
       ports.push(port);
       port.onmessage = function (m) { if (m.data === 'bye') ports.splice(ports.indexOf(port), 1); };
       port.postMessage(last);
+      if (count !== null) port.postMessage('changes:' + count);
     });
     return;
   }
@@ -95,7 +101,12 @@ export const APP_JS = `'use strict';
       .catch(function () { say('update failed, retrying'); })
       .then(function () { busy = false; if (again) { again = false; setTimeout(refresh, 100); } });
   }
-  function heard(msg) { if (msg === 'change') refresh(); else say(msg); }
+  function behind(count) { var m = document.getElementById('main'); var mine = m && m.getAttribute('data-changes'); return mine !== null && mine !== undefined && mine !== count; }
+  function heard(msg) {
+    if (msg === 'change') refresh();
+    else if (msg.indexOf('changes:') === 0) { if (behind(msg.slice(8))) refresh(); }
+    else say(msg);
+  }
   document.addEventListener('focusout', function () { if (again) { again = false; setTimeout(refresh, 50); } });
   document.addEventListener('visibilitychange', function () { if (!document.hidden && stale) { stale = false; refresh(); } });
   var script = document.querySelector('script[src^="/static/app.js"]');
@@ -107,6 +118,7 @@ export const APP_JS = `'use strict';
     var es = new EventSource('/events');
     es.addEventListener('open', function () { heard('live'); });
     es.addEventListener('error', function () { heard(lost(es)); });
+    es.addEventListener('version', function (e) { heard('changes:' + e.data); });
     es.addEventListener('change', function () { heard('change'); });
   }
   if (state) state.textContent = 'connecting';

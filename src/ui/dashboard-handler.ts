@@ -64,8 +64,12 @@ interface HandlerOptions {
 
 /**
  * The dashboard's requests: `GET` (and `HEAD`) of the pages, `/static/app.css`, `/static/app.js`
- * and `/events` (Server-Sent Events: a `change` event whenever the source changes; `streams` caps them
- * per reader and in all, with `Retry-After`). Every request is checked by `auth` first, static files
+ * and `/events` (Server-Sent Events: a `change` event whenever the source or the fleet changes;
+ * `streams` caps them per reader and in all, with `Retry-After`). The server counts those changes:
+ * a page carries the count it was rendered at (`data-changes` on `<main>`), a stream says the count
+ * when it opens (a `version` event) and with every `change`, so a page whose stream opened after a
+ * change (the Fleet page's first read can end before the browser subscribes) sees it missed one and
+ * refreshes, instead of waiting for a change that may never come. Every request is checked by `auth` first, static files
  * included; a page shows what the reader's `access` allows (`readerSnapshot`); every response
  * carries `SECURITY_HEADERS`.
  * Anything but GET/HEAD is 405: the dashboard is read-only. Returns false for paths it does not
@@ -75,6 +79,14 @@ export function dashboardHandler(
   opts: HandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const streams = new StreamLimits(opts.streams);
+  // One subscription for all streams, so the count is raised before any stream tells of the change.
+  const feed: ChangeFeed = { count: 0, streams: new Set() };
+  const changed = () => {
+    feed.count++;
+    for (const tell of feed.streams) tell();
+  };
+  opts.source.onChange(changed);
+  opts.fleet?.onChange(changed);
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://dashboard');
     const path = url.pathname;
@@ -120,11 +132,11 @@ export function dashboardHandler(
           }),
           true
         );
-      openStream(req, res, opts, grant.release);
+      openStream(res, opts, feed, grant.release);
       return true;
     }
     if (path === '/fleet') opts.fleet?.wanted();
-    const page = await render(path, url.searchParams, opts, reader);
+    const page = await render(path, url.searchParams, opts, reader, feed.count);
     send(res, page.status, page.body.markup, 'text/html; charset=utf-8');
     return true;
   };
@@ -148,15 +160,23 @@ export function isDashboardPath(path: string): boolean {
   );
 }
 
+/** The changes told so far, and the streams to tell of the next one. */
+interface ChangeFeed {
+  count: number;
+  readonly streams: Set<() => void>;
+}
+
+/** A page as of the snapshot; `changes` is the count taken before it, so the page is never older than it claims. */
 async function render(
   path: string,
   query: URLSearchParams,
   opts: HandlerOptions,
   reader: Reader,
+  changes: number,
 ): Promise<{ status: number; body: Html }> {
   const { source, fleet } = opts;
   const view = await readerSnapshot(source, reader.access, { openshift: path === '/openshift' });
-  const s = fleet ? { ...view, fleet: fleet.state() } : view;
+  const s = { ...view, ...(fleet ? { fleet: fleet.state() } : {}), changes };
   switch (path) {
     case '/':
       return { status: 200, body: overviewPage(s) };
@@ -224,29 +244,23 @@ function param(query: URLSearchParams, name: string): string | undefined {
   return v && v.length <= 253 ? v : undefined;
 }
 
-function openStream(
-  req: IncomingMessage,
-  res: ServerResponse,
-  opts: HandlerOptions,
-  closed: () => void,
-): void {
+/** A stream: the count of changes at once (`version`), then a `change` with the new count for each. */
+function openStream(res: ServerResponse, opts: HandlerOptions, feed: ChangeFeed, closed: () => void): void {
   res.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': 'text/event-stream; charset=utf-8',
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   });
-  res.write('retry: 2000\n\n');
+  res.write(`retry: 2000\n\nevent: version\ndata: ${feed.count}\n\n`);
   let n = 0;
-  const changed = () => res.write(`id: ${++n}\nevent: change\ndata: {}\n\n`);
-  const unsubscribe = opts.source.onChange(changed);
-  const unsubscribeFleet = opts.fleet?.onChange(changed);
+  const tell = () => res.write(`id: ${++n}\nevent: change\ndata: ${feed.count}\n\n`);
+  feed.streams.add(tell);
   const beat = setInterval(() => res.write(': keep-alive\n\n'), opts.heartbeatMs ?? 25_000);
   beat.unref?.();
   const done = () => {
     clearInterval(beat);
-    unsubscribe();
-    unsubscribeFleet?.();
+    feed.streams.delete(tell);
     closed();
   };
   res.once('close', done);

@@ -61,6 +61,11 @@ export interface DashboardSnapshot {
   desiredRevision?: string;
   /** What this reader may not see (`visibleSnapshot`, the agent's dashboard); absent: nothing hidden. */
   hidden?: HiddenCounts;
+  /**
+   * The server's count of changes told to live pages when this one was rendered (`dashboardHandler`):
+   * the page's script compares it with its stream's, to catch a change told before it subscribed.
+   */
+  changes?: number;
 }
 
 /**

@@ -19,7 +19,8 @@ export type PagePath = (typeof PAGES)[number]['path'];
  * for problems reading the cluster, and the one stylesheet and script (`/static/…`, same origin:
  * the Content-Security-Policy allows nothing else, and no inline script or style). The script
  * only swaps `<main>` for a fresh copy when the server says something changed (Server-Sent
- * Events); every page works without it.
+ * Events), or that it changed since the page was rendered (`data-changes`); every page works
+ * without it.
  */
 export function layout(opts: {
   title: string;
@@ -58,7 +59,12 @@ export function layout(opts: {
             </ul>
           </nav>
         </header>
-        <main id="main" tabindex="-1" data-live="${opts.current}">
+        <main
+          id="main"
+          tabindex="-1"
+          data-live="${opts.current}"
+          ${snapshot.changes !== undefined ? html` data-changes="${String(snapshot.changes)}"` : ''}
+        >
           ${
             problems.length > 0
               ? html`<div class="problems" role="status">

@@ -38,12 +38,21 @@ function lightAnswer(args) {
   return found.stdout;
 }
 
-/** Loads the CLI (the sources through tsx in a checkout, else the bundle) and runs it. */
+/**
+ * Runs the CLI: the sources through tsx in a checkout, else the bundle through its code cache
+ * (bin/bundled-cli.js), whose cache is written once the command is done.
+ */
 async function runCli(fromSource) {
-  const url = (path) => pathToFileURL(join(packageRoot, path)).href;
-  if (fromSource) await import(url('src/render/sandbox/register-hooks.mjs'));
-  const { main } = await import(url(fromSource ? 'src/cli/main.ts' : 'dist/cli/main.js'));
+  if (fromSource) {
+    const url = (path) => pathToFileURL(join(packageRoot, path)).href;
+    await import(url('src/render/sandbox/register-hooks.mjs'));
+    const { main } = await import(url('src/cli/main.ts'));
+    process.exitCode = await main(process.argv);
+    return;
+  }
+  const { main, save } = require('./bundled-cli.js').loadBundledCli(packageRoot, process.argv);
   process.exitCode = await main(process.argv);
+  save();
 }
 
 const args = process.argv.slice(2);

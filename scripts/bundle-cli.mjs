@@ -1,11 +1,15 @@
 // The installed CLI's start-up: `npm run build` bundles the compiled CLI (dist/src/cli/main.js)
-// into dist/cli/, one chunk per lazily loaded part (each command's action is a dynamic import),
-// because Node loads one large file much faster than many small ones. The Kubernetes client
-// alone is about 2,500 modules (its generated API models, imported by its KubeConfig): 0.4 s of
-// CPU of a 1.1 s `groundwork plan` before this bundle (docs/benchmarks.md, `bench cli`).
+// into one CommonJS script, dist/cli/main.cjs, because Node loads one large file much faster than
+// many small ones (the Kubernetes client alone is about 2,500 modules: 0.4 s of CPU of a 1.1 s
+// `groundwork plan` before the first bundle, docs/benchmarks.md, `bench cli`), and because a
+// script, unlike an ES module in Node 20, can be compiled from V8's code cache: bin/bundled-cli.js
+// keeps one per command, so a command's second run neither parses nor compiles what it ran the
+// first time. Each lazily loaded part (each command's action is a dynamic import) is evaluated
+// only when imported, as in the split ES module bundle it replaces.
 // dist/src stays as it is: the library API, and what the synth child bundles at run time.
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -90,34 +94,45 @@ function commandsInline(text, path) {
   return `${imports.join('\n')}\n${code}`;
 }
 
-/** Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/`. Returns the files written. */
+/** The bundled CLI, in dist/cli/. */
+export const MAIN = 'main.cjs';
+
+/**
+ * The first line of `MAIN`: `// groundwork-bundle <id>`, the id a hash of the rest. The code cache
+ * of bin/bundled-cli.js is named by it (V8 checks only the length of the source a cache was made
+ * from, so two builds of one length must not share a cache).
+ */
+export const BUNDLE_ID_PREFIX = '// groundwork-bundle ';
+
+/**
+ * Bundles `<root>/dist/src/cli/main.js` into `<root>/dist/cli/<MAIN>` and writes the light answers.
+ * Whitespace and syntax are minified (a third less to read and parse when no code cache is there);
+ * names are kept, so stack traces still name functions. Returns the files written.
+ */
 export async function bundleCli(root) {
   const outdir = join(root, 'dist', 'cli');
   await rm(outdir, { recursive: true, force: true });
-  const result = await build({
+  const outfile = join(outdir, MAIN);
+  await build({
     entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    outdir,
-    chunkNames: '[name]-[hash]',
-    metafile: true,
+    outfile,
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
-    // Every chunk knows its own URL (bundled modules compute theirs from it, below), and has a
-    // `require` for the bundled CommonJS packages' own requires (of Node's modules).
-    banner: {
-      js: [
-        "import { createRequire as __gwCreateRequire } from 'node:module';",
-        'const require = __gwCreateRequire(import.meta.url);',
-        'const __gwChunkUrl = import.meta.url;',
-      ].join(' '),
-    },
+    // Strict, as the ES modules it is made of (esbuild's own "use strict" comes after the banner,
+    // where it is no directive), and knowing its own URL (bundled modules compute theirs from it).
+    banner: { js: "'use strict';\nconst __gwChunkUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [{ name: 'groundwork-cli', setup: (b) => setup(b, outdir) }],
   });
+  const code = await readFile(outfile, 'utf8');
+  const id = createHash('sha256').update(code).digest('hex').slice(0, 32);
+  await writeFile(outfile, `${BUNDLE_ID_PREFIX}${id}\n${code}`);
   await writeLightAnswers(root);
-  return [...Object.keys(result.metafile.outputs), join(outdir, LIGHT_ANSWERS)];
+  return [outfile, join(outdir, LIGHT_ANSWERS)];
 }
 
 /** What bin/groundwork.js answers without loading the CLI (written beside the chunks). */
@@ -148,7 +163,8 @@ const HELP_WIDTH = 80;
 async function writeLightAnswers(root) {
   const answers = LIGHT.map(({ argv, wraps }) => {
     const stdout = execFileSync(process.execPath, [join(root, 'bin', 'groundwork.js'), ...argv], {
-      env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist' },
+      // No code cache: a build's runs would leave caches of a bundle nobody may run.
+      env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist', GROUNDWORK_CODE_CACHE: '0' },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       maxBuffer: 1 << 24,
@@ -195,8 +211,8 @@ function setup(b, outdir) {
     return EXTERNAL.includes(pkg) ? { external: true } : undefined;
   });
   // `import.meta.url` keeps naming the module's own file in dist/src (the synth child's
-  // run-child.js beside bundle.js, the package root above package-root.js): the chunks all sit in
-  // `outdir`, so the file is a fixed relative path from any chunk. A syntactic rewrite (esbuild's
+  // run-child.js beside bundle.js, the package root above package-root.js): the bundle sits in
+  // `outdir`, so the file is a fixed relative path from it. A syntactic rewrite (esbuild's
   // define), so a string that mentions import.meta.url is left alone.
   b.onLoad({ filter: /[\\/]dist[\\/]src[\\/].*\.js$/ }, async (args) => {
     const text = await readFile(args.path, 'utf8');

@@ -65,7 +65,8 @@ describe('installed from the packed tarball', () => {
     const files = listing.stdout.split('\n');
     expect(files).toContain('package/dist/src/cli/main.js');
     // The CLI as it runs: bundled (scripts/bundle-cli.mjs), so that it starts fast.
-    expect(files).toContain('package/dist/cli/main.js');
+    expect(files).toContain('package/dist/cli/main.cjs');
+    expect(files).toContain('package/bin/bundled-cli.js');
     expect(files).toContain('package/dist/src/index.d.ts');
     expect(files).toContain('package/data/crds/operators.coreos.com_subscriptions.yaml');
     expect(files).toContain('package/templates/init/platform/main.ts');

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
 
@@ -13,7 +12,7 @@ import { BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
  * forced, so an answer can never go stale or depend on where it was built.
  */
 const TABLE = join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'light-answers.json');
-const MAIN = pathToFileURL(join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.js')).href;
+const MAIN = join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.cjs');
 
 interface Answer {
   argv: string[];
@@ -26,10 +25,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The bundled CLI's `main` itself (never the light answers), with `argv`, in `work`. */
 function fullCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
-  const script = join(work, 'full.mjs');
+  const script = join(work, 'full.cjs');
   writeFileSync(
     script,
-    `const { main } = await import(${JSON.stringify(MAIN)});\nprocess.exitCode = await main(process.argv);\n`,
+    `require(${JSON.stringify(MAIN)}).main(process.argv).then((code) => { process.exitCode = code; });\n`,
   );
   return new Promise((resolve) => {
     const child = execFile(

@@ -36,12 +36,12 @@ function pkg(name: string, table: string | undefined, withCli = true): string {
   const root = join(work, name);
   mkdirSync(join(root, 'bin'), { recursive: true });
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  copyFileSync(BIN, join(root, 'bin', 'groundwork.js'));
-  copyFileSync(join(dirname(BIN), 'package.json'), join(root, 'bin', 'package.json'));
+  for (const file of ['groundwork.js', 'bundled-cli.js', 'package.json'])
+    copyFileSync(join(dirname(BIN), file), join(root, 'bin', file));
   copyFileSync(join(BIN_PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
   if (table !== undefined) writeFileSync(join(root, 'dist', 'cli', 'light-answers.json'), table);
   if (withCli)
-    symlinkSync(join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.js'), join(root, 'dist', 'cli', 'main.js'));
+    symlinkSync(join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.cjs'), join(root, 'dist', 'cli', 'main.cjs'));
   return root;
 }
 

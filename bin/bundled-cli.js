@@ -1,0 +1,106 @@
+// Loads the bundled CLI (dist/cli/main.cjs, scripts/bundle-cli.mjs) through V8's code cache: Node
+// 20 keeps no compiled code between runs, and parsing and compiling the bundle was a quarter of an
+// unchanged `plan`'s CPU. The cache of a command is what V8 compiled during that command's first
+// run (`script.createCachedData()` after it), so its next run starts from the compiled functions.
+'use strict';
+const {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
+const Module = require('node:module');
+const { homedir } = require('node:os');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
+
+/** The bundle's first line: `// groundwork-bundle <id>` (scripts/bundle-cli.mjs `BUNDLE_ID_PREFIX`). */
+const BUNDLE_ID = /^\/\/ groundwork-bundle ([0-9a-f]{32})\n/;
+
+/** A cache larger than this is not read (the CLI's caches are ~3 MB). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** At most this many caches of one bundle (a command word of its own each, `cacheWord`). */
+const MAX_CACHES = 48;
+
+/**
+ * The word a command's cache is named by: the first argument that is not an option, when it is a
+ * plain lowercase word (`plan`, `cluster`); `-` for anything else (none, an option, a path, a long
+ * or odd word), so an argument can never name a file outside the cache's directory.
+ */
+function cacheWord(argv) {
+  const word = argv.slice(2).find((a) => !a.startsWith('-'));
+  return word !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(word) ? word : '-';
+}
+
+/**
+ * The directory of the code caches: `code-cache` in Groundwork's cache (GROUNDWORK_CACHE_DIR, else
+ * $XDG_CACHE_HOME/groundwork, else ~/.cache/groundwork, as src/core/cache-root.ts), or undefined
+ * when GROUNDWORK_CODE_CACHE=0 turns the cache off.
+ */
+function cacheDir(env) {
+  if (env.GROUNDWORK_CODE_CACHE === '0') return undefined;
+  const root =
+    env.GROUNDWORK_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'groundwork');
+  return join(root, 'code-cache');
+}
+
+/**
+ * Compiles and evaluates the bundle at `<packageRoot>/dist/cli/main.cjs` with the code cache of
+ * `argv`'s command, if there is one that V8 accepts, and returns its exports (`main`) and `save`,
+ * which writes that command's cache when there was none or V8 rejected it (another Node, other
+ * V8 flags, a broken file). A cache that cannot be read or written is no cache: the CLI runs the
+ * same without one. Writes are a new file renamed into place, so concurrent runs never see half
+ * of one; caches of other bundles and Node versions unused for a day are removed when one is written.
+ */
+function loadBundledCli(packageRoot, argv, env = process.env) {
+  // Its real path: the bundle finds dist/src (the synth child's files) beside its own directory.
+  const file = realpathSync(join(packageRoot, 'dist', 'cli', 'main.cjs'));
+  const source = readFileSync(file, 'utf8');
+  const id = BUNDLE_ID.exec(source)?.[1];
+  const dir = id === undefined ? undefined : cacheDir(env);
+  const prefix = `${id}-${process.version}-${process.arch}-`;
+  const path = dir === undefined ? undefined : join(dir, `${prefix}${cacheWord(argv)}.bin`);
+  let cachedData;
+  try {
+    if (path !== undefined) {
+      const found = readFileSync(path);
+      if (found.length <= MAX_CACHE_BYTES) cachedData = found;
+    }
+  } catch {
+    // no cache yet
+  }
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const bundle = { exports: {} };
+  script
+    .runInThisContext()
+    .call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dirname(file));
+  const save = () => {
+    if (path === undefined || (cachedData !== undefined && !script.cachedDataRejected)) return;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const names = readdirSync(dir);
+      const dayAgo = Date.now() - 24 * 3600 * 1000;
+      for (const name of names.filter((n) => !n.startsWith(prefix)))
+        if (statSync(join(dir, name)).mtimeMs < dayAgo)
+          rmSync(join(dir, name), { force: true, recursive: true });
+      if (names.filter((n) => n.startsWith(prefix) && n.endsWith('.bin')).length >= MAX_CACHES) return;
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch {
+      // a read-only or full disk: the next run compiles again
+    }
+  };
+  return { main: bundle.exports.main, save };
+}
+
+module.exports = { loadBundledCli, cacheWord };

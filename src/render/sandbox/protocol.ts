@@ -8,6 +8,7 @@ import { renderRequestSchema } from '../recorded/render-request.js';
 import type { SynthResult } from '../synth/synthesize.js';
 import { SynthValidationError, type ValidationIssue } from '../synth/validation.js';
 import { frameBounds, jsonShape } from './json-shape.js';
+import { quickManifests, withoutManifests } from './quick-manifests.js';
 
 /**
  * What the platform child and the renderer send back: results, or the error with every validation
@@ -113,7 +114,8 @@ const chartSchema = z.strictObject({
   valuesHash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
 });
 
-const manifestSchema = z.strictObject({
+/** One manifest of a result (exported for the tests that hold `quickManifest` to it). */
+export const manifestSchema = z.strictObject({
   id: z.string(),
   stage: z.custom<StageName>((v) => typeof v === 'string' && isStageName(v), { message: 'unknown stage' }),
   object: objectSchema,
@@ -188,7 +190,7 @@ export function decodeFrame(bytes: Buffer, nonce: string, expect: FrameExpectati
   } catch {
     return { ok: false, problem: 'its result is not one JSON document' };
   }
-  const parsed = outputSchema.safeParse(json);
+  const parsed = parseOutput(json);
   if (!parsed.success)
     return {
       ok: false,
@@ -204,6 +206,20 @@ export function decodeFrame(bytes: Buffer, nonce: string, expect: FrameExpectati
 }
 
 const DEFAULT_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `outputSchema.safeParse(json)`, with the manifests checked by `quickManifests` when each is
+ * plainly valid and zod checking the rest. Whenever either finds anything, zod parses the whole
+ * answer again: its verdict and its messages are the answer's.
+ */
+function parseOutput(json: unknown): ReturnType<typeof outputSchema.safeParse> {
+  const manifests = quickManifests(json, TEXT_MAX);
+  if (!manifests) return outputSchema.safeParse(json);
+  const rest = outputSchema.safeParse(withoutManifests(json));
+  if (!rest.success || !rest.data.ok) return outputSchema.safeParse(json);
+  rest.data.results.forEach((r, i) => (r.manifests = manifests[i]!));
+  return rest;
+}
 
 const SHAPE_WORDS = {
   maxValues: 'values',

@@ -25,23 +25,46 @@ import { cliTable, type CliRow, type Sample } from './cli-table.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'groundwork.js');
 
-const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+/**
+ * Runs `"$@"` in bash and prints its wall clock (microseconds, from `$EPOCHREALTIME` around it) and
+ * then `times`: the second line is the CPU of bash's waited-for children, the command and
+ * everything it waited for (getrusage, to the millisecond; /proc's ticks are 10 ms).
+ */
+const MEASURE =
+  't0=$EPOCHREALTIME; "$@" >/dev/null 2>"$GW_BENCH_ERR"; rc=$?; t1=$EPOCHREALTIME; ' +
+  'echo $(( ${t1/./} - ${t0/./} )); times; exit $rc';
 
-/** CPU milliseconds of this process's waited-for children so far (/proc/self/stat cutime + cstime). */
-function childrenCpuMs(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[13]) + Number(fields[14])) * 1000) / ticks;
+/** `times`' `0m0.045s` as milliseconds. */
+function timesMs(field: string): number {
+  const m = /^(\d+)m([\d.]+)s$/.exec(field);
+  return m ? Number(m[1]) * 60_000 + Number(m[2]) * 1000 : Number.NaN;
 }
+
+let runs = 0;
 
 /** Runs a command to its end; rejects unless it exits with one of `codes`. */
 function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, codes = [0]): Promise<Sample> {
-  const [t, c] = [performance.now(), childrenCpuMs()];
+  const errFile = join(tmpdir(), `gw-bench-cli-${process.pid}-${++runs}.err`);
   return new Promise((resolve, reject) => {
-    const child = execFile(cmd, [...args], { env, maxBuffer: 1 << 26 }, (_err, _out, stderr) => {
-      const sample = { wallMs: performance.now() - t, cpuMs: childrenCpuMs() - c };
-      if (codes.includes(child.exitCode ?? -1)) resolve(sample);
-      else reject(new Error(`${cmd} ${args.join(' ')} exited ${child.exitCode}: ${stderr.slice(-2000)}`));
-    });
+    const child = execFile(
+      'bash',
+      ['-c', MEASURE, 'measure', cmd, ...args],
+      { env: { ...env, GW_BENCH_ERR: errFile }, maxBuffer: 1 << 26 },
+      (_err, stdout) => {
+        const [wallUs, , children] = stdout.trim().split('\n');
+        const [user, sys] = (children ?? '').trim().split(/\s+/);
+        const sample = { wallMs: Number(wallUs) / 1000, cpuMs: timesMs(user ?? '') + timesMs(sys ?? '') };
+        let stderr = '';
+        try {
+          stderr = readFileSync(errFile, 'utf8');
+        } catch {
+          // nothing written
+        }
+        void rm(errFile, { force: true });
+        if (codes.includes(child.exitCode ?? -1) && Number.isFinite(sample.cpuMs)) resolve(sample);
+        else reject(new Error(`${cmd} ${args.join(' ')} exited ${child.exitCode}: ${stderr.slice(-2000)}`));
+      },
+    );
   });
 }
 
@@ -55,6 +78,8 @@ interface Measured {
   targetRatio: number;
   /** Exit codes that count as success for the Groundwork command. @default [0] */
   codes?: number[];
+  /** More environment for the Groundwork command. */
+  env?: NodeJS.ProcessEnv;
   /** Runs before each repetition of the Groundwork command and of its baseline (the changed platform's edit). */
   before?: () => Promise<void>;
 }
@@ -112,6 +137,14 @@ export async function benchCli(opts: { reps?: number; source?: boolean } = {}): 
         })),
       ),
       {
+        // A build's first run of a command: no V8 code cache yet (bin/bundled-cli.js).
+        label: `plan (${platforms[0]!.p.label}, no code cache)`,
+        g: ['plan', '--dir', platforms[0]!.repo],
+        env: { GROUNDWORK_CODE_CACHE: '0' },
+        k: [['diff', '--server-side', '-f', platforms[0]!.file]],
+        targetRatio: 2,
+      },
+      {
         label: 'plan (5 objects, changed)',
         g: ['plan', '--dir', changed.repo],
         codes: [1],
@@ -146,7 +179,7 @@ export async function benchCli(opts: { reps?: number; source?: boolean } = {}): 
       keep(floor, await timed(process.execPath, ['-e', '0'], env));
       for (const [i, c] of commands.entries()) {
         await c.before?.();
-        keep(samples[i]!.dist, await timed(process.execPath, [bin, ...c.g], dist, c.codes));
+        keep(samples[i]!.dist, await timed(process.execPath, [bin, ...c.g], { ...dist, ...c.env }, c.codes));
         await c.before?.();
         keep(samples[i]!.kubectl, await baseline(c));
         if (opts.source) {

@@ -11,6 +11,7 @@ import { resolveRevision } from './resolve-revision.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { requireVerified, verifyFetched, type VerifiedObject } from './trust/verify-fetched.js';
 import { FetchTimeoutError, RemoteRevisionNotFoundError } from './source-errors.js';
+import { GIT_TIMEOUT_MS, withGitDeadline } from './git-deadline.js';
 import { revisionString } from '../core/revision.js';
 
 /** What to follow: a branch's head, a tag, or one commit (searched on `branch`, or on the remote's HEAD). */
@@ -124,26 +125,15 @@ async function fetchUnlocked(opts: FetchRevisionOptions): Promise<FetchedRevisio
   const { url, auth } = remote;
   const repoDir = join(resolve(opts.cacheDir), 'repo');
   const { remoteRef, name, pin } = target(opts.ref);
-  const timeoutMs = opts.timeoutMs ?? 120_000;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new FetchTimeoutError(url, timeoutMs));
-    }, timeoutMs);
-  });
-  const http: HttpClient = { request: (req) => remote.http.request({ ...req, signal: controller.signal }) };
-  const ctx = { repoDir, url, fetchUrl: remote.fetchUrl, headers: remote.headers, http, remoteRef, pin };
-  const fetching = fetchHead(ctx);
-  fetching.catch(() => {}); // when the timeout wins, the aborted fetch's rejection is expected
+  const timeoutMs = opts.timeoutMs ?? GIT_TIMEOUT_MS;
   let head: string;
   try {
-    head = await Promise.race([fetching, timedOut]);
+    head = await withGitDeadline({ http: remote.http, url, timeoutMs }, (http) =>
+      fetchHead({ repoDir, url, fetchUrl: remote.fetchUrl, headers: remote.headers, http, remoteRef, pin }),
+    );
   } catch (err) {
-    throw fetchError(err, { url, auth, remoteRef, timedOut: controller.signal.aborted, timeoutMs });
+    throw fetchError(err, { url, auth, remoteRef, timedOut: err instanceof FetchTimeoutError, timeoutMs });
   } finally {
-    clearTimeout(timer);
     remote.close();
   }
   const commit = await resolveRevision({ fs, dir: repoDir, ref: head });

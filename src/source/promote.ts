@@ -8,6 +8,7 @@ import { GroundworkError } from '../core/errors.js';
 import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
 import { fetchRemoteBranch } from './fetch-branch.js';
+import { GIT_TIMEOUT_MS, withGitDeadline } from './git-deadline.js';
 import { openRemote, type Remote } from './remote.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { verifyFetched } from './trust/verify-fetched.js';
@@ -27,7 +28,9 @@ interface BranchState {
  * A temporary repository for promoting a commit from one branch of a remote to another, with
  * isomorphic-git over HTTP (credentials as an Authorization header, never in the URL or a file)
  * or SSH (a deploy key that may push; `openRemote` with `push`). The caller's checkout is never
- * touched. `dispose()` removes it and ends an SSH connection.
+ * touched. `dispose()` removes it and ends an SSH connection. Every fetch and push is bounded by
+ * `timeoutMs` (`withGitDeadline`): a server that stalls fails it with `FetchTimeout`, and the next
+ * call can run.
  *
  * @example
  * const repo = await PromotionRepo.open({ url, auth });
@@ -40,22 +43,37 @@ export class PromotionRepo {
   private constructor(
     readonly dir: string,
     private readonly remote: Remote,
+    private readonly timeoutMs: number | undefined,
   ) {}
 
-  static async open(opts: { url: string; auth?: GitAuth; http?: HttpClient }): Promise<PromotionRepo> {
+  static async open(opts: {
+    url: string;
+    auth?: GitAuth;
+    http?: HttpClient;
+    /** The most one fetch or push may take. @default GIT_TIMEOUT_MS (120 s) */
+    timeoutMs?: number;
+  }): Promise<PromotionRepo> {
     const remote = openRemote(opts.url, opts.auth, { ...(opts.http ? { http: opts.http } : {}), push: true });
     const dir = await mkdtemp(join(tmpdir(), 'groundwork-promote-'));
     await git.init({ fs, dir, defaultBranch: 'main' });
     await git.addRemote({ fs, dir, remote: 'origin', url: remote.url });
-    return new PromotionRepo(dir, remote);
+    return new PromotionRepo(dir, remote, opts.timeoutMs);
+  }
+
+  /** Runs git requests bounded by the timeout (`withGitDeadline`). */
+  private bounded<T>(op: (http: HttpClient) => Promise<T>): Promise<T> {
+    return withGitDeadline(
+      {
+        http: this.remote.http,
+        url: this.remote.url,
+        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+      },
+      op,
+    );
   }
 
   private get url(): string {
     return this.remote.fetchUrl;
-  }
-
-  private get http(): HttpClient {
-    return this.remote.http;
   }
 
   private get auth(): GitAuth | undefined {
@@ -69,15 +87,17 @@ export class PromotionRepo {
 
   /** Fetches a branch (its whole history) and returns its head, or undefined when it does not exist. */
   fetchBranch(branch: string): Promise<string | undefined> {
-    return fetchRemoteBranch(
-      {
-        dir: this.dir,
-        http: this.http,
-        url: this.url,
-        headers: () => this.headers,
-        failed: (err, ref) => this.failed(err, ref),
-      },
-      branch,
+    return this.bounded((http) =>
+      fetchRemoteBranch(
+        {
+          dir: this.dir,
+          http,
+          url: this.url,
+          headers: () => this.headers,
+          failed: (err, ref) => this.failed(err, ref),
+        },
+        branch,
+      ),
     );
   }
 
@@ -106,17 +126,19 @@ export class PromotionRepo {
     await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${branch}`, value: commit, force: true });
     const remoteRef = `refs/heads/${branch}`;
     try {
-      const pushed = await git.push({
-        fs,
-        http: this.http,
-        dir: this.dir,
-        url: this.url,
-        ref: branch,
-        remoteRef,
-        headers: this.headers,
+      await this.bounded(async (http) => {
+        const pushed = await git.push({
+          fs,
+          http,
+          dir: this.dir,
+          url: this.url,
+          ref: branch,
+          remoteRef,
+          headers: this.headers,
+        });
+        if (!pushed.ok)
+          throw Object.assign(new Error(pushed.error ?? 'push failed'), { code: 'PushRejectedError' });
       });
-      if (!pushed.ok)
-        throw Object.assign(new Error(pushed.error ?? 'push failed'), { code: 'PushRejectedError' });
       if (tag) {
         await git.annotatedTag({
           fs,
@@ -126,15 +148,17 @@ export class PromotionRepo {
           message: tag.message,
           tagger: { name: 'groundwork promote', email: 'groundwork@localhost' },
         });
-        await git.push({
-          fs,
-          http: this.http,
-          dir: this.dir,
-          url: this.url,
-          ref: `refs/tags/${tag.name}`,
-          remoteRef: `refs/tags/${tag.name}`,
-          headers: this.headers,
-        });
+        await this.bounded((http) =>
+          git.push({
+            fs,
+            http,
+            dir: this.dir,
+            url: this.url,
+            ref: `refs/tags/${tag.name}`,
+            remoteRef: `refs/tags/${tag.name}`,
+            headers: this.headers,
+          }),
+        );
       }
     } catch (err) {
       if ((err as { code?: string }).code === 'PushRejectedError')
@@ -148,14 +172,14 @@ export class PromotionRepo {
     }
   }
 
-  /** A git or HTTP failure as a Groundwork error, scrubbed of credentials. */
+  /** A git or HTTP failure as a Groundwork error, scrubbed of credentials (a timeout is one already). */
   private failed(err: unknown, remoteRef: string): GroundworkError {
     return fetchError(err, {
       url: this.remote.url,
       auth: this.auth,
       remoteRef,
       timedOut: false,
-      timeoutMs: 0,
+      timeoutMs: this.timeoutMs ?? GIT_TIMEOUT_MS,
     });
   }
 
@@ -180,6 +204,8 @@ export async function commitsBehind(opts: {
   readonly auth?: GitAuth;
   readonly wanted: readonly { readonly branch: string; readonly commit: string }[];
   readonly http?: HttpClient;
+  /** The most one fetch may take (a temporary repository's; a given `repo` keeps its own). @default GIT_TIMEOUT_MS (120 s) */
+  readonly timeoutMs?: number;
   /** A repository to fetch into and keep (the dashboard's, read again and again); @default a temporary one, removed after */
   readonly repo?: PromotionRepo;
 }): Promise<Map<string, number>> {

@@ -8,6 +8,7 @@ import { GroundworkError } from '../core/errors.js';
 import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
 import { fetchRemoteBranch } from './fetch-branch.js';
+import { GIT_TIMEOUT_MS, withGitDeadline } from './git-deadline.js';
 import { openRemote, type Remote } from './remote.js';
 import { NotAGitRepositoryError } from './revision-errors.js';
 
@@ -73,7 +74,8 @@ export function treePathProblem(path: string): string | undefined {
  * of a commit, write one commit on a parent with whole-file contents, push it (forced only when
  * asked), delete a branch. Over HTTP the credentials go as an Authorization header, never in the
  * URL or a file; over SSH a deploy key that may push (`openRemote` with `push`). The caller's
- * checkout is never touched; `dispose()` removes the directory.
+ * checkout is never touched; `dispose()` removes the directory. Every ref listing, fetch and push is
+ * bounded by `timeoutMs` (`withGitDeadline`): a server that stalls fails it with `FetchTimeout`.
  *
  * @example
  * const repo = await ProposalRepo.open({ url, auth });
@@ -85,14 +87,30 @@ export class ProposalRepo {
   private constructor(
     readonly dir: string,
     private readonly remote: Remote,
+    private readonly timeoutMs: number | undefined,
   ) {}
 
-  static async open(opts: { url: string; auth?: GitAuth; http?: HttpClient }): Promise<ProposalRepo> {
+  static async open(opts: {
+    url: string;
+    auth?: GitAuth;
+    http?: HttpClient;
+    /** The most one ref listing, fetch or push may take. @default GIT_TIMEOUT_MS (120 s) */
+    timeoutMs?: number;
+  }): Promise<ProposalRepo> {
     const remote = openRemote(opts.url, opts.auth, { ...(opts.http ? { http: opts.http } : {}), push: true });
     const dir = await mkdtemp(join(tmpdir(), 'groundwork-propose-'));
     await git.init({ fs, dir, defaultBranch: 'main' });
     await git.addRemote({ fs, dir, remote: 'origin', url: remote.url });
-    return new ProposalRepo(dir, remote);
+    return new ProposalRepo(dir, remote, opts.timeoutMs);
+  }
+
+  /** Runs git requests bounded by the timeout (`withGitDeadline`). */
+  private bounded<T>(op: (http: HttpClient) => Promise<T>): Promise<T> {
+    const { http, url } = this.remote;
+    return withGitDeadline(
+      { http, url, ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}) },
+      op,
+    );
   }
 
   /** A fresh object per call: isomorphic-git writes into the headers it is given. */
@@ -102,30 +120,32 @@ export class ProposalRepo {
 
   /** The remote's branches under `prefix` (e.g. `groundwork/propose/`), with their heads. */
   async listBranches(prefix: string): Promise<{ branch: string; oid: string }[]> {
-    const refs = await git
-      .listServerRefs({
-        http: this.remote.http,
+    const refs = await this.bounded((http) =>
+      git.listServerRefs({
+        http,
         url: this.remote.fetchUrl,
         prefix: `refs/heads/${prefix}`,
         headers: this.headers,
-      })
-      .catch((err: unknown) => {
-        throw this.failed(err, `refs/heads/${prefix}`);
-      });
+      }),
+    ).catch((err: unknown) => {
+      throw this.failed(err, `refs/heads/${prefix}`);
+    });
     return refs.map((r) => ({ branch: r.ref.slice('refs/heads/'.length), oid: r.oid }));
   }
 
   /** Fetches a branch (its history) and returns its head, or undefined when it does not exist. */
   fetchBranch(branch: string): Promise<string | undefined> {
-    return fetchRemoteBranch(
-      {
-        dir: this.dir,
-        http: this.remote.http,
-        url: this.remote.fetchUrl,
-        headers: () => this.headers,
-        failed: (err, ref) => this.failed(err, ref),
-      },
-      branch,
+    return this.bounded((http) =>
+      fetchRemoteBranch(
+        {
+          dir: this.dir,
+          http,
+          url: this.remote.fetchUrl,
+          headers: () => this.headers,
+          failed: (err, ref) => this.failed(err, ref),
+        },
+        branch,
+      ),
     );
   }
 
@@ -246,17 +266,19 @@ export class ProposalRepo {
 
   private async pushRef(remoteRef: string, opts: { force: boolean; delete: boolean }): Promise<void> {
     try {
-      const pushed = await git.push({
-        fs,
-        http: this.remote.http,
-        dir: this.dir,
-        url: this.remote.fetchUrl,
-        ref: remoteRef,
-        remoteRef,
-        force: opts.force,
-        delete: opts.delete,
-        headers: this.headers,
-      });
+      const pushed = await this.bounded((http) =>
+        git.push({
+          fs,
+          http,
+          dir: this.dir,
+          url: this.remote.fetchUrl,
+          ref: remoteRef,
+          remoteRef,
+          force: opts.force,
+          delete: opts.delete,
+          headers: this.headers,
+        }),
+      );
       if (!pushed.ok)
         throw Object.assign(new Error(pushed.error ?? 'push failed'), { code: 'PushRejectedError' });
     } catch (err) {
@@ -278,7 +300,7 @@ export class ProposalRepo {
       auth: this.remote.auth,
       remoteRef,
       timedOut: false,
-      timeoutMs: 0,
+      timeoutMs: this.timeoutMs ?? GIT_TIMEOUT_MS,
     });
   }
 

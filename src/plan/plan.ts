@@ -18,6 +18,7 @@ import { Plan } from './plan-result.js';
 import { redactSecret } from '../core/redact.js';
 import { stageOf } from '../core/stages.js';
 import type { DryRunProblem, PlanItem } from './types.js';
+import type { UnchangedMemo } from './unchanged-memo.js';
 
 /** The field manager name Groundwork applies with. Frozen: changing it would orphan field ownership. */
 export const FIELD_MANAGER = 'groundwork';
@@ -61,20 +62,22 @@ interface PlanOptions {
 /**
  * The objects whose fate a server-side dry-run must decide: desired and live, and not already
  * equal by the request-free test (`looksUnchanged`). A freshly applied platform yields none.
+ * With `memo`, an answer given before for the same live object and manifest is reused
+ * (`UnchangedMemo`).
  */
 export function needsDryRun(
   desired: readonly Manifest[],
   live: ReadonlyMap<ObjectId, K8sObject>,
+  opts: { memo?: UnchangedMemo } = {},
 ): ObjectId[] {
+  const unchanged = (m: Manifest, l: K8sObject) =>
+    looksUnchanged(m.object, l, { manager: FIELD_MANAGER, ignore: policyOf(m.object).ignorePointers });
   return desired
     .filter((m) => {
       const l = live.get(m.id);
       // A create-only object that exists is never updated: nothing to ask the server.
-      return (
-        l !== undefined &&
-        !policyOf(m.object).createOnly &&
-        !looksUnchanged(m.object, l, { manager: FIELD_MANAGER, ignore: policyOf(m.object).ignorePointers })
-      );
+      if (l === undefined || policyOf(m.object).createOnly) return false;
+      return !(opts.memo ? opts.memo.answer(m, l, () => unchanged(m, l)) : unchanged(m, l));
     })
     .map((m) => m.id);
 }

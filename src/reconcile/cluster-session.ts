@@ -5,6 +5,7 @@ import { Discovery } from '../cluster/discovery.js';
 import { InventoryStore } from '../cluster/inventory-store.js';
 import { ClusterObserver } from '../cluster/observer.js';
 import { WatchScope } from '../cluster/watch-scope.js';
+import { UnchangedMemo } from '../plan/unchanged-memo.js';
 
 /** The adapters one reconcile needs, built once per cluster connection. */
 export class ClusterSession {
@@ -17,6 +18,8 @@ export class ClusterSession {
 
   /** Watch-fed caches of the managed kinds (the agent's sessions); undefined: every read is a LIST. */
   readonly cache: ObjectCacheSet | undefined;
+  /** The request-free no-op test's answers, kept across plans (`UnchangedMemo`). */
+  readonly unchanged = new UnchangedMemo();
 
   constructor(
     readonly client: KubeClient,

@@ -41,7 +41,10 @@ export async function observeAndPlan(
   );
   const observed = await session.observer.observe(wanted);
   // Creates too: plan then finds what apply would hit (a webhook that refuses, an invalid value).
-  const ids = new Set([...needsDryRun(manifests, observed.live), ...createsToDryRun(manifests, observed)]);
+  const ids = new Set([
+    ...needsDryRun(manifests, observed.live, { memo: session.unchanged }),
+    ...createsToDryRun(manifests, observed),
+  ]);
   // Dry-runs are forced so that a diff is complete even where another manager owns a field;
   // plan turns those fields into conflicts unless the apply will force too.
   const dryRun = await explainWebhooks(

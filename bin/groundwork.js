@@ -10,7 +10,6 @@
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { pathToFileURL } = require('node:url');
 
 const packageRoot = join(__dirname, '..');
 
@@ -44,6 +43,7 @@ function lightAnswer(args) {
  */
 async function runCli(fromSource) {
   if (fromSource) {
+    const { pathToFileURL } = require('node:url');
     const url = (path) => pathToFileURL(join(packageRoot, path)).href;
     await import(url('src/render/sandbox/register-hooks.mjs'));
     const { main } = await import(url('src/cli/main.ts'));

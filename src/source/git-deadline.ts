@@ -17,7 +17,7 @@ export const GIT_TIMEOUT_MS = 120_000;
  *   fetchRemoteBranch({ ...from, http }, 'main'));
  */
 export async function withGitDeadline<T>(
-  remote: { readonly http: HttpClient; readonly url: string; readonly timeoutMs?: number },
+  remote: { readonly http: HttpClient; readonly url: string; readonly timeoutMs?: number | undefined },
   op: (http: HttpClient) => Promise<T>,
 ): Promise<T> {
   const timeoutMs = remote.timeoutMs ?? GIT_TIMEOUT_MS;

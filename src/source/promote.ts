@@ -1,7 +1,5 @@
 import * as fs from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import git from 'isomorphic-git';
 import type { HttpClient } from 'isomorphic-git';
 import { GroundworkError } from '../core/errors.js';
@@ -9,7 +7,8 @@ import { redact, type GitAuth } from './credentials.js';
 import { fetchError } from './fetch-error.js';
 import { fetchRemoteBranch } from './fetch-branch.js';
 import { GIT_TIMEOUT_MS, withGitDeadline } from './git-deadline.js';
-import { openRemote, type Remote } from './remote.js';
+import type { Remote } from './remote.js';
+import { openScratchRepo, type ScratchRepoOptions } from './scratch-repo.js';
 import type { TrustedKeys } from './trust/trusted-keys.js';
 import { verifyFetched } from './trust/verify-fetched.js';
 import type { SignatureVerdict } from './trust/verify-signature.js';
@@ -46,30 +45,14 @@ export class PromotionRepo {
     private readonly timeoutMs: number | undefined,
   ) {}
 
-  static async open(opts: {
-    url: string;
-    auth?: GitAuth;
-    http?: HttpClient;
-    /** The most one fetch or push may take. @default GIT_TIMEOUT_MS (120 s) */
-    timeoutMs?: number;
-  }): Promise<PromotionRepo> {
-    const remote = openRemote(opts.url, opts.auth, { ...(opts.http ? { http: opts.http } : {}), push: true });
-    const dir = await mkdtemp(join(tmpdir(), 'groundwork-promote-'));
-    await git.init({ fs, dir, defaultBranch: 'main' });
-    await git.addRemote({ fs, dir, remote: 'origin', url: remote.url });
+  static async open(opts: ScratchRepoOptions): Promise<PromotionRepo> {
+    const { dir, remote } = await openScratchRepo('groundwork-promote-', opts);
     return new PromotionRepo(dir, remote, opts.timeoutMs);
   }
 
   /** Runs git requests bounded by the timeout (`withGitDeadline`). */
   private bounded<T>(op: (http: HttpClient) => Promise<T>): Promise<T> {
-    return withGitDeadline(
-      {
-        http: this.remote.http,
-        url: this.remote.url,
-        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
-      },
-      op,
-    );
+    return withGitDeadline({ http: this.remote.http, url: this.remote.url, timeoutMs: this.timeoutMs }, op);
   }
 
   private get url(): string {

@@ -1,15 +1,14 @@
 import * as fs from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import git from 'isomorphic-git';
 import type { HttpClient } from 'isomorphic-git';
 import { GroundworkError } from '../core/errors.js';
-import { redact, type GitAuth } from './credentials.js';
+import { redact } from './credentials.js';
 import { fetchError } from './fetch-error.js';
 import { fetchRemoteBranch } from './fetch-branch.js';
 import { GIT_TIMEOUT_MS, withGitDeadline } from './git-deadline.js';
-import { openRemote, type Remote } from './remote.js';
+import type { Remote } from './remote.js';
+import { openScratchRepo, type ScratchRepoOptions } from './scratch-repo.js';
 import { NotAGitRepositoryError } from './revision-errors.js';
 
 /** What `groundwork propose` reads of the local checkout: its local config and HEAD, not its content. */
@@ -90,27 +89,14 @@ export class ProposalRepo {
     private readonly timeoutMs: number | undefined,
   ) {}
 
-  static async open(opts: {
-    url: string;
-    auth?: GitAuth;
-    http?: HttpClient;
-    /** The most one ref listing, fetch or push may take. @default GIT_TIMEOUT_MS (120 s) */
-    timeoutMs?: number;
-  }): Promise<ProposalRepo> {
-    const remote = openRemote(opts.url, opts.auth, { ...(opts.http ? { http: opts.http } : {}), push: true });
-    const dir = await mkdtemp(join(tmpdir(), 'groundwork-propose-'));
-    await git.init({ fs, dir, defaultBranch: 'main' });
-    await git.addRemote({ fs, dir, remote: 'origin', url: remote.url });
+  static async open(opts: ScratchRepoOptions): Promise<ProposalRepo> {
+    const { dir, remote } = await openScratchRepo('groundwork-propose-', opts);
     return new ProposalRepo(dir, remote, opts.timeoutMs);
   }
 
   /** Runs git requests bounded by the timeout (`withGitDeadline`). */
   private bounded<T>(op: (http: HttpClient) => Promise<T>): Promise<T> {
-    const { http, url } = this.remote;
-    return withGitDeadline(
-      { http, url, ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}) },
-      op,
-    );
+    return withGitDeadline({ http: this.remote.http, url: this.remote.url, timeoutMs: this.timeoutMs }, op);
   }
 
   /** A fresh object per call: isomorphic-git writes into the headers it is given. */

@@ -60,20 +60,19 @@ function pool(
 const noneFound = (lastTransitionTime?: string) =>
   pool({ status: 'True', message: NONE_FOUND, ...(lastTransitionTime ? { lastTransitionTime } : {}) });
 const created = new Map([['50-motd', CREATED]]);
+/** `readRenderDegraded` of the pool's RenderDegraded condition. */
+const read = (
+  p: MachineConfigPool,
+  declared: K8sObject[],
+  now: Date,
+  times: ReadonlyMap<string, string> = created,
+) => readRenderDegraded({ pool: p, condition: p.status!.conditions![0]!, declared, created: times, now });
 
 describe('readRenderDegraded', () => {
   it('waits out "no MachineConfigs found" while a declared MachineConfig matching the pool is new', () => {
     const p = noneFound();
     expect(awaitsMachineConfigs(p)).toBe(true);
-    expect(
-      readRenderDegraded({
-        pool: p,
-        condition: p.status!.conditions![0]!,
-        declared: [mc('50-motd')],
-        created,
-        now: at(3),
-      }),
-    ).toEqual({
+    expect(read(p, [mc('50-motd')], at(3))).toEqual({
       transient: true,
       message: `MachineConfigPool/infra: waiting for the MCO to see MachineConfig/50-motd (created 3s ago; RenderDegraded until then: ${NONE_FOUND})`,
     });
@@ -81,13 +80,7 @@ describe('readRenderDegraded', () => {
 
   it('fails once the matching MachineConfig has existed past the grace, saying the MCO does not see it', () => {
     const p = noneFound();
-    const r = readRenderDegraded({
-      pool: p,
-      condition: p.status!.conditions![0]!,
-      declared: [mc('50-motd')],
-      created,
-      now: at(RENDER_GRACE_MS / 1000 + 1),
-    });
+    const r = read(p, [mc('50-motd')], at(RENDER_GRACE_MS / 1000 + 1));
     expect(r).toEqual({
       transient: false,
       message: `MachineConfigPool/infra RenderDegraded: ${NONE_FOUND} (MachineConfig/50-motd matches the selector and has existed for 61s: the machine-config controller does not see it; look at its logs in openshift-machine-config-operator)`,
@@ -100,13 +93,7 @@ describe('readRenderDegraded', () => {
       ['50-motd', CREATED],
       ['60-late', at(55).toISOString()],
     ]);
-    const r = readRenderDegraded({
-      pool: p,
-      condition: p.status!.conditions![0]!,
-      declared: [mc('50-motd'), mc('60-late')],
-      created: both,
-      now: at(61),
-    });
+    const r = read(p, [mc('50-motd'), mc('60-late')], at(61), both);
     expect(r.transient).toBe(false);
   });
 
@@ -115,15 +102,7 @@ describe('readRenderDegraded', () => {
       'Failed to render configuration for pool infra: could not generate rendered MachineConfig: kernelType=rt is invalid';
     const p = pool({ status: 'True', message });
     expect(awaitsMachineConfigs(p)).toBe(false);
-    expect(
-      readRenderDegraded({
-        pool: p,
-        condition: p.status!.conditions![0]!,
-        declared: [mc('50-motd')],
-        created,
-        now: at(1),
-      }),
-    ).toEqual({
+    expect(read(p, [mc('50-motd')], at(1))).toEqual({
       transient: false,
       message: `MachineConfigPool/infra RenderDegraded: ${message}`,
     });
@@ -131,22 +110,10 @@ describe('readRenderDegraded', () => {
 
   it('fails at once when no declared MachineConfig matches the live selector (the MCO is right)', () => {
     const p = noneFound();
-    const r = readRenderDegraded({
-      pool: p,
-      condition: p.status!.conditions![0]!,
-      declared: [mc('50-motd', 'worker')],
-      created,
-      now: at(1),
-    });
+    const r = read(p, [mc('50-motd', 'worker')], at(1));
     expect(r.transient).toBe(false);
     expect(r.message).toMatch(/no declared MachineConfig matches the live pool's machineConfigSelector/);
-    const none = readRenderDegraded({
-      pool: p,
-      condition: p.status!.conditions![0]!,
-      declared: [],
-      created,
-      now: at(1),
-    });
+    const none = read(p, [], at(1));
     expect(none).toEqual({
       transient: false,
       message: `MachineConfigPool/infra RenderDegraded: ${NONE_FOUND}`,
@@ -155,15 +122,12 @@ describe('readRenderDegraded', () => {
 
   it('falls back to the condition time without a live creation time, and fails without either', () => {
     const recent = noneFound(at(10).toISOString());
-    const args = { declared: [mc('50-motd')], created: new Map<string, string>(), now: at(20) };
-    expect(
-      readRenderDegraded({ pool: recent, condition: recent.status!.conditions![0]!, ...args }).transient,
-    ).toBe(true);
+    const none = new Map<string, string>();
+    expect(read(recent, [mc('50-motd')], at(20), none).transient).toBe(true);
     const old = noneFound(at(-120).toISOString());
-    expect(readRenderDegraded({ pool: old, condition: old.status!.conditions![0]!, ...args }).transient).toBe(
-      false,
-    );
+    expect(read(old, [mc('50-motd')], at(20), none).transient).toBe(false);
     const condition = { message: NONE_FOUND };
+    const args = { declared: [mc('50-motd')], created: none, now: at(20) };
     expect(readRenderDegraded({ pool: recent, condition, ...args })).toMatchObject({
       transient: false,
       message: expect.stringMatching(/no time to tell a late render by/),

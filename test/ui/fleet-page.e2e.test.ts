@@ -195,7 +195,9 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
     // The clusters as fleet status reads them: dev runs the second of three commits on main.
     const devRow = page.locator('section[data-env="dev"] tr[data-cluster="local"] td');
     expect(await devRow.nth(2).textContent()).toBe(`main@${f.c2.slice(0, 12)}`);
-    expect(await devRow.nth(3).textContent()).toBe('1');
+    // '?' when commits behind could not be counted: the page's problems say why.
+    const problems = (await page.locator('ul.problems').allTextContents()).join('; ');
+    expect(await devRow.nth(3).textContent(), `problems: ${problems}`).toBe('1');
     const stagingRow = staging.locator('tr[data-cluster="local"] td');
     expect(await stagingRow.nth(3).textContent()).toBe('0');
     // The unreachable cluster, named with markup: text, with its reason.

@@ -21,6 +21,10 @@ interface AgentRun {
   objects: number;
   initialMs: number;
   webhookMs: number;
+  /** The agent's own CPU over each webhook cycle (utime + stime), median of 3. */
+  webhookCpuMs: number;
+  /** Its reaped children's CPU over each webhook cycle (the renderer tree: renderer and platform child), median of 3. */
+  webhookChildCpuMs: number;
   pollMs: number;
   driftMs: number;
   correctedMs: number;
@@ -56,6 +60,7 @@ export async function benchAgent(sizes: number[] = [5000]): Promise<string> {
     `|---|${runs.map(() => '---|').join('')}---|---|`,
     `| initial sync (fetch, synth, apply) | ${col((r) => `${(r.initialMs / 1000).toFixed(1)} s`)} | ${growth((r) => r.initialMs)} | |`,
     `| commit → applied, webhook (median of 3) | ${col((r) => `${(r.webhookMs / 1000).toFixed(2)} s`)} | ${growth((r) => r.webhookMs)} | ≤ 1 s at 5k |`,
+    `| CPU of a webhook cycle: agent · its renderer tree (median of 3) | ${col((r) => `${r.webhookCpuMs.toFixed(0)} · ${r.webhookChildCpuMs.toFixed(0)} ms`)} | | |`,
     `| commit → applied, polling (interval 10 s ± 10%) | ${col((r) => `${(r.pollMs / 1000).toFixed(2)} s`)} | | ≤ interval + a cycle |`,
     `| drift detection (edit → DriftDetected Event) | ${col((r) => `${(r.driftMs / 1000).toFixed(2)} s`)} | | ≤ 2 s at 20k |`,
     `| drift corrected (edit → restored, self-heal) | ${col((r) => `${(r.correctedMs / 1000).toFixed(2)} s`)} | | |`,
@@ -95,10 +100,20 @@ function rendererTable(local: AgentRun, remote: AgentRun): string {
 
 /** CPU time of process `pid` and its waited-for children so far (ms), from /proc/<pid>/stat. */
 function processCpuMs(pid: number): number {
+  const { self, children } = processCpu(pid);
+  return self + children;
+}
+
+/** CPU time of process `pid` (utime + stime) and of its waited-for children (cutime + cstime) so far, ms. */
+function processCpu(pid: number): { self: number; children: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime, stime, cutime, cstime: fields 14 to 17 of the line, 11 to 14 after the command name.
-  return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) * 10;
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map((x) => Number(x) * 10);
+  return { self: f[0]! + f[1]!, children: f[2]! + f[3]! };
 }
 
 async function runAgent(objects: number, breakdown: boolean, remote: boolean): Promise<AgentRun> {
@@ -182,10 +197,12 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
 
     // Webhook: a one-object change, then a signed push notification; median of three pushes.
     const webhookRuns: number[] = [];
+    const webhookCpu: { self: number; children: number }[] = [];
     for (const value of ['webhook-1', 'webhook-2', 'webhook']) {
       const sha = await publish({ 'cm-17': value }, `change one object (webhook, ${value})`);
       const body = JSON.stringify({ ref: 'refs/heads/main', after: sha });
       const t0 = performance.now();
+      const cpu0 = processCpu(agent.pid!);
       const hook = await fetch(`http://127.0.0.1:${port}/webhook`, {
         method: 'POST',
         body,
@@ -198,9 +215,12 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
       if (hook.status !== 202) throw new Error(`webhook answered ${hook.status}`);
       await until(async () => (await valueOf(17)) === value, 60_000);
       webhookRuns.push(performance.now() - t0);
+      const cpu1 = processCpu(agent.pid!);
+      webhookCpu.push({ self: cpu1.self - cpu0.self, children: cpu1.children - cpu0.children });
       await new Promise((r) => setTimeout(r, 1000));
     }
     const webhookMs = [...webhookRuns].sort((a, b) => a - b)[1]!;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
 
     // Polling: a one-object change and no notification (interval 10 s ± 10%).
     await new Promise((r) => setTimeout(r, 2000));
@@ -249,6 +269,8 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
       objects,
       initialMs: initial,
       webhookMs,
+      webhookCpuMs: median(webhookCpu.map((c) => c.self)),
+      webhookChildCpuMs: median(webhookCpu.map((c) => c.children)),
       pollMs,
       driftMs,
       correctedMs,

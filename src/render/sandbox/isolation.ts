@@ -57,7 +57,10 @@ export interface IsolationProbes {
   readonly userNamespaces: boolean;
   /** This process's effective user is root. */
   readonly root: boolean;
-  /** As root: PID, network and mount namespaces without a user namespace, and a `proc` mount. */
+  /**
+   * As root: PID, network and mount namespaces without a user namespace, and a `proc` mount.
+   * Probed only when `userNamespaces` is false (otherwise `namespaces` mode is chosen): false then.
+   */
   readonly rootNamespaces: boolean;
   readonly programs: SandboxPrograms;
 }
@@ -143,9 +146,9 @@ export interface ProbeOptions {
 const probed = new Map<string, Promise<IsolationProbes>>();
 
 /**
- * Probes once per process (and per `opts`): the sandbox programs on `PATH`, and two short runs of
- * `unshare ... mount -t proc proc /proc` (a few milliseconds): the unprivileged one always, the
- * root one as root. Never throws.
+ * Probes once per process (and per `opts`): the sandbox programs on `PATH`, and short runs of
+ * `unshare ... mount -t proc proc /proc` (a few milliseconds): the unprivileged one always, then
+ * the root one as root when the unprivileged one failed. Never throws.
  */
 export function probeIsolation(opts: ProbeOptions = {}): Promise<IsolationProbes> {
   const env = opts.env ?? process.env;
@@ -176,12 +179,16 @@ async function probe(
   const root = process.geteuid?.() === 0;
   const ready = missingPrograms(programs).length === 0;
   const procMount = [programs.mount!, '-t', 'proc', 'proc', '/proc'];
-  const [userNamespaces, rootNamespaces] = await Promise.all([
+  const userNamespaces =
     ready && allowUserNs
-      ? succeeds([programs.unshare!, '--user', '--map-root-user', ...NAMESPACES, '--', ...procMount])
-      : false,
-    ready && root && allowRootNs ? succeeds([programs.unshare!, ...NAMESPACES, '--', ...procMount]) : false,
-  ]);
+      ? await succeeds([programs.unshare!, '--user', '--map-root-user', ...NAMESPACES, '--', ...procMount])
+      : false;
+  // Root's own namespaces decide only where user namespaces are refused (`chooseIsolation`): a
+  // root process where they are allowed (a CI job, a container) spawns one probe, not two.
+  const rootNamespaces =
+    !userNamespaces && ready && root && allowRootNs
+      ? await succeeds([programs.unshare!, ...NAMESPACES, '--', ...procMount])
+      : false;
   return {
     inRendererPod,
     userNamespaces,

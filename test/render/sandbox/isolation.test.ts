@@ -89,6 +89,18 @@ describe('probeIsolation on this machine', () => {
     );
   });
 
+  it("probes root's own namespaces only where user namespaces are refused", async () => {
+    const asRoot = process.geteuid?.() === 0;
+    expect(await probeIsolation({ rootNamespaces: true })).toMatchObject({
+      userNamespaces: true,
+      rootNamespaces: false,
+    });
+    expect(await probeIsolation({ userNamespaces: false })).toMatchObject({
+      userNamespaces: false,
+      rootNamespaces: asRoot,
+    });
+  });
+
   it('honours GROUNDWORK_RENDERER_POD=1 only when the renderer server asks (rendererPod)', async () => {
     const env = { PATH: '/nonexistent', GROUNDWORK_RENDERER_POD: '1' };
     expect((await probeIsolation({ env })).inRendererPod).toBe(false);

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isAlive } from '../core/process-alive.js';
 
 /** How long a waiter polls a lock held by another live process before giving up. */
 const WAIT_LIMIT_MS = 40 * 60_000;
@@ -25,7 +26,7 @@ export async function withLock<T>(dir: string, work: () => Promise<T>): Promise<
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(await readFile(join(dir, 'pid'), 'utf8').catch(() => ''));
-      if (owner > 0 ? !alive(owner) : await olderThan(dir, PIDLESS_STALE_MS)) {
+      if (owner > 0 ? !isAlive(owner) : await olderThan(dir, PIDLESS_STALE_MS)) {
         await rm(dir, { recursive: true, force: true });
         continue;
       }
@@ -38,15 +39,6 @@ export async function withLock<T>(dir: string, work: () => Promise<T>): Promise<
     return await work();
   } finally {
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/dev/controlplane/process.js';
+import { isAlive } from '../../src/core/process-alive.js';
 import { BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
 import { useWorkloadBinaries } from '../harness/workload-binaries.js';
 

@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/dev/controlplane/process.js';
+import { isAlive } from '../../src/core/process-alive.js';
 import { eventually, useCluster } from '../harness/cluster.js';
 import { platformRepo } from '../harness/agent-repo.js';
 import { useWorkloadBinaries } from '../harness/workload-binaries.js';

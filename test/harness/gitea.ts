@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { isAlive } from '../../src/dev/controlplane/process.js';
+import { isAlive } from '../../src/core/process-alive.js';
 import { sharedService, type StartedService } from './shared-service.js';
 import { tool } from './tools.js';
 

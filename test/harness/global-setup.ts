@@ -7,7 +7,7 @@ import { installCrds } from '../../src/cluster/crds.js';
 import { resolveBinaries } from '../../src/dev/controlplane/binaries.js';
 import { LocalControlPlane } from '../../src/dev/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../../src/core/crd-dirs.js';
-import { isAlive } from '../../src/dev/controlplane/process.js';
+import { isAlive } from '../../src/core/process-alive.js';
 import type { Progress } from '../../src/core/progress.js';
 import { readObjects } from '../../src/core/yaml-files.js';
 import { killSharedServicesSync, stopSharedServices } from './shared-service.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
-import { isAlive } from '../../src/dev/controlplane/process.js';
+import { isAlive } from '../../src/core/process-alive.js';
 
 /** One of the run's control planes, as the e2e global setup provides it. */
 export interface RunControlPlane {

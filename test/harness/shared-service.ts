@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { isAlive } from '../../src/dev/controlplane/process.js';
+import { isAlive } from '../../src/core/process-alive.js';
 import { withLock } from '../../src/tools/tool-lock.js';
 import { recordBuild, testRunDir } from './test-run.js';
 

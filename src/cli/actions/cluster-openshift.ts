@@ -12,7 +12,8 @@ import {
   type InstanceState,
 } from '../../dev/controlplane/instance.js';
 import { clusterStateDir } from '../../dev/controlplane/paths.js';
-import { isAlive, logTail } from '../../dev/controlplane/process.js';
+import { isAlive } from '../../core/process-alive.js';
+import { logTail } from '../../dev/controlplane/process.js';
 import { CONFIG_FILE, loadProjectConfig } from '../../project/config.js';
 
 /** The OpenShift version `cluster up --openshift` gives the cluster when none is named. */

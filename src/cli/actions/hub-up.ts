@@ -7,7 +7,7 @@ import { GroundworkError } from '../../core/errors.js';
 import { terminalProgress } from '../progress.js';
 import { LocalControlPlane } from '../../dev/controlplane/control-plane.js';
 import { clusterStateDir } from '../../dev/controlplane/paths.js';
-import { isAlive } from '../../dev/controlplane/process.js';
+import { isAlive } from '../../core/process-alive.js';
 import { HUB_NAMESPACE } from '../../hub/hub-names.js';
 import { installHub } from '../../hub/hub-install.js';
 import { runHub } from '../../hub/hub-run.js';

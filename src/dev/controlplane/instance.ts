@@ -8,7 +8,7 @@ import { GroundworkError } from '../../core/errors.js';
 import { readObjects } from '../../core/yaml-files.js';
 import { LocalControlPlane, type ControlPlaneInfo } from './control-plane.js';
 import { clusterStateDir } from './paths.js';
-import { isAlive } from './process.js';
+import { isAlive } from '../../core/process-alive.js';
 import { silentProgress, type Progress } from '../../core/progress.js';
 import { checkCrdDirs } from '../../core/crd-dirs.js';
 import { nodeListSchema, nodeReady, type NodeSpec } from './nodes.js';

@@ -92,21 +92,6 @@ export function logTail(logFile: string, lines = 15): string {
   }
 }
 
-/** True when a process with this PID exists (and is not a zombie we could reap). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
 function killAllSync(): void {
   for (const child of live) {
     try {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../src/cluster/client.js';
 import { LocalControlPlane } from '../../../src/dev/controlplane/control-plane.js';
-import { isAlive } from '../../../src/dev/controlplane/process.js';
+import { isAlive } from '../../../src/core/process-alive.js';
 import { eventually } from '../../harness/cluster.js';
 import { runControlPlane } from '../../harness/run-control-plane.js';
 

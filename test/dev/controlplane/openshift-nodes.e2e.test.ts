@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../src/cluster/client.js';
-import { isAlive } from '../../../src/dev/controlplane/process.js';
+import { isAlive } from '../../../src/core/process-alive.js';
 import { MCO_NODE_ANNOTATIONS as A } from '../../../src/dev/simulators/mco-node-objects.js';
 import { groundwork } from '../../harness/cli.js';
 import { platformDir } from '../../harness/platform-dir.js';

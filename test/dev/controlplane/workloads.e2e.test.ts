@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent } from '../../../src/agent/start.js';
 import { LocalControlPlane } from '../../../src/dev/controlplane/control-plane.js';
 import { clusterNodes } from '../../../src/dev/controlplane/nodes.js';
-import { isAlive } from '../../../src/dev/controlplane/process.js';
+import { isAlive } from '../../../src/core/process-alive.js';
 import { memoryLogger, platformRepo } from '../../harness/agent-repo.js';
 import { agentOptions, syncStatus } from '../../harness/agent-run.js';
 import { groundwork } from '../../harness/cli.js';

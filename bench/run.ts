@@ -68,7 +68,7 @@ const benches: Record<string, () => Promise<string>> = {
       ...(flag('--change-every') ? { changeEveryMs: parseDuration(flag('--change-every')!) } : {}),
       ...(args.includes('--no-rollout') ? { rollout: false } : {}),
       // Real agents on control planes of their own beside the simulated members (0: none).
-      ...(flag('--real-agents') ? { realAgents: Number(flag('--real-agents')) } : {}),
+      ...(flag('--real-agents') ? { realAgents: count('--real-agents', flag('--real-agents')!) } : {}),
     }),
   flux: () =>
     benchFlux([...(sizes ?? [1000, 5000]).map(configMaps), ...(mixed > 0 ? [mixedPlatform(mixed)] : [])], {
@@ -81,4 +81,12 @@ const benches: Record<string, () => Promise<string>> = {
 for (const [name, fn] of Object.entries(benches)) {
   if (which !== 'all' ? which !== name : name === 'soak' || name === 'hub') continue;
   process.stdout.write(`## bench: ${name}\n\n${await fn()}\n`);
+}
+
+/** A flag's whole number of at least 0; a bench never silently runs with another value. */
+function count(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} wants a whole number of at least 0, not ${JSON.stringify(value)}`);
+  return n;
 }

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../harness/cli.js';
+import { groundwork } from '../harness/cli.js';
 
 /**
  * The bundled CLI runs through V8's code cache (bin/bundled-cli.js): a command's first run writes
@@ -18,19 +17,8 @@ const { cacheWord } = createRequire(import.meta.url)('../../bin/bundled-cli.js')
 const work = mkdtempSync(join(tmpdir(), 'gw-code-cache-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-export function runCli(
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...argv],
-      { cwd: work, env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist', ...env }, maxBuffer: 1 << 24 },
-      (_err, stdout, stderr) => resolve({ code: child.exitCode ?? 1, stdout, stderr }),
-    );
-  });
-}
+/** The built CLI (the same entry users run) in the work directory, with `env` added. */
+const runCli = (argv: readonly string[], env: NodeJS.ProcessEnv) => groundwork(argv, { cwd: work, env });
 
 describe('the command word a cache is named by', () => {
   it.each([

@@ -2,7 +2,6 @@
 // (bin/bundled-cli.js), named by the command's first word. A cache file is input: one that is
 // garbage, another program's, too large, a link, or unwritable never changes what a command does,
 // and no argument can name a file outside the cache's directory.
-import { execFile } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -16,21 +15,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../harness/cli.js';
+import { groundwork } from '../harness/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'gw-code-cache-hostile-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function runCli(argv: readonly string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...argv],
-      { cwd: work, env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist', ...env }, maxBuffer: 1 << 24 },
-      (_err, stdout, stderr) => resolve({ code: child.exitCode ?? 1, stdout, stderr }),
-    );
-  });
-}
+/** The built CLI (the same entry users run) in the work directory, with `env` added. */
+const runCli = (argv: readonly string[], env: NodeJS.ProcessEnv) => groundwork(argv, { cwd: work, env });
 
 /** What `plan --help` prints with no code cache at all. */
 let expected: { code: number; stdout: string; stderr: string };

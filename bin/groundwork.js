@@ -39,7 +39,7 @@ function lightAnswer(args) {
 
 /**
  * Runs the CLI: the sources through tsx in a checkout, else the bundle through its code cache
- * (bin/bundled-cli.js), whose cache is written once the command is done.
+ * (bin/bundled-cli.js), whose cache is written once the command has done its work.
  */
 async function runCli(fromSource) {
   if (fromSource) {
@@ -51,8 +51,11 @@ async function runCli(fromSource) {
     return;
   }
   const { main, save } = require('./bundled-cli.js').loadBundledCli(packageRoot, process.argv);
-  process.exitCode = await main(process.argv);
-  save();
+  const code = await main(process.argv);
+  process.exitCode = code;
+  // Only after a command that did its work (0: nothing to change, 1: changes or drift found): a
+  // refused or failed one (2, an error) leaves nothing behind, a code cache included.
+  if (code === 0 || code === 1) save();
 }
 
 const args = process.argv.slice(2);

@@ -66,6 +66,13 @@ describe('the code cache', () => {
     );
   });
 
+  it('is not written by a command that fails (exit 2): a refused command leaves nothing behind', async () => {
+    const cacheDir = join(work, 'failed');
+    const out = await runCli(['plan', '--no-such-flag'], { GROUNDWORK_CACHE_DIR: cacheDir });
+    expect(out.code).toBe(2);
+    expect(() => statSync(join(cacheDir, 'code-cache'))).toThrow();
+  });
+
   it('is not written when GROUNDWORK_CODE_CACHE=0', async () => {
     const cacheDir = join(work, 'off');
     const out = await runCli(['plan', '--help'], {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { dashboardHandler, type DashboardReader } from './dashboard-handler.js';
 import type { FleetReader } from './fleet-state.js';
 import { SECURITY_HEADERS } from './security-headers.js';
+import type { StreamLimitsOptions } from './stream-limits.js';
 import { tokenAuth } from './token-auth.js';
 
 export interface DashboardServerOptions {
@@ -13,6 +14,8 @@ export interface DashboardServerOptions {
   port?: number;
   /** The Fleet page's source; without it the dashboard has no Fleet page. */
   fleet?: FleetReader;
+  /** Open event streams: per reader and in all. @default 8 and 100 (`dashboardHandler`) */
+  streams?: StreamLimitsOptions;
 }
 
 /** A running laptop dashboard: its URL with the token (print it once) and how to stop it. */
@@ -33,6 +36,7 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     source: opts.source,
     auth: tokenAuth({ token: opts.token, port: () => port }),
     ...(opts.fleet ? { fleet: opts.fleet } : {}),
+    ...(opts.streams ? { streams: opts.streams } : {}),
   });
   const server: Server = createServer((req, res) => {
     handle(req, res)

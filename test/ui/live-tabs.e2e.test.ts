@@ -27,6 +27,9 @@ describe('the dashboard in many tabs of one browser', () => {
         detail: () => undefined,
         onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
       },
+      // One stream in all: eight tabs live at once share it, and a new browser's tab is live only
+      // once the stream of the closed one was released.
+      streams: { perReader: 1, total: 1 },
     });
     const browser = await launchChromium();
     try {
@@ -48,8 +51,12 @@ describe('the dashboard in many tabs of one browser', () => {
           .poll(() => tab.locator('main').textContent(), { timeout: 15_000 })
           .toContain('a kind went away');
       await context.close();
-      // The last tab gone, the worker and its stream go too.
-      await expect.poll(() => listeners.size, { timeout: 15_000 }).toBe(0);
+      // The last tab gone, the worker and its stream go too: another browser's tab gets the one stream.
+      const later = await (await browser.newContext()).newPage();
+      await later.goto(server.url);
+      await expect.poll(() => later.locator('#live-state').textContent(), { timeout: 15_000 }).toBe('live');
+      // The server holds one subscription to the source for every stream.
+      expect(listeners.size).toBe(1);
     } finally {
       await browser.close();
       await server.close();

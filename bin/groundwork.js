@@ -13,6 +13,9 @@ const { join } = require('node:path');
 
 const packageRoot = join(__dirname, '..');
 
+/** A command that ends sooner than this (seconds since the process started) writes its code cache. */
+const SHORT_COMMAND_S = 10;
+
 /**
  * What the build printed for exactly `args` (dist/cli/light-answers.json, written by
  * scripts/bundle-cli.mjs from the full CLI's own output: `--help`, `version --client`, `completion
@@ -53,9 +56,11 @@ async function runCli(fromSource) {
   const { main, save } = require('./bundled-cli.js').loadBundledCli(packageRoot, process.argv);
   const code = await main(process.argv);
   process.exitCode = code;
-  // Only after a command that did its work (0: nothing to change, 1: changes or drift found): a
-  // refused or failed one (2, an error) leaves nothing behind, a code cache included.
-  if (code === 0 || code === 1) save();
+  // Only after a short command that did its work (0: nothing to change, 1: changes or drift
+  // found): a refused or failed one (2, an error) leaves nothing behind, a code cache included; and
+  // a long-running one (the agent, the dashboard, the simulators), whose start is a negligible share
+  // of its run, would write it as it stops, racing whatever removes its home after it.
+  if ((code === 0 || code === 1) && process.uptime() < SHORT_COMMAND_S) save();
 }
 
 const args = process.argv.slice(2);

@@ -51,9 +51,9 @@ function cacheDir(env) {
 
 /**
  * Compiles and evaluates the bundle at `<packageRoot>/dist/cli/main.cjs` with the code cache of
- * `argv`'s command, if there is one that V8 accepts, and returns its exports (`main`) and `save`,
- * which writes that command's cache when there was none or V8 rejected it (another Node, other
- * V8 flags, a broken file). A cache that cannot be read or written is no cache: the CLI runs the
+ * `argv`'s command, else the build's seed beside the bundle (`main.cjs.cache`: its top level), if
+ * V8 accepts it, and returns its exports (`main`) and `save`, which writes that command's cache when
+ * there was none or V8 rejected it (another Node, other V8 flags, a broken file). A cache that cannot be read or written is no cache: the CLI runs the
  * same without one. Writes are a new file renamed into place, so concurrent runs never see half
  * of one; caches of other bundles and Node versions unused for a day are removed when one is written.
  */
@@ -65,14 +65,21 @@ function loadBundledCli(packageRoot, argv, env = process.env) {
   const dir = id === undefined ? undefined : cacheDir(env);
   const prefix = `${id}-${process.version}-${process.arch}-`;
   const path = dir === undefined ? undefined : join(dir, `${prefix}${cacheWord(argv)}.bin`);
+  // The command's own cache, else the build's seed beside the bundle (its top level compiled).
+  const seed = `${file}.cache`;
   let cachedData;
-  try {
-    if (path !== undefined) {
-      const found = readFileSync(path);
-      if (found.length <= MAX_CACHE_BYTES) cachedData = found;
+  let seeded = false;
+  for (const candidate of path === undefined ? [] : [path, seed]) {
+    try {
+      const found = readFileSync(candidate);
+      if (found.length > 0 && found.length <= MAX_CACHE_BYTES) {
+        cachedData = found;
+        seeded = candidate === seed;
+        break;
+      }
+    } catch {
+      // not there
     }
-  } catch {
-    // no cache yet
   }
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
@@ -84,7 +91,7 @@ function loadBundledCli(packageRoot, argv, env = process.env) {
     .runInThisContext()
     .call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dirname(file));
   const save = () => {
-    if (path === undefined || (cachedData !== undefined && !script.cachedDataRejected)) return;
+    if (path === undefined || (cachedData !== undefined && !seeded && !script.cachedDataRejected)) return;
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const names = readdirSync(dir);

@@ -67,6 +67,7 @@ describe('installed from the packed tarball', () => {
     // The CLI as it runs: bundled (scripts/bundle-cli.mjs), so that it starts fast.
     expect(files).toContain('package/dist/cli/main.cjs');
     expect(files).toContain('package/bin/bundled-cli.js');
+    expect(files).toContain('package/dist/cli/main.cjs.cache');
     expect(files).toContain('package/dist/src/index.d.ts');
     expect(files).toContain('package/data/crds/operators.coreos.com_subscriptions.yaml');
     expect(files).toContain('package/templates/init/platform/main.ts');

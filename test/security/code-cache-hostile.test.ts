@@ -2,7 +2,9 @@
 // (bin/bundled-cli.js), named by the command's first word. A cache file is input: one that is
 // garbage, another program's, too large, a link, or unwritable never changes what a command does,
 // and no argument can name a file outside the cache's directory.
+import { execFile } from 'node:child_process';
 import {
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -13,9 +15,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groundwork } from '../harness/cli.js';
+import { BIN, BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'gw-code-cache-hostile-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -82,6 +84,30 @@ describe('a hostile code cache', () => {
     writeFileSync(join(dir, 'code-cache'), 'a file where the directory should be');
     expect(await runCli(['plan', '--help'], { GROUNDWORK_CACHE_DIR: dir })).toEqual(expected);
     expect(readFileSync(join(dir, 'code-cache'), 'utf8')).toBe('a file where the directory should be');
+  });
+
+  it('a garbage seed beside the bundle: ignored, the command runs the same', async () => {
+    const root = join(work, 'seeded-package');
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
+    for (const file of ['groundwork.js', 'bundled-cli.js', 'package.json'])
+      copyFileSync(join(dirname(BIN), file), join(root, 'bin', file));
+    copyFileSync(join(BIN_PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
+    copyFileSync(join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.cjs'), join(root, 'dist', 'cli', 'main.cjs'));
+    writeFileSync(join(root, 'dist', 'cli', 'main.cjs.cache'), 'PLANTED'.repeat(100_000));
+    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [join(root, 'bin', 'groundwork.js'), 'plan', '--help'],
+        {
+          cwd: work,
+          env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist', GROUNDWORK_CACHE_DIR: join(work, 'seeded') },
+        },
+        (_err, stdout, stderr) => resolve({ code: child.exitCode ?? 1, stdout, stderr }),
+      );
+    });
+    expect(out).toEqual(expected);
+    expect(readdirSync(join(work, 'seeded', 'code-cache'))).toEqual([planCache]);
   });
 
   it('no argument names a file outside the cache directory', async () => {

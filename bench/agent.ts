@@ -16,6 +16,7 @@ import { freePort } from '../src/dev/controlplane/free-port.js';
 import { readObjects } from '../src/core/yaml-files.js';
 import { serveBenchPlatform } from './bench-platform-repo.js';
 import { stopAgentBench } from './stop-agent-bench.js';
+import { fullGc, procMemory, sampleMemory, type ProcMemory } from './agent-memory.js';
 
 interface AgentRun {
   objects: number;
@@ -30,8 +31,18 @@ interface AgentRun {
   correctedMs: number;
   noopCpuMs: number;
   cycles: number;
+  /** RSS at the end of the no-op minute (one reading, prom-client's). */
   rssMb: number;
   heapMb: number;
+  /** The lowest RSS read over the no-op minute (/proc every second), with its anonymous and file-backed parts. */
+  rssMin: ProcMemory;
+  /** The highest RSS read over the no-op minute. */
+  rssMaxMb: number;
+  /** RSS and V8 heap in use right after a full GC asked at the end of the run (`fullGc`). */
+  rssAfterGcMb: number;
+  heapAfterGcMb: number;
+  /** The highest RSS since the agent started (VmHWM: the initial sync, the webhook cycles). */
+  peakRssMb: number;
   breakdown?: string;
   /** With `--renderer`: the renderer process's CPU (its own and its renders') over the no-op minute. */
   rendererNoopCpuMs?: number;
@@ -65,10 +76,14 @@ export async function benchAgent(sizes: number[] = [5000]): Promise<string> {
     `| drift detection (edit → DriftDetected Event) | ${col((r) => `${(r.driftMs / 1000).toFixed(2)} s`)} | | ≤ 2 s at 20k |`,
     `| drift corrected (edit → restored, self-heal) | ${col((r) => `${(r.correctedMs / 1000).toFixed(2)} s`)} | | |`,
     `| CPU time of a no-op cycle | ${col((r) => `${r.noopCpuMs.toFixed(0)} ms (${r.cycles} cycles)`)} | ${growth((r) => r.noopCpuMs)} | ≤ 150 ms at 5k |`,
-    `| steady agent RSS | ${col((r) => mb(r.rssMb))} | ${growth((r) => r.rssMb)} | ≤ 300 MB at 20k |`,
+    `| steady agent RSS, end of the no-op minute (one reading) | ${col((r) => mb(r.rssMb))} | ${growth((r) => r.rssMb)} | ≤ 300 MB at 20k |`,
     `| of which V8 heap in use | ${col((r) => mb(r.heapMb))} | ${growth((r) => r.heapMb)} | |`,
+    `| steady agent RSS, lowest over the no-op minute (anonymous · file-backed) | ${col((r) => `${mb(r.rssMin.rssMb)} (${mb(r.rssMin.anonMb)} · ${mb(r.rssMin.fileMb)})`)} | ${growth((r) => r.rssMin.rssMb)} | |`,
+    `| highest agent RSS over the no-op minute | ${col((r) => mb(r.rssMaxMb))} | | |`,
+    `| agent RSS after a full GC, at the end (V8 heap in use) | ${col((r) => `${mb(r.rssAfterGcMb)} (${mb(r.heapAfterGcMb)})`)} | ${growth((r) => r.rssAfterGcMb)} | |`,
+    `| peak agent RSS since start (VmHWM: initial sync, webhook cycles) | ${col((r) => mb(r.peakRssMb))} | ${growth((r) => r.peakRssMb)} | |`,
     '',
-    "The agent runs as its own process from the compiled build (`GROUNDWORK_RUN_FROM=dist groundwork agent`); synth runs in its child process, not counted in the RSS. A no-op cycle's CPU is the process's CPU over a minute of polls without changes, divided by the cycles.",
+    "The agent runs as its own process from the compiled build (`GROUNDWORK_RUN_FROM=dist groundwork agent`); synth runs in its child process, not counted in the RSS. A no-op cycle's CPU is the process's CPU over a minute of polls without changes, divided by the cycles. The RSS rows read /proc/<pid>/status: once a second over that minute (lowest and highest), VmHWM for the peak, and once more after a full GC asked through the inspector (SIGUSR1) once everything else is measured.",
     '',
     ...(remote ? [rendererTable(last, remote), ''] : []),
     ...(last.breakdown ? [last.breakdown] : []),
@@ -127,11 +142,14 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
   const port = await freePort();
   const secret = 'bench-webhook-secret';
   const renderer = remote ? await startRenderer(root) : undefined;
+  // Where SIGUSR1 opens the agent's inspector for the full GC at the end (`fullGc`); it opens nothing before.
+  const inspectPort = await freePort();
   const agent = spawn(
     process.execPath,
     [
       // BENCH_AGENT_NODE_ARGS: extra Node flags for the agent, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
       ...(process.env.BENCH_AGENT_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      `--inspect-port=127.0.0.1:${inspectPort}`,
       new URL('../../bin/groundwork.js', import.meta.url).pathname,
       'agent',
       '--repo',
@@ -257,7 +275,9 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
     const cycles0 = await metric('groundwork_reconcile_duration_seconds_count');
     const rendererCpu0 = renderer ? processCpuMs(renderer.child.pid!) : 0;
     const renders0 = renderer?.renders() ?? 0;
+    const sampler = sampleMemory(agent.pid!);
     await new Promise((r) => setTimeout(r, 60_000));
+    const minute = sampler.stop();
     const cpu1 = await metric('process_cpu_seconds_total');
     const cycles1 = await metric('groundwork_reconcile_duration_seconds_count');
     const rendererCpu1 = renderer ? processCpuMs(renderer.child.pid!) : 0;
@@ -265,6 +285,11 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
     const cpuPerCycle = ((cpu1 - cpu0) / Math.max(1, cycles1 - cycles0)) * 1000;
 
     const heap = (await metric('nodejs_heap_size_used_bytes')) / 1048576;
+    const peakRssMb = procMemory(agent.pid!).peakMb;
+    await fullGc(agent.pid!, inspectPort);
+    await new Promise((r) => setTimeout(r, 1000));
+    const afterGc = procMemory(agent.pid!);
+    const heapAfterGc = (await metric('nodejs_heap_size_used_bytes')) / 1048576;
     const result: AgentRun = {
       objects,
       initialMs: initial,
@@ -278,6 +303,11 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
       cycles: cycles1 - cycles0,
       rssMb: rss,
       heapMb: heap,
+      rssMin: minute.min,
+      rssMaxMb: minute.max.rssMb,
+      rssAfterGcMb: afterGc.rssMb,
+      heapAfterGcMb: heapAfterGc,
+      peakRssMb,
       ...(renderer
         ? {
             rendererNoopCpuMs: rendererCpu1 - rendererCpu0,

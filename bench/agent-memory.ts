@@ -1,0 +1,88 @@
+// The agent process's memory as the kernel counts it, for `bench agent`: readings of
+// /proc/<pid>/status (sampled over a window: its lowest and highest RSS), the peak RSS since the
+// process started (VmHWM), and one reading after a full GC asked through Node's inspector.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** One reading of a process's memory, MB. */
+export interface ProcMemory {
+  /** Resident set (VmRSS): anonymous + file-backed + shared memory pages in RAM. */
+  rssMb: number;
+  /** Anonymous pages (RssAnon): V8's heap, malloc's arenas, Node's external buffers. */
+  anonMb: number;
+  /** File-backed pages (RssFile): mostly the `node` binary's own code and data, shared and clean. */
+  fileMb: number;
+  /** The highest RSS since the process started (VmHWM). */
+  peakMb: number;
+}
+
+/** `pid`'s memory now, from /proc/<pid>/status. */
+export function procMemory(pid: number): ProcMemory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field: string) => {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    if (!m) throw new Error(`/proc/${pid}/status has no ${field}`);
+    return Number(m[1]) / 1024;
+  };
+  return { rssMb: mb('VmRSS'), anonMb: mb('RssAnon'), fileMb: mb('RssFile'), peakMb: mb('VmHWM') };
+}
+
+/**
+ * Reads `procMemory(pid)` every `everyMs` until `stop()`, which returns the readings with the
+ * lowest and the highest RSS (and how many readings there were).
+ */
+export function sampleMemory(
+  pid: number,
+  everyMs = 1000,
+): { stop(): { min: ProcMemory; max: ProcMemory; samples: number } } {
+  let min = procMemory(pid);
+  let max = min;
+  let samples = 1;
+  const timer = setInterval(() => {
+    const now = procMemory(pid);
+    samples++;
+    if (now.rssMb < min.rssMb) min = now;
+    if (now.rssMb > max.rssMb) max = now;
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { min, max, samples };
+    },
+  };
+}
+
+/**
+ * A full garbage collection in the Node process `pid`, asked as one could ask any Node process:
+ * SIGUSR1 opens its inspector (on the port its `--inspect-port` names; that flag alone starts
+ * nothing), and the DevTools protocol's `HeapProfiler.collectGarbage` runs the GC. The protocol
+ * client is a Node of its own (`--experimental-websocket`: Node 20 has no WebSocket client
+ * otherwise). Resolves once the GC has run. Leaves the inspector open: call it last.
+ */
+export async function fullGc(pid: number, inspectPort: number): Promise<void> {
+  process.kill(pid, 'SIGUSR1');
+  let url: string | undefined;
+  for (let i = 0; i < 100 && !url; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const targets = await fetch(`http://127.0.0.1:${inspectPort}/json/list`)
+      .then((r) => r.json() as Promise<{ webSocketDebuggerUrl?: string }[]>)
+      .catch(() => []);
+    url = targets[0]?.webSocketDebuggerUrl;
+  }
+  if (!url) throw new Error(`the agent's inspector did not open on port ${inspectPort}`);
+  const client = [
+    'const ws = new WebSocket(process.argv[1]);',
+    "ws.onopen = () => ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));",
+    'ws.onmessage = (e) => { if (JSON.parse(e.data).id === 1) { ws.close(); process.exit(0); } };',
+    'ws.onerror = () => process.exit(1);',
+  ].join('\n');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--experimental-websocket', '-e', client, url], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`full GC request exited ${code}`)),
+    );
+  });
+}

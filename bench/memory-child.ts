@@ -5,7 +5,6 @@
 import { ClusterSession } from '../src/reconcile/cluster-session.js';
 import { observeAndPlan } from '../src/reconcile/observe-and-plan.js';
 import { KubeClient } from '../src/cluster/client.js';
-import { idOf } from '../src/core/object-id.js';
 import { renderPlatform } from '../src/render/render-platform.js';
 
 const [kubeconfig, checkout, overlay] = process.argv.slice(2) as [string, string, string];
@@ -30,11 +29,12 @@ record('the cluster client, discovery and caches (empty)');
 const [synth] = await renderPlatform(checkout, { overlay, domain: 'local' });
 record('the last good revision: its synth result (manifests, canonical objects, hashes)');
 const objects = synth!.manifests.map((m) => m.object);
-await session.cache!.track(objects);
+// As the agent's runner does (`Agent.managed`): one set of the manifests' ids, for both.
+const managed = new Set(synth!.manifests.map((m) => m.id));
+record("the managed ids (one set of the manifests' ids, read by the drift watch and the caches)");
+await session.cache!.track(objects, managed);
 while (session.cache!.fingerprint() === undefined) await new Promise((r) => setTimeout(r, 50));
 record('the watch-fed caches: every live managed object');
-const managed = new Set(objects.map(idOf));
-record('the drift watch: the managed ids');
 const observed = await observeAndPlan(session, synth!, { revision: 'bench' });
 record("one cycle's plan, while it runs (freed after the cycle)");
 void managed;

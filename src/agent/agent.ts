@@ -24,6 +24,7 @@ import { nextAgentState, type AgentEvent } from './next-agent-state.js';
 import { applyPlan } from '../apply/apply.js';
 import { GroundworkError, errorMessage, hasCode } from '../core/errors.js';
 import type { K8sObject } from '../core/object.js';
+import type { ObjectId } from '../core/object-id.js';
 import type { HealthVerdict } from '../health/types.js';
 import { detectDrift, type DriftItem } from '../plan/drift.js';
 import { withOwner } from '../plan/ownership.js';
@@ -332,9 +333,14 @@ export class Agent {
     return found;
   }
 
-  /** Objects the drift watches should follow: the last good revision's desired objects. */
-  get managedObjects(): K8sObject[] {
-    return this.state.lastGood?.synth.manifests.map((m) => m.object) ?? [];
+  /**
+   * Objects the drift watches and caches should follow: the last good revision's desired objects,
+   * and their ids (the manifests' own strings: one set for both, where each built its own from the
+   * objects, two sets of fresh strings at 20,000 objects).
+   */
+  get managed(): { objects: K8sObject[]; ids: ReadonlySet<ObjectId> } {
+    const manifests = this.state.lastGood?.synth.manifests ?? [];
+    return { objects: manifests.map((m) => m.object), ids: new Set(manifests.map((m) => m.id)) };
   }
 
   private async corrected(d: DriftItem, revision: string): Promise<void> {

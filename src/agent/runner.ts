@@ -229,9 +229,9 @@ export class AgentRunner {
     // Watches and caches follow the last good revision's objects: set again when it changes, and
     // after a cycle that found a kind not served yet (its CRD may be there now).
     if (agent.state.lastGood !== this.tracked.good || !this.tracked.all) {
-      const objects = agent.managedObjects;
-      const watched = await this.watch.track(objects);
-      const cached = (await this.opts.session.cache?.track(objects)) ?? true;
+      const { objects, ids } = agent.managed;
+      const watched = await this.watch.track(objects, ids);
+      const cached = (await this.opts.session.cache?.track(objects, ids)) ?? true;
       this.tracked = { good: agent.state.lastGood, all: watched && cached };
     }
   }

@@ -154,7 +154,10 @@ export class ObjectCacheSet {
   private readonly caches = new Map<string, KindCache>();
   private stopped = false;
   /** What the plan reads: the tracked objects, and every object in a namespace they declare. */
-  private scope: { ids: Set<ObjectId>; namespaces: Set<string> } = { ids: new Set(), namespaces: new Set() };
+  private scope: { ids: ReadonlySet<ObjectId>; namespaces: Set<string> } = {
+    ids: new Set(),
+    namespaces: new Set(),
+  };
 
   constructor(
     private readonly client: KubeClient,
@@ -171,11 +174,15 @@ export class ObjectCacheSet {
    * Caches every kind of `objects`; stops the caches of kinds no longer among them. Resolves true
    * when every kind is cached (false: some kind is not served yet). Events move the `fingerprint`
    * only for these objects and for objects in the namespaces they declare (what a plan and its
-   * drift check read); a change elsewhere in the cluster does not.
+   * drift check read); a change elsewhere in the cluster does not. `ids`: the objects' ids when the
+   * caller has them (read and never changed here). @default the ids of `objects`
    */
-  async track(objects: readonly Pick<K8sObject, 'apiVersion' | 'kind' | 'metadata'>[]): Promise<boolean> {
+  async track(
+    objects: readonly Pick<K8sObject, 'apiVersion' | 'kind' | 'metadata'>[],
+    ids: ReadonlySet<ObjectId> = new Set(objects.map(idOf)),
+  ): Promise<boolean> {
     this.scope = {
-      ids: new Set(objects.map(idOf)),
+      ids,
       namespaces: new Set(
         objects.filter((o) => o.apiVersion === 'v1' && o.kind === 'Namespace').map((o) => o.metadata.name),
       ),

@@ -1,52 +1,127 @@
 import type { K8sObject, ManagedFieldsEntry } from '../core/object.js';
 
-/** How many distinct field sets an interner keeps before it starts over. */
+/** How many distinct values of each kind (field sets, managedFields lists, maps, strings) an interner keeps before it starts over. */
 const DEFAULT_MAX_SHAPES = 4096;
 
 /**
- * Shares the `metadata.managedFields` entries of cached live objects that are equal. Objects of
- * one kind written by one manager carry the same FieldsV1 set (every ConfigMap of a platform owns
- * `f:data.f:index`, `f:metadata.f:labels…`), yet a LIST or a watch event parses each into its own
- * tree: at 20,000 objects they were 12 MB of the 29 MB the agent's watch-fed caches held. An
- * interner keeps one frozen copy per distinct field set (`fieldsV1`) and hands it to every entry
- * that has it.
+ * The longest labels or annotations map (as JSON) that is shared. A longer one is most likely the
+ * object's own (a `kubectl.kubernetes.io/last-applied-configuration`): keeping it as a key would
+ * cost more than sharing saves.
+ */
+const MAX_MAP_CHARS = 1024;
+
+/**
+ * Shares the metadata of cached live objects that is equal between objects. Objects of one kind
+ * written by one manager carry the same FieldsV1 set (every ConfigMap of a platform owns
+ * `f:data.f:index`, `f:metadata.f:labels…`), the same managedFields list when they were applied in
+ * the same second, the same labels and annotations, the same namespace and often the same
+ * creationTimestamp; yet a LIST or a watch event parses each into its own values. Kept by the
+ * agent's watch-fed caches for every managed object, those copies were most of what the caches
+ * held beyond the objects' own fields (issue 36: every full GC marks them).
  *
- * The contract: an interned object is the object given, its managedFields entries unchanged but
- * for `fieldsV1`, now an equal tree that may be shared and is frozen (a writer to it throws
- * instead of changing another object's). At most `maxShapes` distinct field sets are kept; past
- * that the table starts over (objects keep what they were given, so nothing is lost but the
- * sharing of sets seen before).
+ * The contract: an interned object is the object given, each of these values replaced by an
+ * equal one (the same keys in the same order, the same values) that may be shared and is frozen
+ * (a writer to it throws instead of changing another object's): `metadata.managedFields` (the
+ * whole list when an equal list was seen, else each entry's `fieldsV1`), `metadata.labels`,
+ * `metadata.annotations` (up to `MAX_MAP_CHARS` as JSON), `metadata.namespace` and
+ * `metadata.creationTimestamp`. At most `maxShapes` distinct values of each kind are kept; past
+ * that its table starts over (objects keep what they were given, so nothing is lost but the
+ * sharing of values seen before).
  */
 export class FieldsInterner {
-  private readonly entries = new Map<string, Record<string, unknown>>();
+  /** Field sets by their JSON, each with a number that stands for it in `lists`' keys. */
+  private readonly sets = new Map<string, { set: Record<string, unknown>; n: number }>();
+  private readonly setNumbers = new WeakMap<object, number>();
+  private nextSet = 0;
+  private readonly lists = new Map<string, ManagedFieldsEntry[]>();
+  private readonly maps = new Map<string, Record<string, string>>();
+  private readonly strings = new Map<string, string>();
 
   constructor(private readonly maxShapes = DEFAULT_MAX_SHAPES) {}
 
-  /** `obj` with its managedFields' field sets shared (see the class); returns `obj` itself. */
+  /** `obj` with its metadata shared (see the class); returns `obj` itself. */
   intern(obj: K8sObject): K8sObject {
-    const fields = obj.metadata.managedFields;
-    if (Array.isArray(fields)) for (const entry of fields) this.shared(entry);
+    const meta = obj.metadata;
+    const fields = meta.managedFields;
+    if (Array.isArray(fields)) {
+      for (const entry of fields) this.sharedSet(entry);
+      meta.managedFields = this.sharedList(fields);
+    }
+    if (isStringMap(meta.labels)) meta.labels = this.sharedMap('l', meta.labels);
+    if (isStringMap(meta.annotations)) meta.annotations = this.sharedMap('a', meta.annotations);
+    if (typeof meta.namespace === 'string') meta.namespace = this.sharedString(meta.namespace);
+    if (typeof meta.creationTimestamp === 'string')
+      meta.creationTimestamp = this.sharedString(meta.creationTimestamp);
     return obj;
   }
 
   /** Distinct field sets held now. */
   get size(): number {
-    return this.entries.size;
+    return this.sets.size;
   }
 
-  private shared(entry: ManagedFieldsEntry): void {
+  private sharedSet(entry: ManagedFieldsEntry): void {
     const fieldsV1 = entry.fieldsV1;
     if (fieldsV1 === null || typeof fieldsV1 !== 'object') return;
+    if (this.setNumbers.has(fieldsV1)) return;
     const key = JSON.stringify(fieldsV1);
-    let known = this.entries.get(key);
+    let known = this.sets.get(key);
     if (!known) {
-      if (this.entries.size >= this.maxShapes) this.entries.clear();
-      known = deepFreeze(fieldsV1);
-      this.entries.set(key, known);
+      if (this.sets.size >= this.maxShapes) this.sets.clear();
+      known = { set: deepFreeze(fieldsV1), n: this.nextSet++ };
+      this.sets.set(key, known);
+      this.setNumbers.set(known.set, known.n);
     }
-    // The entry itself stays the object's own (its `time` differs from object to object).
-    entry.fieldsV1 = known;
+    entry.fieldsV1 = known.set;
   }
+
+  /** An equal list seen before (frozen), else `list` itself, frozen and kept. */
+  private sharedList(list: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+    const key = list.map((entry) => this.entryKey(entry)).join('\n');
+    const known = this.lists.get(key);
+    if (known) return known;
+    if (this.lists.size >= this.maxShapes) this.lists.clear();
+    const shared = deepFreeze(list);
+    this.lists.set(key, shared);
+    return shared;
+  }
+
+  /** Every key and value of `entry` in order, its field set by the number `sharedSet` gave it. */
+  private entryKey(entry: ManagedFieldsEntry): string {
+    if (entry === null || typeof entry !== 'object') return JSON.stringify(entry);
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(entry)) {
+      const n = k === 'fieldsV1' && v !== null && typeof v === 'object' ? this.setNumbers.get(v) : undefined;
+      parts.push(`${JSON.stringify(k)}:${n === undefined ? JSON.stringify(v) : `#${n}`}`);
+    }
+    return parts.join(',');
+  }
+
+  private sharedMap(kind: 'l' | 'a', map: Record<string, string>): Record<string, string> {
+    const json = JSON.stringify(map);
+    if (json.length > MAX_MAP_CHARS) return map;
+    const key = `${kind}${json}`;
+    const known = this.maps.get(key);
+    if (known) return known;
+    if (this.maps.size >= this.maxShapes) this.maps.clear();
+    this.maps.set(key, Object.freeze(map));
+    return map;
+  }
+
+  private sharedString(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    if (this.strings.size >= this.maxShapes) this.strings.clear();
+    this.strings.set(value, value);
+    return value;
+  }
+}
+
+/** A plain object of strings (labels, annotations as the API defines them); anything else is left alone. */
+function isStringMap(value: unknown): value is Record<string, string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const v of Object.values(value)) if (typeof v !== 'string') return false;
+  return true;
 }
 
 function deepFreeze<T>(value: T): T {

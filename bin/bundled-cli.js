@@ -81,15 +81,7 @@ function loadBundledCli(packageRoot, argv, env = process.env) {
       // not there
     }
   }
-  const script = new vm.Script(Module.wrap(source), {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  const bundle = { exports: {} };
-  script
-    .runInThisContext()
-    .call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dirname(file));
+  const { script, exports } = compileBundle(file, source, cachedData);
   const save = () => {
     if (path === undefined || (cachedData !== undefined && !seeded && !script.cachedDataRejected)) return;
     try {
@@ -107,7 +99,26 @@ function loadBundledCli(packageRoot, argv, env = process.env) {
       // a read-only or full disk: the next run compiles again
     }
   };
-  return { main: bundle.exports.main, save };
+  return { main: exports.main, save };
 }
 
-module.exports = { loadBundledCli, cacheWord };
+/**
+ * Compiles the bundle `file` (its text `source`) as a CommonJS module, with V8's `cachedData` when
+ * given, evaluates it, and returns the script (for `createCachedData`) and the module's exports. The
+ * one way the bundle is compiled: the build's seed cache (scripts/bundle-cli.mjs) is made by it too,
+ * so V8 accepts the seed here.
+ */
+function compileBundle(file, source, cachedData) {
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const bundle = { exports: {} };
+  script
+    .runInThisContext()
+    .call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dirname(file));
+  return { script, exports: bundle.exports };
+}
+
+module.exports = { loadBundledCli, cacheWord, compileBundle, cacheDir };

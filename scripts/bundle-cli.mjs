@@ -141,21 +141,20 @@ export const SEED_SUFFIX = '.cache';
 
 /**
  * Writes the bundle's seed code cache (`<bundle><SEED_SUFFIX>`, ~1 MB): V8's compiled form of the
- * bundle's top level, evaluated in a Node of its own compiled as bin/bundled-cli.js compiles it.
+ * bundle's top level, evaluated in a Node of its own by bin/bundled-cli.js's `compileBundle`.
  * A command whose own cache is not there yet (its first run, a fresh cache directory) starts from
  * it instead of parsing the whole bundle; a Node whose V8 differs rejects it and compiles as
  * without it.
  */
 function writeSeedCache(bundle) {
   const script = [
-    "const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module'), path = require('node:path');",
-    'const [file, out] = process.argv.slice(1);',
-    "const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });",
-    'const bundle = { exports: {} };',
-    'script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, path.dirname(file));',
+    "const fs = require('node:fs');",
+    'const [loader, file, out] = process.argv.slice(1);',
+    "const { script } = require(loader).compileBundle(file, fs.readFileSync(file, 'utf8'));",
     'fs.writeFileSync(out, script.createCachedData());',
   ].join('\n');
-  execFileSync(process.execPath, ['-e', script, bundle, `${bundle}${SEED_SUFFIX}`], {
+  const loader = join(dirname(bundle), '..', '..', 'bin', 'bundled-cli.js');
+  execFileSync(process.execPath, ['-e', script, loader, bundle, `${bundle}${SEED_SUFFIX}`], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cacheRoot } from '../../src/core/cache-root.js';
 import { groundwork } from '../harness/cli.js';
 
 /**
@@ -10,8 +11,9 @@ import { groundwork } from '../harness/cli.js';
  * what V8 compiled, and its next runs start from it. These hold that a cache is written once per
  * command, is then accepted (not written again), and changes nothing a command prints.
  */
-const { cacheWord } = createRequire(import.meta.url)('../../bin/bundled-cli.js') as {
+const { cacheWord, cacheDir } = createRequire(import.meta.url)('../../bin/bundled-cli.js') as {
   cacheWord: (argv: string[]) => string;
+  cacheDir: (env: NodeJS.ProcessEnv) => string | undefined;
 };
 
 const work = mkdtempSync(join(tmpdir(), 'gw-code-cache-'));
@@ -33,6 +35,23 @@ describe('the command word a cache is named by', () => {
     [['node', 'gw', 'x'.repeat(33)], '-'],
   ])('%j -> %s', (argv, word) => {
     expect(cacheWord(argv)).toBe(word);
+  });
+});
+
+describe("the code cache's directory", () => {
+  // bin/ is plain CommonJS that loads before any of src/, so it repeats cacheRoot's rule: these hold the two equal.
+  it.each([
+    [{}],
+    [{ GROUNDWORK_CACHE_DIR: '/c/gw' }],
+    [{ XDG_CACHE_HOME: '/x' }],
+    [{ GROUNDWORK_CACHE_DIR: '/c/gw', XDG_CACHE_HOME: '/x' }],
+    [{ GROUNDWORK_CACHE_DIR: '', XDG_CACHE_HOME: '' }],
+  ])('is code-cache in the cache root for %j', (env: NodeJS.ProcessEnv) => {
+    expect(cacheDir(env)).toBe(join(cacheRoot(env), 'code-cache'));
+  });
+
+  it('is none with GROUNDWORK_CODE_CACHE=0', () => {
+    expect(cacheDir({ GROUNDWORK_CODE_CACHE: '0' })).toBeUndefined();
   });
 });
 

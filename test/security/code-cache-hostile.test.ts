@@ -2,9 +2,7 @@
 // (bin/bundled-cli.js), named by the command's first word. A cache file is input: one that is
 // garbage, another program's, too large, a link, or unwritable never changes what a command does,
 // and no argument can name a file outside the cache's directory.
-import { execFile } from 'node:child_process';
 import {
-  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -15,9 +13,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, BIN_PACKAGE_ROOT, groundwork } from '../harness/cli.js';
+import { groundwork } from '../harness/cli.js';
+import { packageCopy, runPackageCopy } from '../harness/package-copy.js';
 
 const work = mkdtempSync(join(tmpdir(), 'gw-code-cache-hostile-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -87,24 +86,10 @@ describe('a hostile code cache', () => {
   });
 
   it('a garbage seed beside the bundle: ignored, the command runs the same', async () => {
-    const root = join(work, 'seeded-package');
-    mkdirSync(join(root, 'bin'), { recursive: true });
-    mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-    for (const file of ['groundwork.js', 'bundled-cli.js', 'package.json'])
-      copyFileSync(join(dirname(BIN), file), join(root, 'bin', file));
-    copyFileSync(join(BIN_PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
-    copyFileSync(join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.cjs'), join(root, 'dist', 'cli', 'main.cjs'));
+    const root = packageCopy(join(work, 'seeded-package'), 'copy');
     writeFileSync(join(root, 'dist', 'cli', 'main.cjs.cache'), 'PLANTED'.repeat(100_000));
-    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [join(root, 'bin', 'groundwork.js'), 'plan', '--help'],
-        {
-          cwd: work,
-          env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist', GROUNDWORK_CACHE_DIR: join(work, 'seeded') },
-        },
-        (_err, stdout, stderr) => resolve({ code: child.exitCode ?? 1, stdout, stderr }),
-      );
+    const out = await runPackageCopy(root, ['plan', '--help'], work, {
+      GROUNDWORK_CACHE_DIR: join(work, 'seeded'),
     });
     expect(out).toEqual(expected);
     expect(readdirSync(join(work, 'seeded', 'code-cache'))).toEqual([planCache]);

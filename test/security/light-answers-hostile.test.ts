@@ -3,20 +3,12 @@
 // file that is missing, does not parse or is not as the build writes it (an answer that is not a
 // string, an argv that is not a list of words, a prefix or a longer command line) is never printed
 // in part or in place of another command's output; the full CLI answers instead.
-import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, BIN_PACKAGE_ROOT } from '../harness/cli.js';
+import { BIN_PACKAGE_ROOT } from '../harness/cli.js';
+import { packageCopy, runPackageCopy } from '../harness/package-copy.js';
 
 const work = mkdtempSync(join(tmpdir(), 'gw-light-hostile-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -28,32 +20,16 @@ const real = JSON.parse(
 };
 const realHelp = real.answers.find((a) => a.argv.join(' ') === '--help')!.stdout;
 
-/**
- * A package of its own: the build's bin/groundwork.js and package.json, `table` as its light
- * answers (none when undefined), and the build's bundled CLI linked in unless `withCli` is false.
- */
+/** A package of its own with `table` as its light answers (none when undefined), the bundled CLI linked in unless `withCli` is false. */
 function pkg(name: string, table: string | undefined, withCli = true): string {
-  const root = join(work, name);
-  mkdirSync(join(root, 'bin'), { recursive: true });
-  mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  for (const file of ['groundwork.js', 'bundled-cli.js', 'package.json'])
-    copyFileSync(join(dirname(BIN), file), join(root, 'bin', file));
-  copyFileSync(join(BIN_PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
+  const root = packageCopy(join(work, name), withCli ? 'link' : 'none');
   if (table !== undefined) writeFileSync(join(root, 'dist', 'cli', 'light-answers.json'), table);
-  if (withCli)
-    symlinkSync(join(BIN_PACKAGE_ROOT, 'dist', 'cli', 'main.cjs'), join(root, 'dist', 'cli', 'main.cjs'));
   return root;
 }
 
-function run(root: string, argv: readonly string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [join(root, 'bin', 'groundwork.js'), ...argv],
-      { cwd: work, env: { ...process.env, GROUNDWORK_RUN_FROM: 'dist' }, maxBuffer: 1 << 24 },
-      (_err, stdout) => resolve({ code: child.exitCode ?? 1, stdout }),
-    );
-  });
+async function run(root: string, argv: readonly string[]): Promise<{ code: number; stdout: string }> {
+  const { code, stdout } = await runPackageCopy(root, argv, work);
+  return { code, stdout };
 }
 
 describe('light answers read back from the package', () => {

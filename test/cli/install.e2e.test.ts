@@ -76,7 +76,7 @@ describe('installed from the packed tarball', () => {
     expect(files.some((f) => f.startsWith('package/test/'))).toBe(false);
   });
 
-  it('works as a local dependency: --version, import without tsx, init, synth, tsc, quickstart', async () => {
+  it('works as a local dependency: --version, import without tsx, init, synth, tsc', async () => {
     const dir = join(work, 'local');
     mkdirSync(dir);
     writeFileSync(join(dir, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n');
@@ -130,12 +130,10 @@ describe('installed from the packed tarball', () => {
     );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
-
-    const quickstart = await run(gw, ['quickstart'], dir);
-    expect(quickstart.stderr).not.toMatch(/ENOENT|Error:/);
-    expect(quickstart.code).toBe(0);
-    expect(quickstart.stdout).toContain('[6/6] Done');
-    // Two npm installs, a synth, tsc and a whole quick start: minutes on a loaded machine.
+    // No quick start here (14 s of CPU): test/cli/quickstart.e2e.test.ts runs it from the test
+    // build, laid out as installed (harness/cli-build.ts), CI runs it as the README says, and the
+    // installed package's control plane, simulators and apply are the global install's test below.
+    // Two npm installs, a synth and tsc: minutes on a loaded machine.
   }, 300_000);
 
   it('works with a global prefix, and a platform with its own node_modules (cdk8s-plus) resolves them first', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
@@ -47,13 +47,35 @@ export default class SummaryReporter implements Reporter {
       if (tests === 0 && mod.state() === 'failed') failed++;
     }
     const runDir = this.runDir ?? process.env[TEST_RUN_DIR];
+    const cpu = runDir ? readFileCpu(runDir) : new Map<string, FileCpu>();
+    const table = process.env.GROUNDWORK_TEST_TIMES;
+    if (table) writeFileSync(table, timesTable(modules, this.root, cpu));
     const lines = [
-      ...slowestFiles(modules, this.root, runDir ? readFileCpu(runDir) : new Map()),
+      ...slowestFiles(modules, this.root, cpu),
       ...buildLines(runDir, this.started, this.root),
       `wall time ${formatElapsed(Date.now() - this.started)}`,
     ];
     process.stdout.write(`\n${lines.join('\n')}\n\n${passed} passed, ${failed} failed\n`);
   }
+}
+
+/**
+ * Every file's times as tab-separated lines, slowest first: project, wall ms, CPU ms, control plane
+ * ms, path (`GROUNDWORK_TEST_TIMES=<file>`: CONTRIBUTING.md, "The time budget").
+ */
+function timesTable(
+  modules: ReadonlyArray<TestModule>,
+  root: string,
+  cpu: ReadonlyMap<string, FileCpu>,
+): string {
+  return modules
+    .map((mod) => ({ mod, ms: fileMs(mod), c: cpu.get(mod.moduleId) }))
+    .sort((a, b) => b.ms - a.ms)
+    .map(
+      ({ mod, ms, c }) =>
+        `${mod.project.name}\t${Math.round(ms)}\t${c?.cpuMs ?? ''}\t${c?.controlPlaneMs ?? ''}\t${relative(root, mod.moduleId)}\n`,
+    )
+    .join('');
 }
 
 /** A test file's own time: environment, imports, setup files, its tests and hooks. */

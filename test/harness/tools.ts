@@ -28,6 +28,21 @@ export const TOOL_BUILD_TIMEOUT_MS = 40 * 60_000;
 const resolved = new Map<TestToolName, Promise<ResolvedTool>>();
 
 /**
+ * The run's tool cache, as it was when this module loaded: before a test file's own code, which may
+ * point `GROUNDWORK_CACHE_DIR` at an empty directory to test the product with a cold cache. The
+ * tools a test asks for come from the run's cache all the same: a cold tool cache made every run
+ * link sops again (5–38 s) and kustomize (1–30 s) into a temporary directory.
+ */
+const runCacheDir = process.env.GROUNDWORK_CACHE_DIR;
+
+function runEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  if (runCacheDir === undefined) delete env.GROUNDWORK_CACHE_DIR;
+  else env.GROUNDWORK_CACHE_DIR = runCacheDir;
+  return env;
+}
+
+/**
  * A real tool binary for a test: from `GROUNDWORK_<TOOL>`, PATH or the cache, else built on this
  * first request (the test run builds nothing before a test asks). Builds take the tool's lock in the
  * cache, so two processes never build the same tool, and each build is one at a time per tool; the
@@ -47,7 +62,10 @@ export function tool(name: TestToolName): Promise<ResolvedTool> {
 
 async function resolveRecorded(name: TestToolName): Promise<ResolvedTool> {
   const started = Date.now();
-  const found = await resolveTool(name === 'gitea' ? GITEA_RECIPE : name, { progress: toolProgress });
+  const found = await resolveTool(name === 'gitea' ? GITEA_RECIPE : name, {
+    env: runEnv(),
+    progress: toolProgress,
+  });
   const by = testFile();
   recordBuild({
     what: name,

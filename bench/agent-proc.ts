@@ -1,8 +1,26 @@
-// The agent process's memory as the kernel counts it, for `bench agent`: readings of
-// /proc/<pid>/status (sampled over a window: its lowest and highest RSS), the peak RSS since the
+// The agent process as the kernel counts it, for `bench agent`: its CPU (/proc/<pid>/stat) and its
+// memory, readings of /proc/<pid>/status (sampled over a window: its lowest and highest RSS), the peak RSS since the
 // process started (VmHWM), and one reading after a full GC asked through Node's inspector.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+
+/** CPU time of process `pid` and its waited-for children so far (ms), from /proc/<pid>/stat. */
+export function processCpuMs(pid: number): number {
+  const { self, children } = processCpu(pid);
+  return self + children;
+}
+
+/** CPU time of process `pid` (utime + stime) and of its waited-for children (cutime + cstime) so far, ms. */
+export function processCpu(pid: number): { self: number; children: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // utime, stime, cutime, cstime: fields 14 to 17 of the line, 11 to 14 after the command name.
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map((x) => Number(x) * 10);
+  return { self: f[0]! + f[1]!, children: f[2]! + f[3]! };
+}
 
 /** One reading of a process's memory, MB. */
 export interface ProcMemory {

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packedTarball } from '../harness/packed-tarball.js';
 import { toolPath, useTools } from '../harness/tools.js';
 import { useWorkloadBinaries } from '../harness/workload-binaries.js';
@@ -58,6 +58,8 @@ function globalGroundwork(): Promise<string> {
 beforeAll(async () => {
   tarball = await packedTarball(work);
 }, 600_000);
+// Two installs of the package and its dependencies: 555 MB left in /tmp by every run otherwise.
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('installed from the packed tarball', () => {
   it('ships compiled JavaScript, types, data and the licence, and no TypeScript sources', async () => {

@@ -14,8 +14,11 @@ describe('isAlive', () => {
   });
 
   it('is false for a zombie: exited, not yet reaped', async () => {
-    // A shell that starts a child and execs into a sleep that never waits for it.
-    const parent = spawn('sh', ['-c', 'sh -c "exit 0" & echo $!; exec sleep 5'], {
+    // A shell that starts a child and execs into a sleep that never waits for it. The child exits
+    // only once its parent is that sleep: exiting before the exec, the shell could reap it (it did
+    // under load, and the pid was then gone from the process table).
+    const child = 'while read -r c < /proc/$PPID/comm && [ "$c" != sleep ]; do sleep 0.01; done; exit 0';
+    const parent = spawn('sh', ['-c', `sh -c '${child}' & echo $!; exec sleep 5`], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const pid = Number(

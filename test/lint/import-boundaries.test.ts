@@ -3,7 +3,8 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const cwd = fileURLToPath(new URL('../..', import.meta.url));
-const eslint = new ESLint({ cwd });
+// Only the rule under test runs: linting every source file with all rules took 11 s of CPU, this 6 s.
+const eslint = new ESLint({ cwd, ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports' });
 
 async function problems(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${cwd}/${file}` });

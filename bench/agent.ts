@@ -14,6 +14,7 @@ import { LocalControlPlane } from '../src/dev/controlplane/control-plane.js';
 import { defaultCrdDirs } from '../src/core/crd-dirs.js';
 import { freePort } from '../src/dev/controlplane/free-port.js';
 import { readObjects } from '../src/core/yaml-files.js';
+import { AGENT_MALLOC_ENV } from '../src/install/agent-deployment.js';
 import { serveBenchPlatform } from './bench-platform-repo.js';
 import { stopAgentBench } from './stop-agent-bench.js';
 import { fullGc, procMemory, processCpu, processCpuMs, sampleMemory, type ProcMemory } from './agent-proc.js';
@@ -159,6 +160,10 @@ async function runAgent(objects: number, breakdown: boolean, remote: boolean): P
     {
       env: {
         ...process.env,
+        // glibc's malloc as the agent's Deployment sets it (BENCH_AGENT_MALLOC=0: glibc's defaults).
+        ...(process.env.BENCH_AGENT_MALLOC === '0'
+          ? {}
+          : Object.fromEntries(AGENT_MALLOC_ENV.map((e) => [e.name, e.value]))),
         GROUNDWORK_RUN_FROM: 'dist',
         GROUNDWORK_WEBHOOK_SECRET: secret,
         GROUNDWORK_CACHE_DIR: join(root, 'cache'),

@@ -82,8 +82,11 @@ function loadBundledCli(packageRoot, argv, env = process.env) {
     }
   }
   const { script, exports } = compileBundle(file, source, cachedData);
+  // Whether the command's own cache was there and accepted, decided now: `save` keeps no reference
+  // to the cache's bytes (1-3 MB a long-running command, the agent, would hold for its whole life).
+  const ownAccepted = cachedData !== undefined && !seeded && !script.cachedDataRejected;
   const save = () => {
-    if (path === undefined || (cachedData !== undefined && !seeded && !script.cachedDataRejected)) return;
+    if (path === undefined || ownAccepted) return;
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const names = readdirSync(dir);

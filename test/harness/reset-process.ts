@@ -1,4 +1,4 @@
-// A setup file of the unit project, whose files share a worker process one after another
+// A setup file of both projects, whose files share a worker process one after another
 // (`isolate: false` in vitest.config.ts): each file starts with the environment variables and the
 // working directory the worker started with, whatever the file before it set and left behind.
 const g = globalThis as {

@@ -64,26 +64,18 @@ export class FieldsInterner {
     const fieldsV1 = entry.fieldsV1;
     if (fieldsV1 === null || typeof fieldsV1 !== 'object') return;
     if (this.setNumbers.has(fieldsV1)) return;
-    const key = JSON.stringify(fieldsV1);
-    let known = this.sets.get(key);
-    if (!known) {
-      if (this.sets.size >= this.maxShapes) this.sets.clear();
-      known = { set: deepFreeze(fieldsV1), n: this.nextSet++ };
-      this.sets.set(key, known);
-      this.setNumbers.set(known.set, known.n);
-    }
+    const known = this.kept(this.sets, JSON.stringify(fieldsV1), () => {
+      const made = { set: deepFreeze(fieldsV1), n: this.nextSet++ };
+      this.setNumbers.set(made.set, made.n);
+      return made;
+    });
     entry.fieldsV1 = known.set;
   }
 
   /** An equal list seen before (frozen), else `list` itself, frozen and kept. */
   private sharedList(list: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
     const key = list.map((entry) => this.entryKey(entry)).join('\n');
-    const known = this.lists.get(key);
-    if (known) return known;
-    if (this.lists.size >= this.maxShapes) this.lists.clear();
-    const shared = deepFreeze(list);
-    this.lists.set(key, shared);
-    return shared;
+    return this.kept(this.lists, key, () => deepFreeze(list));
   }
 
   /** Every key and value of `entry` in order, its field set by the number `sharedSet` gave it. */
@@ -100,20 +92,24 @@ export class FieldsInterner {
   private sharedMap(kind: 'l' | 'a', map: Record<string, string>): Record<string, string> {
     const json = JSON.stringify(map);
     if (json.length > MAX_MAP_CHARS) return map;
-    const key = `${kind}${json}`;
-    const known = this.maps.get(key);
-    if (known) return known;
-    if (this.maps.size >= this.maxShapes) this.maps.clear();
-    this.maps.set(key, Object.freeze(map));
-    return map;
+    return this.kept(this.maps, `${kind}${json}`, () => Object.freeze(map));
   }
 
   private sharedString(value: string): string {
-    const known = this.strings.get(value);
+    return this.kept(this.strings, value, () => value);
+  }
+
+  /**
+   * The value `table` keeps for `key`, else `make()`'s, kept from now on; a table holding
+   * `maxShapes` values starts over first.
+   */
+  private kept<V>(table: Map<string, V>, key: string, make: () => V): V {
+    const known = table.get(key);
     if (known !== undefined) return known;
-    if (this.strings.size >= this.maxShapes) this.strings.clear();
-    this.strings.set(value, value);
-    return value;
+    if (table.size >= this.maxShapes) table.clear();
+    const made = make();
+    table.set(key, made);
+    return made;
   }
 }
 

@@ -10,8 +10,9 @@
 // (about 12 s: esbuild, no type check, `npm run lint` type-checks; the bundle, its seed code cache
 // and light answers) and never changed after, so test runs started side by side, or while the
 // sources change, never see a half-written build. A copy is kept in Groundwork's cache
-// (`storeDir`), from which a fresh clone of the same sources copies it instead of building. Its package root holds copies of the package's
-// own data (templates, CRDs, catalogs, the example platform), as an installed package has them.
+// (`storeDir`), from which a fresh clone of the same sources copies it instead of building. Its
+// package root holds copies of the package's own data (templates, CRDs, catalogs, the example
+// platform), as an installed package has them.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   cpSync,
@@ -25,9 +26,9 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheRoot } from '../../src/core/cache-root.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -114,7 +115,7 @@ export async function buildTestCli(): Promise<{ bin: string; built: boolean; ms:
  * a copy of a stored build takes a fraction of a second. The newest `STORED` are kept.
  */
 function storeDir(): string {
-  return join(process.env.GROUNDWORK_CACHE_DIR || join(homedir(), '.cache', 'groundwork'), 'test-cli');
+  return join(cacheRoot(), 'test-cli');
 }
 
 const STORED = 4;

@@ -5,8 +5,8 @@
 // once (each pack rebuilds the checkout's dist/).
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cacheRoot } from '../../src/core/cache-root.js';
 import { REPO, sourceKey } from './cli-build.js';
 
 /** What `npm pack` puts in the tarball beyond the CLI build's inputs (package.json `files`). */
@@ -59,10 +59,7 @@ async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
 
 /** Copies this checkout's packed tarball into `dest` (packing it first if this content was never packed); returns its path. */
 export async function packedTarball(dest: string): Promise<string> {
-  const cache = join(
-    process.env.GROUNDWORK_CACHE_DIR || join(homedir(), '.cache', 'groundwork'),
-    'test-pack',
-  );
+  const cache = join(cacheRoot(), 'test-pack');
   mkdirSync(cache, { recursive: true });
   const dir = join(cache, sourceKey(PACKED));
   if (!existsSync(dir))

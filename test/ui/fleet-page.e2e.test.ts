@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,23 @@ function config(platform: string): string {
   ].join('\n');
 }
 
+/**
+ * A cluster that accepts connections and never answers until `release`, then refuses: the fleet's
+ * first read lasts until the test has seen the page say it is reading, whatever the machine's load.
+ */
+async function silentCluster() {
+  const held: Socket[] = [];
+  const server = createServer((socket) => held.push(socket));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  const release = () => {
+    server.close();
+    for (const socket of held.splice(0)) socket.destroy();
+  };
+  cleanups.push(release);
+  return { port, release };
+}
+
 /** A fleet of two environments on the local control plane, and a cluster nobody can reach. */
 async function fleet() {
   const platform = `fl${randomBytes(3).toString('hex')}`;
@@ -68,13 +86,14 @@ async function fleet() {
   const context = (parse(readFileSync(cluster.kubeconfig, 'utf8')) as { 'current-context': string })[
     'current-context'
   ];
+  const silent = await silentCluster();
   const gone = join(root, 'gone.kubeconfig');
   writeFileSync(
     gone,
     [
       'apiVersion: v1',
       'kind: Config',
-      'clusters: [{ name: gone, cluster: { server: "https://127.0.0.1:1" } }]',
+      `clusters: [{ name: gone, cluster: { server: "https://127.0.0.1:${silent.port}" } }]`,
       'users: [{ name: gone, user: { token: nothing } }]',
       'contexts: [{ name: gone, context: { cluster: gone, user: gone } }]',
       'current-context: gone',
@@ -116,7 +135,7 @@ async function fleet() {
     });
     await store.write(name, spec, status);
   };
-  return { platform, local, fleetFile, c1, c2, report };
+  return { platform, local, fleetFile, c1, c2, report, silent };
 }
 
 const startUi = (args: string[]) =>
@@ -145,7 +164,7 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
       '--fleet-interval',
       '5s',
       '--cluster-timeout',
-      '3s',
+      '60s',
     ]);
     const context = await browser().newContext({ viewport: { width: 1200, height: 900 } });
     cleanups.push(() => context.close());
@@ -159,6 +178,9 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
     // (its data-changes against the stream's count), not wait for a change that never comes.
     const fleetUrl = `http://127.0.0.1:${url.port}/fleet`;
     await page.route('**/static/app.js*', async (route) => {
+      // The page has been served while the silent cluster held the first read. It hangs up now:
+      // the first read ends, and every later read is refused at once.
+      f.silent.release();
       const until = Date.now() + 30_000;
       while (
         Date.now() < until &&
@@ -167,8 +189,8 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
         await new Promise((r) => setTimeout(r, 100));
       await route.continue();
     });
-    await page.goto(fleetUrl);
-    expect(await page.locator('main').textContent()).toContain('Reading the fleet');
+    const served = await page.goto(fleetUrl);
+    expect(await served?.text()).toContain('Reading the fleet');
     expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Fleet');
 
     const staging = page.locator('section[data-env="staging"]');
@@ -204,7 +226,6 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
     const goneRow = page.locator('tr[data-cluster]').filter({ hasText: 'bold' });
     expect(await goneRow.locator('td').first().textContent()).toBe(HOSTILE);
     expect(await goneRow.locator('td').last().textContent()).toContain('Unreachable');
-    expect(await goneRow.locator('td').last().textContent()).toContain('connect ECONNREFUSED 127.0.0.1:1');
     expect(await goneRow.locator('b, img').count()).toBe(0);
     expect(await page.locator('main img').count()).toBe(0);
     expect(
@@ -240,6 +261,10 @@ describe('the Fleet page (groundwork ui --fleet)', () => {
         }),
       );
     expect(await gate('Healthy').getAttribute('data-passed')).toBe('true');
+    // Read again since the silent cluster hung up: refused, with its address.
+    expect(await goneRow.locator('td').last().textContent()).toContain(
+      `connect ECONNREFUSED 127.0.0.1:${f.silent.port}`,
+    );
     expect(await staging.locator('[data-outcome]').textContent()).toContain(
       `would move env/staging to ${f.c2.slice(0, 12)}`,
     );

@@ -61,7 +61,10 @@ function loadBundledCli(packageRoot, argv, env = process.env) {
   // Its real path: the bundle finds dist/src (the synth child's files) beside its own directory.
   const file = realpathSync(join(packageRoot, 'dist', 'cli', 'main.cjs'));
   const source = readFileSync(file, 'utf8');
-  const id = BUNDLE_ID.exec(source)?.[1];
+  // A copy, not a slice: a slice of `source` keeps all of it alive (7.5 MB held by `save`'s
+  // `path` for a long-running command's whole life), beside the copy the script holds.
+  const found = BUNDLE_ID.exec(source)?.[1];
+  const id = found === undefined ? undefined : Buffer.from(found, 'latin1').toString('latin1');
   const dir = id === undefined ? undefined : cacheDir(env);
   const prefix = `${id}-${process.version}-${process.arch}-`;
   const path = dir === undefined ? undefined : join(dir, `${prefix}${cacheWord(argv)}.bin`);

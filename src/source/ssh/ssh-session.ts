@@ -1,4 +1,3 @@
-import ssh2 from 'ssh2';
 import type { Algorithms, ClientChannel, ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
 import { FetchFailedError, InvalidCredentialsError } from '../source-errors.js';
 import { redact } from '../credentials.js';
@@ -79,6 +78,9 @@ export async function openSsh(opts: OpenSshOptions): Promise<SshSession> {
   const identity = credentials?.identity;
   if (!identity)
     throw new InvalidCredentialsError('deploy key', `an SSH URL (${target.url}) needs a deploy key`, SSH_FIX);
+  // Loaded here, not with the module: ssh2 makes a 16 MB WebAssembly memory (Poly1305) when
+  // loaded, which an agent fetching over HTTPS would hold for its whole life.
+  const { default: ssh2 } = await import('ssh2');
   const parsed = ssh2.utils.parseKey(identity, credentials.passphrase);
   if (parsed instanceof Error || (Array.isArray(parsed) && parsed.length === 0))
     throw new InvalidCredentialsError(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as openpgp from 'openpgp';
+import type * as openpgp from 'openpgp';
 import { GroundworkError } from '../../core/errors.js';
 import { parseAllowedSigners, type AllowedSigner } from './allowed-signers.js';
 
@@ -105,9 +105,11 @@ export async function parseTrustedKeys(
 }
 
 async function readPgp(text: string, source: string, name: string): Promise<openpgp.PublicKey[]> {
+  // Loaded with the first OpenPGP key, not with the module: 2 MB of heap otherwise held for nothing.
+  const lib = await import('openpgp');
   let keys: openpgp.Key[];
   try {
-    keys = await openpgp.readKeys({ armoredKeys: text });
+    keys = await lib.readKeys({ armoredKeys: text });
   } catch {
     throw invalid(
       source,

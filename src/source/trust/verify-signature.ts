@@ -1,4 +1,4 @@
-import * as openpgp from 'openpgp';
+import type * as openpgp from 'openpgp';
 import { SshFormatError } from './ssh-wire.js';
 import { parseSshSignature, verifySshSignature } from './sshsig.js';
 import type { SignatureFormat, SignedObject } from './signed-object.js';
@@ -147,10 +147,13 @@ async function verifyPgp(
   keys: TrustedKeys,
   now: Date,
 ): Promise<SignatureVerdict> {
+  // Loaded on the first OpenPGP signature, not with the module (2 MB of heap an agent that verifies
+  // nothing, or only SSH signatures, would hold for its whole life).
+  const lib = await import('openpgp');
   let signature: openpgp.Signature;
   try {
     if (armored.length > 64 * 1024) throw new Error('too large');
-    signature = await openpgp.readSignature({ armoredSignature: armored });
+    signature = await lib.readSignature({ armoredSignature: armored });
   } catch {
     return {
       verified: false,
@@ -198,8 +201,8 @@ async function verifyPgp(
     };
   }
   try {
-    const message = await openpgp.createMessage({ binary: new Uint8Array(payload) });
-    const result = await openpgp.verify({
+    const message = await lib.createMessage({ binary: new Uint8Array(payload) });
+    const result = await lib.verify({
       message,
       signature,
       verificationKeys: [key],

@@ -75,9 +75,11 @@ export function sampleMemory(
  * SIGUSR1 opens its inspector (on the port its `--inspect-port` names; that flag alone starts
  * nothing), and the DevTools protocol's `HeapProfiler.collectGarbage` runs the GC. The protocol
  * client is a Node of its own (`--experimental-websocket`: Node 20 has no WebSocket client
- * otherwise). Resolves once the GC has run. Leaves the inspector open: call it last.
+ * otherwise). Resolves once the GC has run. With `snapshot`, a heap snapshot is written there
+ * after the GC (`HeapProfiler.takeHeapSnapshot`; Chrome's DevTools open it in their Memory tab).
+ * Leaves the inspector open: call it last.
  */
-export async function fullGc(pid: number, inspectPort: number): Promise<void> {
+export async function fullGc(pid: number, inspectPort: number, snapshot?: string): Promise<void> {
   process.kill(pid, 'SIGUSR1');
   let url: string | undefined;
   for (let i = 0; i < 100 && !url; i++) {
@@ -89,15 +91,27 @@ export async function fullGc(pid: number, inspectPort: number): Promise<void> {
   }
   if (!url) throw new Error(`the agent's inspector did not open on port ${inspectPort}`);
   const client = [
-    'const ws = new WebSocket(process.argv[1]);',
+    "const fs = require('node:fs');",
+    'const [url, out] = process.argv.slice(1);',
+    'const ws = new WebSocket(url);',
+    'const chunks = out ? fs.openSync(out, "w") : undefined;',
     "ws.onopen = () => ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));",
-    'ws.onmessage = (e) => { if (JSON.parse(e.data).id === 1) { ws.close(); process.exit(0); } };',
+    'ws.onmessage = (e) => {',
+    '  const m = JSON.parse(e.data);',
+    "  if (m.method === 'HeapProfiler.addHeapSnapshotChunk') fs.writeSync(chunks, m.params.chunk);",
+    "  if (m.id === 1 && out) ws.send(JSON.stringify({ id: 2, method: 'HeapProfiler.takeHeapSnapshot' }));",
+    '  else if (m.id === 1 || m.id === 2) { ws.close(); process.exit(0); }',
+    '};',
     'ws.onerror = () => process.exit(1);',
   ].join('\n');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-websocket', '-e', client, url], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--experimental-websocket', '-e', client, url, ...(snapshot ? [snapshot] : [])],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`full GC request exited ${code}`)),

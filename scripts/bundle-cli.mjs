@@ -57,6 +57,11 @@ const SIDE_EFFECT_FREE = ['@kubernetes/client-node'];
  *   (0.37 MB); zod itself uses English (`locales/en.js`, imported on its own) and Groundwork's code
  *   never reads the namespace (test/cli/cli-bundle-replaced.test.ts), so it holds `en` only. A
  *   platform's own code is bundled by the synth child, with all of zod.
+ * - the Kubernetes client's KubeConfig (`dist/config.js`) takes two names from its generated
+ *   client's index (`./gen/index.js`): `createConfiguration` and `ServerConfiguration`. The index
+ *   also re-exports ~720 API models, which the lazily evaluated bundle keeps and evaluates with it
+ *   whatever `sideEffects` says (2.5 MB of heap a long-running agent held); the replacement takes
+ *   the two from their own files.
  * Every command that talks to a cluster (node-fetch) or validates anything (zod) compiled them.
  */
 export const REPLACED = [
@@ -64,6 +69,12 @@ export const REPLACED = [
     importer: ['node-fetch', 'lib'],
     path: 'whatwg-url',
     contents: "module.exports = { URL: require('node:url').URL };",
+  },
+  {
+    importer: ['@kubernetes', 'client-node', 'dist'],
+    path: './gen/index.js',
+    contents:
+      "export { createConfiguration } from './configuration.js';\nexport { ServerConfiguration } from './servers.js';",
   },
   {
     importer: ['zod', 'v4'],

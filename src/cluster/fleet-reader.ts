@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { errorMessage } from '../core/errors.js';
 import type { ClusterObservation, ObservedSync } from '../fleet/gates.js';
 import type { FleetMember } from '../project/fleet-file.js';

@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { KubeClient } from '../../src/cluster/client.js';
 import { installCrds } from '../../src/cluster/crds.js';
@@ -12,7 +10,7 @@ import type { Progress } from '../../src/core/progress.js';
 import { readObjects } from '../../src/core/yaml-files.js';
 import { killSharedServicesSync, stopSharedServices } from './shared-service.js';
 import type { RunControlPlane } from './run-control-plane.js';
-import { recordBuild, TEST_RUN_DIR } from './test-run.js';
+import { makeRunDir, recordBuild, TEST_RUN_DIR } from './test-run.js';
 
 let lastUpdate = 0;
 const log: Progress = {
@@ -115,9 +113,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 function runDir(): { dir: string; owned: boolean } {
   const existing = process.env[TEST_RUN_DIR];
   if (existing) return { dir: existing, owned: false };
-  const dir = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
-  process.env[TEST_RUN_DIR] = dir;
-  return { dir, owned: true };
+  return { dir: makeRunDir(), owned: true };
 }
 
 /**

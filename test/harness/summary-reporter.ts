@@ -1,10 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { formatElapsed } from '../../src/core/progress.js';
 import { toolCacheDir } from '../../src/tools/tool-cache.js';
-import { readBuilds, readFileCpu, TEST_RUN_DIR, type BuildRecord, type FileCpu } from './test-run.js';
+import {
+  makeRunDir,
+  readBuilds,
+  readFileCpu,
+  TEST_RUN_DIR,
+  type BuildRecord,
+  type FileCpu,
+} from './test-run.js';
 
 /** How many of the slowest test files the summary names. */
 const SLOWEST = 10;
@@ -28,10 +34,7 @@ export default class SummaryReporter implements Reporter {
     this.root = vitest.config.root;
     this.started = Date.now();
     if (process.env[TEST_RUN_DIR]) return;
-    const dir = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
-    this.runDir = dir;
-    process.env[TEST_RUN_DIR] = dir;
-    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    this.runDir = makeRunDir();
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {

@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -9,6 +10,26 @@ import { z } from 'zod';
  * the summary) and `services/` (the shared services, see `shared-service.ts`).
  */
 export const TEST_RUN_DIR = 'GROUNDWORK_TEST_RUN_DIR';
+
+/**
+ * Makes this run's directory in the system's temporary directory and names it in the environment
+ * (`TEST_RUN_DIR`) for every process the run starts, removed when this process exits. Its `tmp/` is
+ * the run's temporary directory (`TMPDIR`): every test's temporary files are removed with the run,
+ * whatever a test forgets (a run used to leave hundreds of directories in /tmp). `tmp/` is
+ * world-writable and sticky, as /tmp is, and the run's directory may be crossed but not listed by
+ * others, so an isolated renderer (another uid) reaches what it is given there as in /tmp.
+ */
+export function makeRunDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
+  chmodSync(dir, 0o711);
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  chmodSync(tmp, 0o1777);
+  process.env[TEST_RUN_DIR] = dir;
+  process.env.TMPDIR = tmp;
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /** This run's directory, or undefined outside a vitest run of this repository. */
 export function testRunDir(): string | undefined {

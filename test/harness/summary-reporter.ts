@@ -21,7 +21,8 @@ const SLOWEST = 10;
  * plane, Go tools, shared services) and how long that took, the run's wall time, and last one plain
  * line, `N passed, N failed`, the contract `.ci/run` relies on: always the last line. Skipped or todo
  * tests count as failed (CI must not pass by skipping); so do files that failed to load and unhandled
- * errors (each counts once).
+ * errors (each counts once), and a run that failed or was stopped with nothing else counted, or ran
+ * no test at all, counts one.
  *
  * It also makes the run's directory (`test-run.ts`) when the run starts, and removes it at exit.
  */
@@ -37,7 +38,11 @@ export default class SummaryReporter implements Reporter {
     this.runDir = makeRunDir();
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+    reason: 'passed' | 'interrupted' | 'failed' = 'passed',
+  ): void {
     let passed = 0;
     let failed = unhandledErrors.length;
     for (const mod of modules) {
@@ -49,6 +54,9 @@ export default class SummaryReporter implements Reporter {
       }
       if (tests === 0 && mod.state() === 'failed') failed++;
     }
+    // A run that failed or was stopped with nothing counted (a global setup that threw, a signal),
+    // or that ran no test at all, is one failure: its last line must never read `0 failed`.
+    if (failed === 0 && (reason !== 'passed' || passed === 0)) failed = 1;
     const runDir = this.runDir ?? process.env[TEST_RUN_DIR];
     const cpu = runDir ? readFileCpu(runDir) : new Map<string, FileCpu>();
     const table = process.env.GROUNDWORK_TEST_TIMES;

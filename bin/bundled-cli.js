@@ -54,8 +54,9 @@ function cacheDir(env) {
  * `argv`'s command, else the build's seed beside the bundle (`main.cjs.cache`: its top level), if
  * V8 accepts it, and returns its exports (`main`) and `save`, which writes that command's cache when
  * there was none or V8 rejected it (another Node, other V8 flags, a broken file). A cache that
- * cannot be read or written is no cache: the CLI runs the same without one. Writes are a new file renamed into place, so concurrent runs never see half
- * of one; caches of other bundles and Node versions unused for a day are removed when one is written.
+ * cannot be read or written is no cache: the CLI runs the same without one. Writes are a new file
+ * renamed into place, so concurrent runs never see half of one; caches of other bundles and Node
+ * versions unused for a day are removed when one is written.
  */
 function loadBundledCli(packageRoot, argv, env = process.env) {
   // Its real path: the bundle finds dist/src (the synth child's files) beside its own directory.

@@ -155,7 +155,7 @@ export async function bundleCli(root) {
  * the compiled functions' source. The escape means the same in every place such a character is
  * (strings, cooked templates, regular expressions, comments); it would not in a template's `raw`
  * strings or after a backslash, so throws on the latter, and the tagged templates the bundle
- * holds read only cooked strings (test/cli/cli-bundle-ascii.test.ts).
+ * holds read only cooked strings (test/cli/cli-bundle-memory.test.ts).
  */
 export function asciiOnly(code) {
   const escaped = /\\[\u0080-\uffff]/.exec(code);

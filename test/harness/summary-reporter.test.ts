@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TestRunEndReason } from 'vitest/node';
 import SummaryReporter from './summary-reporter.js';
 
 /** The last line `.ci/run` reads: never `0 failed` for a run that failed, was stopped or ran nothing. */
 describe("the summary's last line", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  const lastLine = (reason: 'passed' | 'interrupted' | 'failed', unhandled: unknown[] = []) => {
+  const lastLine = (reason: TestRunEndReason, unhandled: unknown[] = []) => {
     const out: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
     new SummaryReporter().onTestRunEnd([], unhandled as never, reason);

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { formatElapsed } from '../../src/core/progress.js';
 import { toolCacheDir } from '../../src/tools/tool-cache.js';
 import {
@@ -41,7 +41,7 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(
     modules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<unknown>,
-    reason: 'passed' | 'interrupted' | 'failed' = 'passed',
+    reason: TestRunEndReason = 'passed',
   ): void {
     let passed = 0;
     let failed = unhandledErrors.length;

@@ -28,6 +28,7 @@ export type ApprovalReason =
   | 'Unmanaged'
   | 'BatchedBeyondPin'
   | 'BatchedUnmanaged'
+  | 'ManualForPin'
   | 'Approved'
   | 'ApprovedBeyondPin'
   | 'Complete'

@@ -130,13 +130,23 @@ function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'install
   if (unwanted.length === 0)
     return verdict('approve', 'AllWanted', `every CSV is on its operator's path to the pin: ${list(csvs)}`);
   if (wanted.length === 0) {
-    return unwanted.every(managed)
-      ? verdict('wait', 'BeyondPin', `${list(unwanted)} is past the pin; left unapproved on purpose`)
-      : verdict(
-          'wait',
-          'Unmanaged',
-          `no Groundwork pin covers ${list(unwanted.filter((c) => !managed(c)))}; left to whoever manages it`,
-        );
+    if (unwanted.every(managed))
+      return verdict('wait', 'BeyondPin', `${list(unwanted)} is past the pin; left unapproved on purpose`);
+    const strays = unwanted.filter((c) => !managed(c));
+    const pinners = manualPins(plan, strays, ctx);
+    if (pinners.length > 0) {
+      return verdict(
+        'blocked',
+        'ManualForPin',
+        `OLM made this InstallPlan Manual because the pinned operator ${pinners.join(', ')} shares the namespace; ${list(strays)} asks for Automatic approval and nobody approves it`,
+        `give the pinned operator ${pinners.join(', ')} its own namespace (with its own OperatorGroup), or pin ${strays.map((c) => c.owner).join(', ')} too`,
+      );
+    }
+    return verdict(
+      'wait',
+      'Unmanaged',
+      `no Groundwork pin covers ${list(strays)}; left to whoever manages it`,
+    );
   }
   const owners = [...new Set(wanted.map((c) => c.owner))].join(', ');
   const pinned = unwanted.filter(managed);
@@ -156,6 +166,30 @@ function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'install
     `OLM batched ${list(wanted)} with ${list(strays)}, which no Groundwork pin covers; approving would install both`,
     `declare and pin the operator that brings ${strays.map((c) => c.csv).join(', ')} (a dependency or an unmanaged Subscription), or give ${owners} its own namespace`,
   );
+}
+
+/**
+ * The pinned (Manual) Subscriptions of the namespace when `plan` is Manual only because of them: it
+ * carries nothing but CSVs of Subscriptions that ask for Automatic approval. OLM makes every
+ * InstallPlan of a namespace Manual as soon as one Subscription there is Manual, so such a plan waits
+ * for an approval nobody gives. Empty otherwise.
+ */
+function manualPins(
+  plan: InstallPlanLike,
+  strays: readonly PlanCSV[],
+  ctx: Pick<ApprovalInput, 'subscriptions' | 'wanted'>,
+): string[] {
+  const isManual = (s: SubscriptionLike) => s.spec.installPlanApproval === 'Manual';
+  if (plan.spec.approval !== 'Manual') return [];
+  const automatic = strays.every((c) => {
+    const owner = ctx.subscriptions.find((s) => s.metadata.name === c.owner);
+    return owner !== undefined && !isManual(owner);
+  });
+  if (!automatic) return [];
+  return ctx.subscriptions
+    .filter((s) => isManual(s) && ctx.wanted.has(s.metadata.name))
+    .map((s) => s.metadata.name)
+    .sort();
 }
 
 /** Marks the CSVs that wanted CSVs (or their dependencies, transitively) declare as dependencies. */

@@ -147,15 +147,20 @@ async function startOlm(
   ns: string,
   name: string,
   files: readonly { path: string; text: string }[],
-  more: { synthetic?: NonNullable<ConstructorParameters<typeof OlmSimulator>[1]>['synthetic'] } = {},
+  more: {
+    synthetic?: NonNullable<ConstructorParameters<typeof OlmSimulator>[1]>['synthetic'];
+    /** Not ticking yet: one pass (the CatalogSource READY), and the test starts it. */
+    held?: boolean;
+  } = {},
 ): Promise<OlmSimulator> {
   await catalogSource(client, ns, name);
   const olm = new OlmSimulator(client, {
     namespaces: [ns],
     catalogs: { [`${ns}/${name}`]: catalogFromFiles(files) },
-    ...more,
+    ...(more.synthetic ? { synthetic: more.synthetic } : {}),
   });
-  olm.start(100);
+  if (more.held) await olm.tick();
+  else olm.start(100);
   running.push(olm);
   return olm;
 }
@@ -283,21 +288,16 @@ describe('pinned operator versions through InstallPlan approval', () => {
     expect(auditedWrites(offset, 'groundwork-e2e', { log: dedicated.auditLog })).toEqual([]);
   });
 
-  it("never approves a batched InstallPlan that carries another operator's CSV, and says how to fix it", async () => {
-    const ns = cluster.namespace;
-    await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.24.0'), {
-      synthetic: [
-        {
-          source: `${ns}/community`,
-          package: 'other-operator',
-          channel: 'stable',
-          csvs: [{ name: 'other-operator.v1.0.0', version: '1.0.0', ownedCRDs: [] }],
-        },
-      ],
-    });
-    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
-    // Two operators in one namespace: the pinned Manual one makes every InstallPlan there Manual and batched.
-    const desired = await synth((p) => {
+  /** The other-operator package (one CSV, Automatic, no pin) beside kepler in `ns`'s community catalog. */
+  const otherOperator = (ns: string) => ({
+    source: `${ns}/community`,
+    package: 'other-operator',
+    channel: 'stable',
+    csvs: [{ name: 'other-operator.v1.0.0', version: '1.0.0', ownedCRDs: [] }],
+  });
+  /** Kepler pinned at v0.21.0 and, with `other`, the unpinned other-operator in the same namespace. */
+  const keplerAndOther = (ns: string, other = true) =>
+    synth((p) => {
       new PlatformOperator(p, 'kepler', {
         package: 'kepler-operator',
         channel: 'alpha',
@@ -307,19 +307,45 @@ describe('pinned operator versions through InstallPlan approval', () => {
         installMode: 'AllNamespaces',
         catalog: { name: 'community', namespace: ns },
       });
-      new PlatformOperator(p, 'other', {
-        package: 'other-operator',
-        channel: 'stable',
-        namespace: ns,
-        createNamespace: false,
-        installMode: 'AllNamespaces',
-        catalog: { name: 'community', namespace: ns },
-      });
+      if (other)
+        new PlatformOperator(p, 'other', {
+          package: 'other-operator',
+          channel: 'stable',
+          namespace: ns,
+          createNamespace: false,
+          installMode: 'AllNamespaces',
+          catalog: { name: 'community', namespace: ns },
+        });
     });
+  const subscriptionNames = async (ns: string) =>
+    (
+      await s.client.request<{ items: { metadata: { name: string } }[] }>(
+        'GET',
+        `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/subscriptions`,
+      )
+    ).items.map((i) => i.metadata.name);
+
+  it("never approves a batched InstallPlan that carries another operator's CSV, and says how to fix it", async () => {
+    const ns = cluster.namespace;
+    // OLM resolves whenever it likes: held until both Subscriptions exist, it batches them in one plan.
+    const olm = await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.24.0'), {
+      synthetic: [otherOperator(ns)],
+      held: true,
+    });
+    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
+    // Two operators in one namespace: the pinned Manual one makes every InstallPlan there Manual and batched.
+    const desired = await keplerAndOther(ns);
     expect(desired.warnings.map((w) => w.message).join()).toContain('InstallPlan');
     // The apply stops as soon as OLM has made the batched InstallPlan; the limit only bounds how
     // long the simulator may take to make it on a loaded machine.
-    const changes = await apply(s, desired, { catalogs: [catalog], timeoutMs: 60_000 });
+    const applying = apply(s, desired, { catalogs: [catalog], timeoutMs: 60_000 });
+    await eventually(
+      async () => ((await subscriptionNames(ns)).length === 2 ? true : undefined),
+      20_000,
+      'both Subscriptions written',
+    );
+    olm.start(100);
+    const changes = await applying;
     expect(changes.error?.message).toContain('its own namespace');
     const plans = await s.client.request<{
       items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];
@@ -329,6 +355,32 @@ describe('pinned operator versions through InstallPlan approval', () => {
     expect(plans.items[0]!.spec.clusterServiceVersionNames.sort()).toEqual([
       'kepler-operator.v0.21.0',
       'other-operator.v1.0.0',
+    ]);
+  });
+
+  it("fails at once, with the fix, when OLM made an unpinned operator's own plan Manual for a pin beside it", async () => {
+    const ns = cluster.namespace;
+    await startOlm(simClient, ns, 'community', keplerUpTo('kepler-operator.v0.21.0'), {
+      synthetic: [otherOperator(ns)],
+    });
+    const catalog = parseCatalog([{ path: KEPLER, text: readFileSync(KEPLER, 'utf8') }]);
+    // Kepler first, at its pin; then the other operator, resolved alone, in a plan OLM makes Manual.
+    const first = await apply(s, await keplerAndOther(ns, false), { catalogs: [catalog] });
+    expect(first.error?.message ?? '').toBe('');
+    const changes = await apply(s, await keplerAndOther(ns), { catalogs: [catalog], timeoutMs: 60_000 });
+    expect((changes.error as { code?: string }).code).not.toBe('WaitTimeout');
+    expect(changes.error?.message).toContain('OLM made this InstallPlan Manual');
+    expect(changes.error?.message).toContain(
+      'give the pinned operator kepler-operator its own namespace (with its own OperatorGroup), or pin other-operator too',
+    );
+    const plans = await s.client.request<{
+      items: { spec: { approved: boolean; clusterServiceVersionNames: string[] } }[];
+    }>('GET', `/apis/operators.coreos.com/v1alpha1/namespaces/${ns}/installplans`);
+    const others = plans.items.filter((p) =>
+      p.spec.clusterServiceVersionNames.includes('other-operator.v1.0.0'),
+    );
+    expect(others.map((p) => [p.spec.clusterServiceVersionNames, p.spec.approved])).toEqual([
+      [['other-operator.v1.0.0'], false],
     ]);
   });
 });

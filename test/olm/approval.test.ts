@@ -158,6 +158,47 @@ describe('decideApprovals', async () => {
     );
   });
 
+  it('blocks the plan OLM made Manual for a pin when it carries only an Automatic operator, and says how to fix it', () => {
+    const auto: SubscriptionLike = {
+      metadata: { name: 'other', namespace: NS },
+      spec: { name: 'other-operator' },
+      status: { currentCSV: 'other-operator.v1.0.0', installPlanRef: { name: 'p', namespace: NS } },
+    };
+    const decideWith = (p: InstallPlanLike, subs: SubscriptionLike[], w: typeof wanted = wanted) => {
+      const [v] = decideApprovals({
+        namespace: NS,
+        installPlans: [p],
+        subscriptions: subs,
+        wanted: w,
+      }).verdicts;
+      return v!;
+    };
+    const v = decideWith(plan('p', ['other-operator.v1.0.0']), [...subscriptions, auto]);
+    expect([v.decision, v.reason]).toEqual(['blocked', 'ManualForPin']);
+    expect(v.message).toBe(
+      'OLM made this InstallPlan Manual because the pinned operator baz, ecr, foo shares the namespace; other-operator.v1.0.0 (other) asks for Automatic approval and nobody approves it',
+    );
+    expect(v.fix).toBe(
+      'give the pinned operator baz, ecr, foo its own namespace (with its own OperatorGroup), or pin other too',
+    );
+    // Any spelling but `Manual` is Automatic, as in OLM.
+    const spelled = { ...auto, spec: { ...auto.spec, installPlanApproval: 'manual' } };
+    expect(decideWith(plan('p', ['other-operator.v1.0.0']), [...subscriptions, spelled]).reason).toBe(
+      'ManualForPin',
+    );
+    // Not when the operator asked for Manual itself, nor for an Automatic plan, nor without a pin in
+    // the namespace, nor for a CSV no Subscription names.
+    expect(decideWith(plan('p', ['bar.v1.0.0']), [...subscriptions, auto]).reason).toBe('Unmanaged');
+    expect(
+      decideWith(plan('p', ['other-operator.v1.0.0'], { approval: 'Automatic' }), [...subscriptions, auto])
+        .reason,
+    ).toBe('Unmanaged');
+    expect(decideWith(plan('p', ['other-operator.v1.0.0']), [...subscriptions, auto], new Map()).reason).toBe(
+      'Unmanaged',
+    );
+    expect(decideWith(plan('p', ['stray.v1.0.0']), [...subscriptions, auto]).reason).toBe('Unmanaged');
+  });
+
   it('a report for the namespace: sorted, other namespaces ignored, what to approve and the worst', async () => {
     const report = decideApprovals({
       namespace: NS,

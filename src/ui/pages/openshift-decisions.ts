@@ -61,6 +61,7 @@ const WHY: Record<string, string> = {
   NotReady: 'not ready for approval yet',
   BatchedBeyondPin: 'blocked: batched with a CSV beyond a pin',
   BatchedUnmanaged: 'blocked: batched with an operator Groundwork does not pin',
+  ManualForPin: 'blocked: made Manual by a pinned operator in the same namespace',
   Approved: 'approved',
   ApprovedBeyondPin: 'approved beyond the pin (not by Groundwork)',
   Failed: 'failed',

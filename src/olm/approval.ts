@@ -133,13 +133,14 @@ function decideApproval(plan: InstallPlanLike, ctx: Omit<ApprovalInput, 'install
     if (unwanted.every(managed))
       return verdict('wait', 'BeyondPin', `${list(unwanted)} is past the pin; left unapproved on purpose`);
     const strays = unwanted.filter((c) => !managed(c));
-    const pinners = manualPins(plan, strays, ctx);
+    const pinners = phase === 'RequiresApproval' ? manualPins(plan, strays, ctx) : [];
     if (pinners.length > 0) {
+      const them = pinners.length > 1 ? `operators ${pinners.join(', ')}` : `operator ${pinners[0]}`;
       return verdict(
         'blocked',
         'ManualForPin',
-        `OLM made this InstallPlan Manual because the pinned operator ${pinners.join(', ')} shares the namespace; ${list(strays)} asks for Automatic approval and nobody approves it`,
-        `give the pinned operator ${pinners.join(', ')} its own namespace (with its own OperatorGroup), or pin ${strays.map((c) => c.owner).join(', ')} too`,
+        `OLM made this InstallPlan Manual because the pinned ${them} ${pinners.length > 1 ? 'share' : 'shares'} the namespace; ${list(strays)} asks for Automatic approval and nobody approves it`,
+        `give the pinned ${them} ${pinners.length > 1 ? 'a namespace' : 'its own namespace'} (with its own OperatorGroup), or pin ${[...new Set(strays.map((c) => c.owner))].join(', ')} too`,
       );
     }
     return verdict(

@@ -176,10 +176,10 @@ describe('decideApprovals', async () => {
     const v = decideWith(plan('p', ['other-operator.v1.0.0']), [...subscriptions, auto]);
     expect([v.decision, v.reason]).toEqual(['blocked', 'ManualForPin']);
     expect(v.message).toBe(
-      'OLM made this InstallPlan Manual because the pinned operator baz, ecr, foo shares the namespace; other-operator.v1.0.0 (other) asks for Automatic approval and nobody approves it',
+      'OLM made this InstallPlan Manual because the pinned operators baz, ecr, foo share the namespace; other-operator.v1.0.0 (other) asks for Automatic approval and nobody approves it',
     );
     expect(v.fix).toBe(
-      'give the pinned operator baz, ecr, foo its own namespace (with its own OperatorGroup), or pin other too',
+      'give the pinned operators baz, ecr, foo a namespace (with its own OperatorGroup), or pin other too',
     );
     // Any spelling but `Manual` is Automatic, as in OLM.
     const spelled = { ...auto, spec: { ...auto.spec, installPlanApproval: 'manual' } };
@@ -197,6 +197,16 @@ describe('decideApprovals', async () => {
       'Unmanaged',
     );
     expect(decideWith(plan('p', ['stray.v1.0.0']), [...subscriptions, auto]).reason).toBe('Unmanaged');
+    // Nor before OLM has planned it.
+    expect(
+      decideWith(plan('p', ['other-operator.v1.0.0'], { phase: 'Planning' }), [...subscriptions, auto])
+        .reason,
+    ).toBe('Unmanaged');
+    // One pin: its own namespace.
+    const one = decideWith(plan('p', ['other-operator.v1.0.0']), [subscriptions[0]!, auto]);
+    expect(one.fix).toBe(
+      'give the pinned operator foo its own namespace (with its own OperatorGroup), or pin other too',
+    );
   });
 
   it('a report for the namespace: sorted, other namespaces ignored, what to approve and the worst', async () => {

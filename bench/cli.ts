@@ -43,7 +43,12 @@ function timesMs(field: string): number {
 let runs = 0;
 
 /** Runs a command to its end; rejects unless it exits with one of `codes`. */
-function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, codes = [0]): Promise<Sample> {
+export function timed(
+  cmd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  codes = [0],
+): Promise<Sample> {
   const errFile = join(tmpdir(), `gw-bench-cli-${process.pid}-${++runs}.err`);
   return new Promise((resolve, reject) => {
     const child = execFile(

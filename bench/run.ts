@@ -5,6 +5,7 @@ import { benchAgent } from './agent.js';
 import { benchRealSets } from './real-sets.js';
 import { benchCatalog } from './catalog.js';
 import { benchCli } from './cli.js';
+import { benchCliResident } from './cli-resident.js';
 import { benchSoak } from './soak.js';
 import { benchUi } from './ui.js';
 import { benchUiIdle } from './ui-idle.js';
@@ -26,6 +27,8 @@ const snapshots = flag('--snapshots');
 
 const benches: Record<string, () => Promise<string>> = {
   cli: () => benchCli({ ...(reps ? { reps } : {}), source: args.includes('--source') }),
+  // Not part of `all`: a prototype's figure (bench/resident-server.ts).
+  'cli-resident': () => benchCliResident(reps ? { reps } : {}),
   synth: () => benchSynth(),
   ui: () => benchUi(sizes ?? [5000, 1000], reps),
   'ui-idle': () =>
@@ -79,7 +82,8 @@ const benches: Record<string, () => Promise<string>> = {
 };
 
 for (const [name, fn] of Object.entries(benches)) {
-  if (which !== 'all' ? which !== name : name === 'soak' || name === 'hub') continue;
+  if (which !== 'all' ? which !== name : name === 'soak' || name === 'hub' || name === 'cli-resident')
+    continue;
   process.stdout.write(`## bench: ${name}\n\n${await fn()}\n`);
 }
 

@@ -4,7 +4,7 @@ import { confineFleetKubeconfig } from '../cluster/kubeconfig-trust.js';
 import { errorMessage } from '../core/errors.js';
 import { loadFleetFile, type FleetMember } from '../project/fleet-file.js';
 import { fleetView, type FleetView, type NextPromotion } from '../fleet/fleet-view.js';
-import { commitOf, type ClusterObservation } from '../fleet/gates.js';
+import { commitOf, platformObservations, type ClusterObservation } from '../fleet/gates.js';
 import { promote, type PromotionDeps, type PromotionGit, type RiskyChange } from '../fleet/promotion.js';
 import type { GitAuth } from '../source/credentials.js';
 import { commitsBehind, PromotionRepo } from '../source/promote.js';
@@ -67,16 +67,18 @@ export function observeMembers(ctx: FleetReadContext): Promise<ClusterObservatio
 
 /**
  * Commits behind each environment's ref, by `<ref>@<commit>` (`commitsBehind` over HTTP with the
- * credentials of `ctx`). A git failure is passed to `warn` (its message scrubbed of credentials) and
- * leaves the map empty: the rows then say `?`.
+ * credentials of `ctx`), for `platform`'s PlatformSyncs only (another platform's follow another
+ * repository). A git failure is passed to `warn` (its message scrubbed of credentials) and leaves
+ * the map empty: the rows then say `?`.
  */
 export async function countBehind(
   ctx: FleetReadContext,
+  platform: string,
   environments: readonly Environment[],
   observations: readonly ClusterObservation[],
   opts: { warn: (message: string) => void; repo?: PromotionRepo },
 ): Promise<Map<string, number>> {
-  const wanted = observations.flatMap((o) =>
+  const wanted = platformObservations(observations, platform).flatMap((o) =>
     o.syncs.flatMap((s) => {
       const env = environments.find((e) => e.overlays.includes(s.overlay));
       const commit = commitOf(s.status?.lastAppliedRevision);
@@ -104,6 +106,8 @@ export async function countBehind(
 export function promotionDeps(
   ctx: FleetReadContext,
   opts: {
+    /** The platform promoted: its PlatformSyncs say the path (another platform's may say another). */
+    platform: string;
     observe: () => Promise<ClusterObservation[]>;
     openGit?: (url: string) => Promise<PromotionGit>;
     riskyChanges?: PromotionDeps['riskyChanges'];
@@ -115,7 +119,9 @@ export function promotionDeps(
     observe: async () => {
       const observations = await opts.observe();
       platformPath =
-        observations.flatMap((o) => o.syncs).find((s) => s.repository.path)?.repository.path ?? '.';
+        platformObservations(observations, opts.platform)
+          .flatMap((o) => o.syncs)
+          .find((s) => s.repository.path)?.repository.path ?? '.';
       return observations;
     },
     openGit: opts.openGit ?? ((url) => PromotionRepo.open({ url, ...(ctx.auth ? { auth: ctx.auth } : {}) })),
@@ -179,9 +185,11 @@ export class FleetViewReader {
     const observations = await observeMembers(this.ctx);
     const problems: string[] = [];
     const repoOf = async (url: string) => this.repo(url);
-    const behindUrl = this.ctx.repoUrl ?? observations.flatMap((o) => o.syncs)[0]?.repository.url;
+    const behindUrl =
+      this.ctx.repoUrl ??
+      platformObservations(observations, platform).flatMap((o) => o.syncs)[0]?.repository.url;
     const behind = behindUrl
-      ? await countBehind(this.ctx, environments, observations, {
+      ? await countBehind(this.ctx, platform, environments, observations, {
           warn: (m) => problems.push(m),
           repo: await repoOf(behindUrl).catch(() => undefined),
         })
@@ -189,6 +197,7 @@ export class FleetViewReader {
     const promotions = new Map<string, NextPromotion>();
     for (const env of environments.filter((e) => e.promotedFrom !== undefined)) {
       const deps = promotionDeps(this.ctx, {
+        platform,
         observe: async () => observations,
         openGit: async (url) => readOnly(await repoOf(url)),
         riskyChanges: (dir, base, head, overlays) => this.riskyOnce(dir, base, head, overlays),

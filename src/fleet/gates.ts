@@ -64,6 +64,17 @@ export function commitOf(revision: string | undefined): string | undefined {
 /** Whether a PlatformSync belongs to `platform` (its name is `<platform>-<overlay>`). */
 const ofPlatform = (s: ObservedSync, platform: string) => s.name.startsWith(`${platform}-`);
 
+/**
+ * The observations with only `platform`'s PlatformSyncs: a cluster may run other platforms, whose
+ * syncs follow other repositories (and may share an overlay's name). Pure.
+ */
+export function platformObservations(
+  observations: readonly ClusterObservation[],
+  platform: string,
+): ClusterObservation[] {
+  return observations.map((o) => ({ ...o, syncs: o.syncs.filter((s) => ofPlatform(s, platform)) }));
+}
+
 const condition = (status: SyncStatusJson | undefined, type: string) =>
   status?.conditions.find((c) => c.type === type);
 

@@ -3,7 +3,14 @@ import { windowState } from '../core/window.js';
 import type { Environment } from '../project/environments.js';
 import type { TrustedKeys } from '../source/trust/trusted-keys.js';
 import type { SignatureVerdict } from '../source/trust/verify-signature.js';
-import { checkSource, GATES, type ClusterObservation, type GateFailure, type GateName } from './gates.js';
+import {
+  checkSource,
+  GATES,
+  platformObservations,
+  type ClusterObservation,
+  type GateFailure,
+  type GateName,
+} from './gates.js';
 
 /** The git side of a promotion (`src/source/promote.ts` PromotionRepo). */
 export interface PromotionGit {
@@ -125,9 +132,10 @@ export async function promote(req: PromotionRequest, deps: PromotionDeps): Promi
   const observations = await deps.observe();
   const verdict = checkSource({ source, platform: req.platform, observations, now });
   const failures: GateFailure[] = [...verdict.failures];
+  // The platform's own PlatformSyncs: another platform of the same clusters follows another repository.
   const urls = [
     ...new Set(
-      observations.flatMap((o) =>
+      platformObservations(observations, req.platform).flatMap((o) =>
         o.syncs
           .filter((s) => source.overlays.includes(s.overlay) && s.repository.url !== '')
           .map((s) => s.repository.url),

@@ -61,17 +61,34 @@ export const APP_JS = `'use strict';
 // stream says the count when it opens and with each change; a tab that hears a count other than
 // its page's refreshes.
 (function () {
-  // A stream the server refused (429: this reader's streams are all taken; 503) is closed for good.
-  function lost(es) { return es.readyState === 2 ? 'live updates off (too many open dashboards): reload later' : 'reconnecting'; }
+  // The event stream, its news told to hear(kind, data): 'state' (what the page shows), 'version'
+  // and 'change' (the server's change count). The browser reconnects a stream that broke by itself;
+  // one the server refused (429: this reader's streams are all taken; 503: every stream is; or the
+  // stream of a tab just closed not yet released) it closes for good, so it is opened again here
+  // after 2 s, then twice as long each time, at most 30 s, and goes live once a stream is free.
+  function stream(hear) {
+    var wait = 2000;
+    (function open() {
+      var es = new EventSource('/events');
+      es.addEventListener('open', function () { wait = 2000; hear('state', 'live'); });
+      es.addEventListener('error', function () {
+        if (es.readyState !== 2) return hear('state', 'reconnecting');
+        hear('state', 'live updates paused (too many open dashboards): retrying');
+        setTimeout(open, wait);
+        wait = Math.min(wait * 2, 30000);
+      });
+      es.addEventListener('version', function (e) { hear('version', e.data); });
+      es.addEventListener('change', function (e) { hear('change', e.data); });
+    })();
+  }
   if (typeof document === 'undefined') {
-    // In the SharedWorker: one EventSource, its news to every connected tab.
+    // In the SharedWorker: one stream, its news to every connected tab.
     var ports = [], last = 'connecting', count = null;
     var tell = function (msg) { for (var i = 0; i < ports.length; i++) ports[i].postMessage(msg); };
-    var es = new EventSource('/events');
-    es.addEventListener('open', function () { last = 'live'; tell(last); });
-    es.addEventListener('error', function () { last = lost(es); tell(last); });
-    es.addEventListener('version', function (e) { count = e.data; tell('changes:' + count); });
-    es.addEventListener('change', function (e) { count = e.data; tell('change'); });
+    stream(function (kind, data) {
+      if (kind === 'state') { last = data; tell(last); }
+      else { count = data; tell(kind === 'version' ? 'changes:' + count : 'change'); }
+    });
     self.addEventListener('connect', function (e) {
       var port = e.ports[0];
       ports.push(port);
@@ -115,11 +132,7 @@ export const APP_JS = `'use strict';
     worker.port.onmessage = function (m) { heard(m.data); };
     addEventListener('pagehide', function () { worker.port.postMessage('bye'); });
   } else {
-    var es = new EventSource('/events');
-    es.addEventListener('open', function () { heard('live'); });
-    es.addEventListener('error', function () { heard(lost(es)); });
-    es.addEventListener('version', function (e) { heard('changes:' + e.data); });
-    es.addEventListener('change', function () { heard('change'); });
+    stream(function (kind, data) { heard(kind === 'state' ? data : kind === 'version' ? 'changes:' + data : 'change'); });
   }
   if (state) state.textContent = 'connecting';
 })();

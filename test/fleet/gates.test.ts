@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { environmentsSchema, toEnvironments } from '../../src/project/environments.js';
-import { checkSource, fleetRows, fleetText, type ClusterObservation } from '../../src/fleet/gates.js';
+import {
+  checkSource,
+  fleetRows,
+  fleetText,
+  platformObservations,
+  type ClusterObservation,
+} from '../../src/fleet/gates.js';
 import type { SyncStatusJson } from '../../src/report/sync-status.js';
 
 const [dev, staging] = toEnvironments(
@@ -213,5 +219,26 @@ describe('fleet status rows', () => {
     expect(text).toMatch(/^CLUSTER\s+ENVIRONMENT\s+OVERLAY\s+REVISION\s+BEHIND\s+READY/);
     expect(text).toContain('p1: the server is unreachable');
     expect(text).toContain(`main@${'a'.repeat(12)}`);
+  });
+});
+
+describe('platformObservations', () => {
+  it("keeps a cluster's syncs of the platform only, and every cluster, unreachable ones too", () => {
+    const sync = (name: string) => ({
+      name,
+      namespace: 'groundwork-system',
+      overlay: 'dev',
+      repository: { url: `http://git.invalid/${name}.git` },
+      status: undefined,
+    });
+    const observations = [
+      { cluster: 'a', context: 'a', syncs: [sync('p-dev'), sync('p2-dev'), sync('other-dev')] },
+      { cluster: 'b', context: 'b', error: 'refused', syncs: [] },
+    ];
+    expect(platformObservations(observations, 'p')).toEqual([
+      { cluster: 'a', context: 'a', syncs: [sync('p-dev')] },
+      { cluster: 'b', context: 'b', error: 'refused', syncs: [] },
+    ]);
+    expect(platformObservations(observations, 'p2')[0]!.syncs.map((s) => s.name)).toEqual(['p2-dev']);
   });
 });

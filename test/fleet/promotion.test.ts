@@ -103,3 +103,34 @@ describe('promotion windows', () => {
     });
   });
 });
+
+describe('another platform in the same clusters', () => {
+  it('neither makes the source clusters "follow different repositories" nor opens its repository', async () => {
+    const { d, pushed } = deps('2026-11-25T12:00:00Z', []);
+    const opened: string[] = [];
+    const other = healthyStaging(OLD).syncs[0]!;
+    // Platform "p2" runs the same overlay name from another repository beside "p"'s sync.
+    const both = {
+      ...healthy,
+      syncs: [
+        {
+          ...other,
+          name: 'p2-staging',
+          repository: { ...other.repository, url: 'http://git.invalid/p2.git' },
+        },
+        ...healthy.syncs,
+      ],
+    };
+    const r = await promote(request, {
+      ...d,
+      observe: async () => [both],
+      openGit: async (url) => (opened.push(url), d.openGit(url)),
+    });
+    expect(r.outcome).toBe('promoted');
+    expect(r.repository).toBe('http://git.invalid/p.git');
+    expect(opened).toEqual(['http://git.invalid/p.git']);
+    expect(pushed).toHaveLength(1);
+    // Without the filter both URLs count: the gate would refuse.
+    expect(r.gates.find((g) => g.gate === 'Reachable')?.passed).toBe(true);
+  });
+});

@@ -108,9 +108,15 @@ async function fleet() {
 
   const store = new SyncStatusStore(cluster.client, { namespace: cluster.namespace });
   /** Writes the status an agent of `overlay` writes after reconciling `commit` with `health`. */
-  const report = async (overlay: string, branch: string, commit: string, health: 'Healthy' | 'Degraded') => {
-    const spec = { repository: { url, ref: { branch } }, overlay, interval: '1m' };
-    const name = platformSyncName(platform, overlay);
+  const report = async (
+    overlay: string,
+    branch: string,
+    commit: string,
+    health: 'Healthy' | 'Degraded',
+    of: { platform: string; url: string } = { platform, url },
+  ) => {
+    const spec = { repository: { url: of.url, ref: { branch } }, overlay, interval: '1m' };
+    const name = platformSyncName(of.platform, overlay);
     const { generation } = await store.ensure(name, spec);
     const revision = `${branch}@sha1:${commit}`;
     const at = new Date();
@@ -150,6 +156,12 @@ const startUi = (args: string[]) =>
 describe('the Fleet page (groundwork ui --fleet)', () => {
   it('shows each environment, the unreachable cluster and the gates of the next promotion: failing, then passing', async () => {
     const f = await fleet();
+    // Another platform of the same cluster, listed first, following a repository nobody serves:
+    // commits behind are counted from this platform's repository, as if it were not there.
+    await f.report('dev', 'main', f.c1, 'Healthy', {
+      platform: `a${f.platform}`,
+      url: 'http://127.0.0.1:1/another-platform.git',
+    });
     await f.report('dev', 'main', f.c2, 'Degraded');
     await f.report('staging', 'env/staging', f.c1, 'Healthy');
     const { child, url, exited } = await startUi([

@@ -62,4 +62,44 @@ describe('the dashboard in many tabs of one browser', () => {
       await server.close();
     }
   });
+
+  it('a tab refused a stream (every stream taken) says so, and goes live without a reload once one is free', async () => {
+    const listeners = new Set<() => void>();
+    const server = await startDashboardServer({
+      token: 'd'.repeat(43),
+      source: {
+        snapshot: () => ({
+          at: new Date('2026-11-27T06:00:00Z'),
+          syncs: [],
+          selected: undefined,
+          objects: [],
+          drift: [],
+          openshift: {},
+          problems: [],
+        }),
+        detail: () => undefined,
+        onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
+      },
+      streams: { perReader: 8, total: 1 },
+    });
+    const browser = await launchChromium();
+    try {
+      const first = await browser.newContext();
+      const holder = await first.newPage();
+      await holder.goto(server.url);
+      await expect.poll(() => holder.locator('#live-state').textContent(), { timeout: 15_000 }).toBe('live');
+      // Another browser: the one stream is taken (503), and the page says it will ask again.
+      const refused = await (await browser.newContext()).newPage();
+      await refused.goto(server.url);
+      await expect
+        .poll(() => refused.locator('#live-state').textContent(), { timeout: 15_000 })
+        .toBe('live updates paused (too many open dashboards): retrying');
+      await first.close();
+      await expect.poll(() => refused.locator('#live-state').textContent(), { timeout: 15_000 }).toBe('live');
+      expect(listeners.size).toBe(1);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
 });

@@ -36,7 +36,7 @@ export async function runFleetStatus(flags: FleetFlags, setExitCode: SetExitCode
   const environments = config.environments ?? [];
   const ctx = await readContext(flags, dir);
   const observations = await observeMembers(ctx);
-  const behind = await countBehind(ctx, environments, observations, {
+  const behind = await countBehind(ctx, config.name, environments, observations, {
     warn: (m) => process.stderr.write(`warning: ${m}\n`),
   });
   const rows = fleetRows({ platform: config.name, environments, observations, behind });
@@ -103,7 +103,7 @@ export async function runPromote(
       ...(flags.force ? { force: { reason: flags.reason!.trim() } } : {}),
       ...(flags.trustedKeys?.length ? { trustedKeys: await trustedKeysFromFiles(flags.trustedKeys) } : {}),
     },
-    promotionDeps(ctx, { observe }),
+    promotionDeps(ctx, { platform: config.name, observe }),
   ).finally(() => hub?.close());
   process.stdout.write(render(result, outputOf(flags), { text: () => promotionText(result) }));
   setExitCode(result.outcome === 'refused' ? ExitCode.Changes : ExitCode.Ok);

@@ -8,29 +8,39 @@ import { launchChromium } from '../harness/browser.js';
  * an event stream holds one): every tab loads and goes live, the server holds one stream for all
  * of them (the page's script shares it through a SharedWorker), and a change reaches every tab.
  */
+/** A dashboard server over an empty snapshot that `problems` changes, with `streams` as its limits. */
+async function dashboard(streams: { perReader: number; total: number }) {
+  let snapshot: DashboardSnapshot = {
+    at: new Date('2026-11-27T06:00:00Z'),
+    syncs: [],
+    selected: undefined,
+    objects: [],
+    drift: [],
+    openshift: {},
+    problems: [],
+  };
+  const listeners = new Set<() => void>();
+  const server = await startDashboardServer({
+    token: 'c'.repeat(43),
+    source: {
+      snapshot: () => snapshot,
+      detail: () => undefined,
+      onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
+    },
+    streams,
+  });
+  const problems = (list: string[]) => {
+    snapshot = { ...snapshot, problems: list };
+    for (const l of listeners) l();
+  };
+  return { server, listeners, problems };
+}
+
 describe('the dashboard in many tabs of one browser', () => {
   it('loads the eighth tab, holds one stream for all, and updates every tab on a change', async () => {
-    let snapshot: DashboardSnapshot = {
-      at: new Date('2026-11-27T06:00:00Z'),
-      syncs: [],
-      selected: undefined,
-      objects: [],
-      drift: [],
-      openshift: {},
-      problems: [],
-    };
-    const listeners = new Set<() => void>();
-    const server = await startDashboardServer({
-      token: 'c'.repeat(43),
-      source: {
-        snapshot: () => snapshot,
-        detail: () => undefined,
-        onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
-      },
-      // One stream in all: eight tabs live at once share it, and a new browser's tab is live only
-      // once the stream of the closed one was released.
-      streams: { perReader: 1, total: 1 },
-    });
+    // One stream in all: eight tabs live at once share it, and a new browser's tab is live only
+    // once the stream of the closed one was released.
+    const { server, listeners, problems } = await dashboard({ perReader: 1, total: 1 });
     const browser = await launchChromium();
     try {
       const context = await browser.newContext();
@@ -44,8 +54,7 @@ describe('the dashboard in many tabs of one browser', () => {
       }
       expect(listeners.size).toBe(1);
 
-      snapshot = { ...snapshot, problems: ['a kind went away'] };
-      for (const l of listeners) l();
+      problems(['a kind went away']);
       for (const tab of tabs)
         await expect
           .poll(() => tab.locator('main').textContent(), { timeout: 15_000 })
@@ -64,24 +73,7 @@ describe('the dashboard in many tabs of one browser', () => {
   });
 
   it('a tab refused a stream (every stream taken) says so, and goes live without a reload once one is free', async () => {
-    const listeners = new Set<() => void>();
-    const server = await startDashboardServer({
-      token: 'd'.repeat(43),
-      source: {
-        snapshot: () => ({
-          at: new Date('2026-11-27T06:00:00Z'),
-          syncs: [],
-          selected: undefined,
-          objects: [],
-          drift: [],
-          openshift: {},
-          problems: [],
-        }),
-        detail: () => undefined,
-        onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
-      },
-      streams: { perReader: 8, total: 1 },
-    });
+    const { server, listeners } = await dashboard({ perReader: 8, total: 1 });
     const browser = await launchChromium();
     try {
       const first = await browser.newContext();

@@ -19,7 +19,9 @@ import { useCluster } from '../harness/cluster.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cluster = useCluster({ namespacePrefix: 'gw-tutorial' });
 const home = mkdtempSync(join(tmpdir(), 'gw-tutorial-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+// Retried: a CLI process of the tutorial may still be writing its cache there as it exits (ENOTEMPTY
+// once in CI).
+afterAll(() => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 // The README's Install section, on this checkout: the tarball `npm pack` makes, in ~/groundwork of
 // the test's home directory, and a `groundwork` command on PATH (the run's build of this checkout,
